@@ -1,0 +1,87 @@
+/**
+ * The one contract every provider adapter implements (in the spirit of the Vercel AI SDK's
+ * `LanguageModel`). Requests and results are normalised, so the router and the HTTP layer never
+ * see a provider's own shapes.
+ */
+
+/** A tool the model may call; `parameters` is a JSON Schema object. */
+export interface ToolDefinition {
+  name: string;
+  description?: string | undefined;
+  parameters?: Record<string, unknown> | undefined;
+}
+
+/** A tool call made by the model; `arguments` is the JSON text the model produced. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[] | undefined }
+  | { role: 'tool'; content: string; toolCallId: string };
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+/** A provider-neutral chat request. System messages stay in `messages`; adapters place them. */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  /** Upper bound on output tokens (from `max_tokens` or `max_completion_tokens`). */
+  maxTokens?: number | undefined;
+  temperature?: number | undefined;
+  topP?: number | undefined;
+  stop?: string[] | undefined;
+  tools?: ToolDefinition[] | undefined;
+  toolChoice?: ToolChoice | undefined;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error' | 'other';
+
+/** Token usage of one upstream call. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ChatResult {
+  content: string | null;
+  toolCalls: ToolCall[];
+  finishReason: FinishReason;
+  usage?: Usage | undefined;
+}
+
+/** One piece of a streamed answer, in the order the provider produced it. */
+export type ChatStreamEvent =
+  | { type: 'text'; text: string }
+  | {
+      type: 'tool_call';
+      /** Position of the call in the answer; deltas with the same index belong together. */
+      index: number;
+      id?: string | undefined;
+      name?: string | undefined;
+      argumentsDelta?: string | undefined;
+    }
+  | { type: 'finish'; finishReason: FinishReason; usage?: Usage | undefined };
+
+/** Per-attempt options. The attempt loop also enforces `timeoutMs` through `signal`. */
+export interface CallOptions {
+  signal: AbortSignal;
+  /** Time this attempt may take, in ms: `min(model.timeoutMs, time left before the deadline)`. */
+  timeoutMs: number;
+}
+
+/**
+ * A model the router can call. Implementations throw only `ProviderError` (before or during a
+ * stream), never a raw SDK error.
+ */
+export interface ChatModel {
+  /** Model key from the catalog, e.g. `gpt-mini`. */
+  readonly key: string;
+  /** Provider name from the config, e.g. `openai`. */
+  readonly provider: string;
+  generate(request: ChatRequest, options: CallOptions): Promise<ChatResult>;
+  stream(request: ChatRequest, options: CallOptions): AsyncIterable<ChatStreamEvent>;
+}

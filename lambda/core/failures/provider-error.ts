@@ -1,0 +1,40 @@
+import { SwitchyardError } from '../errors.js';
+import type { FailureClass } from './failure-class.js';
+
+/** Everything the attempt loop needs to know about one failed upstream call. */
+export interface ProviderErrorFields {
+  /** Provider name from the config, e.g. `openai`. */
+  provider: string;
+  /** Model key from the catalog, e.g. `gpt-mini`. */
+  model: string;
+  /** Upstream HTTP status when there was one. */
+  status?: number | undefined;
+  failureClass: FailureClass;
+  /** Cooling hint from `Retry-After`, in ms. */
+  retryAfterMs?: number | undefined;
+  /**
+   * A message safe to show the caller (upstream message for invalid requests). Never contains
+   * an API key or prompt text.
+   */
+  message: string;
+  cause?: unknown;
+}
+
+/** The only error a `ChatModel` throws. Raw SDK errors are wrapped, never passed on. */
+export class ProviderError extends SwitchyardError {
+  readonly provider: string;
+  readonly model: string;
+  readonly status: number | undefined;
+  readonly failureClass: FailureClass;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(fields: ProviderErrorFields) {
+    super(fields.message, fields.cause === undefined ? undefined : { cause: fields.cause });
+    this.name = 'ProviderError';
+    this.provider = fields.provider;
+    this.model = fields.model;
+    this.status = fields.status;
+    this.failureClass = fields.failureClass;
+    this.retryAfterMs = fields.retryAfterMs;
+  }
+}
