@@ -1,0 +1,39 @@
+/** Thresholds of one pipeline's breakers (SPEC §5). Every number is configurable per pipeline. */
+export interface BreakerPolicy {
+  /** Length of the sliding window in ms. Default 900000 (15 min). */
+  windowMs: number;
+  /** Attempts the window must hold before the failure rate can open the breaker. Default 5. */
+  minSamples: number;
+  /** Failure rate (0–1) in the window that opens the breaker. Default 0.3. */
+  failureRate: number;
+  /** Consecutive 429s that open the breaker. Default 2. */
+  consecutive429: number;
+  /** How long an opened breaker stays open, in ms. Default 900000 (15 min). */
+  openMs: number;
+}
+
+export const DEFAULT_BREAKER_POLICY: Readonly<BreakerPolicy> = {
+  windowMs: 900_000,
+  minSamples: 5,
+  failureRate: 0.3,
+  consecutive429: 2,
+  openMs: 900_000,
+};
+
+/**
+ * The window is kept as 15 buckets of `windowMs / 15` (1 min by default), so a store can hold it
+ * in one bounded item and add to it with one atomic write. A sample stops counting as soon as its
+ * bucket starts more than `windowMs` ago, so it never counts for longer than the window.
+ */
+export const WINDOW_BUCKETS = 15;
+
+/** Width of one window bucket in ms. */
+export function bucketWidth(policy: Pick<BreakerPolicy, 'windowMs'>): number {
+  return Math.max(1, Math.floor(policy.windowMs / WINDOW_BUCKETS));
+}
+
+/** Start (ms) of the bucket that holds a sample taken at `at`. */
+export function bucketStart(at: number, policy: Pick<BreakerPolicy, 'windowMs'>): number {
+  const width = bucketWidth(policy);
+  return Math.floor(at / width) * width;
+}

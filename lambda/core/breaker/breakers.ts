@@ -1,0 +1,115 @@
+import type { Clock } from '../time.js';
+import type { BreakerPolicy } from './breaker-policy.js';
+import {
+  type AttemptSample,
+  applyOpening,
+  applySample,
+  type BreakerSnapshot,
+  EMPTY_SNAPSHOT,
+  isRecorded,
+  type OpenReason,
+  openingReason,
+} from './breaker-state.js';
+import type { BreakerStore } from './breaker-store.js';
+
+/** Reported once per opening, by the one writer that opened the breaker. */
+export interface BreakerOpened {
+  pipeline: string;
+  model: string;
+  reason: OpenReason;
+  /** Ms since epoch. */
+  openUntil: number;
+  /** Our credential was refused or the model is gone: a person should look (ERROR log + metric). */
+  alert: boolean;
+}
+
+export interface BreakerEvents {
+  onOpened?(event: BreakerOpened): void;
+  /** The store failed; the router carries on with what this process knows. */
+  onStoreError?(operation: 'read' | 'record' | 'open', error: unknown): void;
+}
+
+export interface BreakersOptions {
+  store: BreakerStore;
+  clock: Clock;
+  /** The breaker policy of a pipeline (per-pipeline overrides applied). */
+  policyFor(pipeline: string): BreakerPolicy;
+  events?: BreakerEvents;
+}
+
+/** Breaker bookkeeping for the router: the store, plus fail-safety and opening events. */
+export interface Breakers {
+  /** Snapshots of every model of the pipeline. On a store error: the last state this process saw. */
+  read(pipeline: string): Promise<Map<string, BreakerSnapshot>>;
+  /** Records one attempt and opens the breaker when the policy says so. Never throws. */
+  record(pipeline: string, model: string, sample: AttemptSample): Promise<void>;
+}
+
+export function createBreakers(options: BreakersOptions): Breakers {
+  const { store, clock, policyFor, events = {} } = options;
+  // What this process last saw, so a store outage degrades to per-process breakers, not to none.
+  const lastKnown = new Map<string, Map<string, BreakerSnapshot>>();
+  const remember = (pipeline: string, model: string, snapshot: BreakerSnapshot) => {
+    let models = lastKnown.get(pipeline);
+    if (!models) {
+      models = new Map();
+      lastKnown.set(pipeline, models);
+    }
+    models.set(model, snapshot);
+  };
+
+  const open = async (
+    pipeline: string,
+    model: string,
+    after: BreakerSnapshot,
+    reason: OpenReason,
+    policy: BreakerPolicy,
+  ) => {
+    const now = clock.now();
+    let opened: boolean;
+    try {
+      opened = await store.tryOpen(pipeline, model, { now, reason, policy });
+    } catch (error) {
+      events.onStoreError?.('open', error);
+      opened = true; // only this process knows; it is the one to report it
+    }
+    remember(pipeline, model, applyOpening(after, now, reason, policy));
+    if (opened) {
+      events.onOpened?.({
+        pipeline,
+        model,
+        reason,
+        openUntil: now + policy.openMs,
+        alert: reason === 'upstream_auth' || reason === 'model_not_found',
+      });
+    }
+  };
+
+  return {
+    async read(pipeline) {
+      try {
+        const snapshots = await store.readPipeline(pipeline, clock.now());
+        lastKnown.set(pipeline, new Map(snapshots));
+        return snapshots;
+      } catch (error) {
+        events.onStoreError?.('read', error);
+        return new Map(lastKnown.get(pipeline) ?? []);
+      }
+    },
+
+    async record(pipeline, model, sample) {
+      if (!isRecorded(sample)) return;
+      const policy = policyFor(pipeline);
+      let after: BreakerSnapshot;
+      try {
+        after = await store.record(pipeline, model, sample, policy);
+      } catch (error) {
+        events.onStoreError?.('record', error);
+        after = applySample(lastKnown.get(pipeline)?.get(model) ?? EMPTY_SNAPSHOT, sample, policy);
+      }
+      remember(pipeline, model, after);
+      const reason = openingReason(after, sample, policy, clock.now());
+      if (reason) await open(pipeline, model, after, reason, policy);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../breaker/breaker-policy.js';
+import { parseChain } from '../dsl/parse-chain.js';
+import type { NameResolution, NameResolver, ParsedChain } from '../dsl/types.js';
+import { ConfigError } from '../errors.js';
+import type { RoutePolicy } from '../router/route-types.js';
+import type { ModelConfig, ProviderConfig, SwitchyardConfig } from './config-schema.js';
+
+/** Default upper bound of one attempt, in ms, for a model without `timeoutMs`. */
+export const DEFAULT_MODEL_TIMEOUT_MS = 10_000;
+
+/** Default attempt settings for pipelines and ad-hoc chains. */
+export const DEFAULT_ROUTE_POLICY: Readonly<RoutePolicy> = {
+  maxAttempts: 3,
+  deadlineMs: 15_000,
+  fallbackOnContextLength: false,
+};
+
+/** One model of the catalog, with its provider's settings resolved. */
+export interface CatalogModel {
+  key: string;
+  providerName: string;
+  provider: ProviderConfig;
+  /** The provider's raw model id. */
+  model: string;
+  aliases: string[];
+  timeoutMs: number;
+  price?: ModelConfig['price'];
+}
+
+/** Route and breaker settings of one pipeline, after overrides. */
+export interface PipelinePolicy {
+  route: RoutePolicy;
+  breaker: BreakerPolicy;
+}
+
+/** The config, indexed: what chains are resolved against. */
+export interface Catalog extends NameResolver {
+  readonly config: SwitchyardConfig;
+  readonly models: ReadonlyMap<string, CatalogModel>;
+  /** Names of the configured pipelines. */
+  readonly pipelines: readonly string[];
+  hasPipeline(name: string): boolean;
+  /** Settings for a pipeline; an unknown name (an ad-hoc chain) gets the global defaults. */
+  policy(pipeline: string): PipelinePolicy;
+  /** Parses and resolves a chain against this catalog. Never throws. */
+  parse(chain: string): ParsedChain;
+}
+
+/**
+ * Builds the catalog and checks that every configured pipeline's chain resolves to at least one
+ * model (else `ConfigError` naming `pipelines.<name>.chain`).
+ */
+export function createCatalog(config: SwitchyardConfig): Catalog {
+  const models = new Map<string, CatalogModel>();
+  const aliases = new Map<string, string>();
+  const rawIds = new Map<string, string[]>();
+  for (const [key, m] of Object.entries(config.models)) {
+    const provider = config.providers[m.provider];
+    if (!provider) throw new ConfigError(`models.${key}.provider`, `unknown provider '${m.provider}'`);
+    models.set(key, {
+      key,
+      providerName: m.provider,
+      provider,
+      model: m.model,
+      aliases: m.aliases ?? [],
+      timeoutMs: m.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS,
+      price: m.price,
+    });
+    for (const alias of m.aliases ?? []) aliases.set(alias, key);
+    rawIds.set(m.model, [...(rawIds.get(m.model) ?? []), key]);
+  }
+
+  const resolve = (name: string): NameResolution => {
+    if (models.has(name)) return { kind: 'model', key: name };
+    const aliased = aliases.get(name);
+    if (aliased !== undefined) return { kind: 'model', key: aliased };
+    const candidates = rawIds.get(name) ?? [];
+    if (candidates.length === 1 && candidates[0] !== undefined) return { kind: 'model', key: candidates[0] };
+    if (candidates.length > 1) return { kind: 'ambiguous', candidates };
+    return { kind: 'unknown' };
+  };
+
+  const globalBreaker: BreakerPolicy = { ...DEFAULT_BREAKER_POLICY, ...config.breaker };
+  const globalRoute: RoutePolicy = { ...DEFAULT_ROUTE_POLICY, ...stripUndefined(config.router ?? {}) };
+
+  const catalog: Catalog = {
+    config,
+    models,
+    pipelines: Object.keys(config.pipelines),
+    hasPipeline: (name) => Object.hasOwn(config.pipelines, name),
+    resolve,
+    parse: (chain) => parseChain(chain, { resolve }),
+    policy(pipeline) {
+      const p = Object.hasOwn(config.pipelines, pipeline) ? config.pipelines[pipeline] : undefined;
+      if (!p) return { route: globalRoute, breaker: globalBreaker };
+      return {
+        route: {
+          ...globalRoute,
+          ...stripUndefined({
+            maxAttempts: p.maxAttempts,
+            deadlineMs: p.deadlineMs,
+            fallbackOnContextLength: p.fallbackOnContextLength,
+          }),
+        },
+        breaker: { ...globalBreaker, ...stripUndefined(p.breaker ?? {}) },
+      };
+    },
+  };
+
+  for (const [name, p] of Object.entries(config.pipelines)) {
+    const parsed = catalog.parse(p.chain);
+    if (parsed.tiers.length === 0) {
+      const why = parsed.warnings.map((w) => w.message).join('; ') || 'it is empty';
+      throw new ConfigError(`pipelines.${name}.chain`, `'${p.chain}' resolves to no model (${why})`);
+    }
+  }
+  return catalog;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+const name = z.string().min(1).max(200);
+/** Names that appear in chains use the DSL's name characters, so every chain can be printed and parsed back. */
+const chainName = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9\-_.:/@]+$/, 'may contain only letters, digits and - _ . : / @');
+/** Pipeline names become env var suffixes and SSM parameter path segments. */
+const pipelineName = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'may contain only letters, digits and - _ .');
+const positiveInt = z.number().int().positive();
+
+/** An OpenAI-compatible endpoint: OpenAI, Google's and Vertex's compatible endpoints, OpenRouter, Together, a fake. */
+export const openAIProviderSchema = z.strictObject({
+  type: z.literal('openai'),
+  /** Always honoured, e.g. `https://api.openai.com/v1`. */
+  baseURL: z.url({ protocol: /^https?$/ }),
+  /** Environment variable holding the API key (local mode). */
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    .optional(),
+  /** SSM SecureString or Secrets Manager name holding the API key (AWS mode). */
+  apiKeySecret: z.string().min(1).optional(),
+});
+
+/** The Bedrock Runtime Converse API. */
+export const bedrockProviderSchema = z.strictObject({
+  type: z.literal('bedrock'),
+  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as us-east-1'),
+  /** Optional endpoint override, e.g. a local fake. */
+  endpoint: z.url({ protocol: /^https?$/ }).optional(),
+});
+
+export const providerSchema = z.discriminatedUnion('type', [openAIProviderSchema, bedrockProviderSchema]);
+
+export const priceSchema = z.strictObject({
+  /** US dollars per million input tokens. */
+  inputPerMTok: z.number().nonnegative(),
+  /** US dollars per million output tokens. */
+  outputPerMTok: z.number().nonnegative(),
+});
+
+export const modelSchema = z.strictObject({
+  /** Name of an entry of `providers`. */
+  provider: name,
+  /** The provider's raw model id, e.g. `gpt-4o-mini`. */
+  model: name,
+  /** Other names this model answers to in chains. */
+  aliases: z.array(chainName).optional(),
+  /** Upper bound of one attempt in ms. Default 30000. */
+  timeoutMs: positiveInt.optional(),
+  price: priceSchema.optional(),
+});
+
+export const breakerSchema = z.strictObject({
+  windowMs: positiveInt,
+  minSamples: positiveInt,
+  failureRate: z.number().gt(0).max(1),
+  consecutive429: positiveInt,
+  openMs: positiveInt,
+});
+
+/** Attempt and deadline settings; the top-level `router` block holds the defaults. */
+const attemptSettings = {
+  /** Upstream attempts per request. Default 3. */
+  maxAttempts: positiveInt.max(20).optional(),
+  /** Time budget of a whole request in ms. Default 15000. */
+  deadlineMs: positiveInt.optional(),
+  /** Fall back when a model's context window is exceeded instead of stopping. Default false. */
+  fallbackOnContextLength: z.boolean().optional(),
+};
+
+export const pipelineSchema = z.strictObject({
+  /** The chain, in the DSL of SPEC §2. */
+  chain: z.string().min(1),
+  description: z.string().optional(),
+  ...attemptSettings,
+  /** Per-pipeline breaker overrides. */
+  breaker: breakerSchema.partial().optional(),
+});
+
+export const configSchema = z.strictObject({
+  providers: z.record(name, providerSchema),
+  models: z.record(chainName, modelSchema),
+  pipelines: z.record(pipelineName, pipelineSchema).default({}),
+  breaker: breakerSchema.partial().optional(),
+  router: z.strictObject(attemptSettings).optional(),
+});
+
+export type ProviderConfig = z.infer<typeof providerSchema>;
+export type ModelConfig = z.infer<typeof modelSchema>;
+export type PipelineConfig = z.infer<typeof pipelineSchema>;
+export type SwitchyardConfig = z.infer<typeof configSchema>;

@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { configSchema, type SwitchyardConfig } from './config-schema.js';
+
+/** `models.gpt-mini.price` — keys that are not plain identifiers are bracketed: `models["a.b"]`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else if (/^[A-Za-z0-9_-]+$/.test(String(part))) out += out ? `.${String(part)}` : String(part);
+    else out += `[${JSON.stringify(String(part))}]`;
+  }
+  return out;
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[]): ConfigError {
+  const [first] = issues;
+  const lines = issues.slice(0, 5).map((issue) => {
+    const at = formatPath(issue.path);
+    return at ? `${at}: ${issue.message}` : issue.message;
+  });
+  const more = issues.length > 5 ? `; and ${issues.length - 5} more` : '';
+  return new ConfigError(first ? formatPath(first.path) : '', `invalid config: ${lines.join('; ')}${more}`);
+}
+
+/** Checks that the schema alone cannot express: references between sections, name clashes. */
+function checkReferences(config: SwitchyardConfig): void {
+  const names = new Map<string, string>();
+  for (const [key, model] of Object.entries(config.models)) {
+    if (!config.providers[model.provider]) {
+      const known = Object.keys(config.providers).join(', ') || 'none';
+      throw new ConfigError(
+        `models.${key}.provider`,
+        `unknown provider '${model.provider}' (known: ${known})`,
+      );
+    }
+    names.set(key, key);
+  }
+  for (const [key, model] of Object.entries(config.models)) {
+    for (const [index, alias] of (model.aliases ?? []).entries()) {
+      const owner = names.get(alias);
+      if (owner !== undefined && owner !== key) {
+        throw new ConfigError(`models.${key}.aliases[${index}]`, `'${alias}' already names model '${owner}'`);
+      }
+      names.set(alias, key);
+    }
+  }
+}
+
+/**
+ * Validates a parsed config object. Throws `ConfigError` naming the first bad field (and listing
+ * up to five problems), so start-up fails with one readable line.
+ */
+export function parseConfig(raw: unknown): SwitchyardConfig {
+  const result = configSchema.safeParse(raw);
+  if (!result.success) throw describeIssues(result.error.issues);
+  checkReferences(result.data);
+  return result.data;
+}
+
+/** Parses config JSON text; `source` (a file path) appears in the error when the JSON is broken. */
+export function parseConfigText(text: string, source: string): SwitchyardConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new ConfigError('', `${source} is not valid JSON: ${detail}`, { cause: error });
+  }
+  return parseConfig(raw);
+}

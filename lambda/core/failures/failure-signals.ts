@@ -1,0 +1,133 @@
+/**
+ * The evidence tables of the failure matrix: exception names, error codes, message patterns and
+ * transport signals, each mapped to a failure class. Data only; `classify-error.ts` applies them.
+ */
+import type { FailureClass } from './failure-class.js';
+
+/** Marks the AWS exceptions whose class depends on the message, like a plain 400. */
+export const REQUEST = 'request';
+export type Verdict = FailureClass | typeof REQUEST;
+
+/**
+ * AWS SDK exception names and the few decisive `openai` class names. Names win over the status
+ * because Bedrock's statuses mislead: ServiceQuotaExceededException is a 400 (a quota, not a bad
+ * request), ModelNotReadyException a 429 (capacity, not our rate), ModelErrorException a 424.
+ */
+export const NAMED: ReadonlyMap<string, Verdict> = new Map<string, Verdict>([
+  ['ThrottlingException', 'rate_limited'],
+  ['TooManyRequestsException', 'rate_limited'],
+  ['ServiceQuotaExceededException', 'rate_limited'],
+  ['ModelNotReadyException', 'unavailable'],
+  ['ServiceUnavailableException', 'unavailable'],
+  ['InternalServerException', 'unavailable'],
+  ['InternalFailure', 'unavailable'],
+  ['ModelErrorException', 'unavailable'],
+  ['ModelStreamErrorException', 'unavailable'],
+  ['ModelTimeoutException', 'timeout'],
+  ['AccessDeniedException', 'upstream_auth'],
+  ['UnrecognizedClientException', 'upstream_auth'],
+  ['ExpiredTokenException', 'upstream_auth'],
+  ['InvalidSignatureException', 'upstream_auth'],
+  ['CredentialsProviderError', 'upstream_auth'],
+  ['ResourceNotFoundException', 'model_not_found'],
+  ['ValidationException', REQUEST],
+  ['ConflictException', REQUEST],
+  ['ContentFilterFinishReasonError', 'content_policy'],
+  ['LengthFinishReasonError', 'malformed_response'],
+]);
+
+/** Error codes (OpenAI `code` / `type`) that decide the class whatever the status says. */
+export const CODES: ReadonlyMap<string, Verdict> = new Map<string, Verdict>([
+  ['context_length_exceeded', 'context_length'],
+  ['content_filter', 'content_policy'],
+  ['content_policy_violation', 'content_policy'],
+  ['model_not_found', 'model_not_found'],
+  // Billing, not a transient limit: it will not clear in a breaker window and needs a human.
+  ['insufficient_quota', 'upstream_auth'],
+  ['invalid_api_key', 'upstream_auth'],
+  ['rate_limit_exceeded', 'rate_limited'],
+  ['server_error', 'unavailable'],
+  ['overloaded_error', 'unavailable'],
+  ['invalid_request_error', REQUEST],
+]);
+
+export const CONTENT_POLICY = [
+  /content[ _-]?(?:filter|policy|management polic)/i,
+  /usage polic(?:y|ies)|responsible ai/i,
+  /\bguardrail\b.{0,80}\b(?:block|interven|violat)|\bblocked by\b.{0,40}\bguardrail/i,
+  /\b(?:safety|moderation)\b.{0,60}\b(?:block|flag|violat|trigger|reject|refus)/i,
+  /\b(?:block|flag|violat|reject|refus)\w*\b.{0,60}\b(?:safety|moderation)\b/i,
+];
+export const CONTEXT_LENGTH = [
+  /context[ _-]?(?:length|window|limit)/i,
+  /\b(?:input|prompt) is too long\b|too many (?:input |prompt )?tokens/i,
+  /\btokens?\b.{0,80}\bexceeds?\b.{0,60}\b(?:limit|maximum|max)\b|\binput length\b.{0,40}\bexceeds?\b/i,
+  /reduce the length of (?:the|your) (?:messages|prompt|input)|max_tokens is too large/i,
+];
+/** A 400 that means the route is misconfigured (model id wrong or retired), not the request. */
+export const MODEL_MISSING = [
+  /model identifier is invalid|on-demand throughput isn.t supported|reached the end of its life/i,
+  /\bmodel\b[^.]{0,80}\b(?:does not exist|not found)\b/i,
+];
+
+export const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'ESOCKETTIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+export const CANCEL_CODES = new Set(['ABORT_ERR', 'UND_ERR_ABORTED']);
+export const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+export const TRANSPORT_NAMES: ReadonlyMap<string, FailureClass> = new Map<string, FailureClass>([
+  ['TimeoutError', 'timeout'],
+  ['APIConnectionTimeoutError', 'timeout'],
+  ['ConnectTimeoutError', 'timeout'],
+  ['HeadersTimeoutError', 'timeout'],
+  ['BodyTimeoutError', 'timeout'],
+  ['AbortError', 'cancelled'],
+  ['APIUserAbortError', 'cancelled'],
+  ['RequestAbortedError', 'cancelled'],
+  ['APIConnectionError', 'network'],
+  ['SocketError', 'network'],
+  ['SyntaxError', 'malformed_response'],
+  ['ZodError', 'malformed_response'],
+]);
+/**
+ * Default messages of openai's connection errors, which do not set `name`: they still classify
+ * when a minifying bundler has renamed the classes.
+ */
+export const TRANSPORT_MESSAGES: ReadonlyMap<string, FailureClass> = new Map<string, FailureClass>([
+  ['Request timed out.', 'timeout'],
+  ['Request was aborted.', 'cancelled'],
+  ['Connection error.', 'network'],
+  ['fetch failed', 'network'],
+]);
+
+export const GENERIC: Readonly<Record<FailureClass, string>> = {
+  rate_limited: 'upstream rate limited',
+  unavailable: 'upstream unavailable',
+  timeout: 'upstream timed out',
+  network: 'upstream network error',
+  upstream_auth: 'upstream rejected our credentials',
+  model_not_found: 'upstream model not found',
+  malformed_response: 'malformed upstream response',
+  invalid_request: 'upstream rejected the request',
+  context_length: 'context window exceeded',
+  content_policy: 'refused by upstream content policy',
+  cancelled: 'request cancelled',
+};
+/** Classes whose upstream message is the caller's business and is passed through. */
+export const PASS_THROUGH = new Set<FailureClass>(['invalid_request', 'context_length', 'content_policy']);

@@ -1,0 +1,60 @@
+import type { Usage } from '../chat/chat-model.js';
+import type { FailureClass } from '../failures/failure-class.js';
+
+/** How an attempt came to be (SPEC §6.8). */
+export type AttemptAction = 'first' | 'retry' | 'fallback' | 'fail-open';
+
+/** Whether output had reached the caller when the attempt ended (the streaming commit boundary). */
+export type AttemptPhase = 'before_output' | 'after_output';
+
+/** Why a request ended (SPEC §7). */
+export type TerminalReason = 'success' | 'exhausted' | 'deadline' | 'cancelled' | 'partial' | 'stopped';
+
+/** One line per upstream attempt. Never holds prompt text, output text or secrets. */
+export interface AttemptLedgerEntry {
+  type: 'attempt';
+  requestId: string;
+  pipeline: string;
+  /** 1-based attempt number within the request. */
+  attempt: number;
+  /** 1-based tier the model was picked from. */
+  tier: number;
+  model: string;
+  provider: string;
+  action: AttemptAction;
+  outcome: 'ok' | FailureClass;
+  /** Upstream HTTP status, when there was one (200 for a success). */
+  status?: number | undefined;
+  phase: AttemptPhase;
+  latencyMs: number;
+  usage?: Usage | undefined;
+  /** US dollars, from the catalog's prices; absent when the model has no price. */
+  costUsd?: number | undefined;
+  /** Cooling hint the upstream gave, in ms. */
+  retryAfterMs?: number | undefined;
+}
+
+/** One line per request, written when it ends. */
+export interface RequestLedgerEntry {
+  type: 'request';
+  requestId: string;
+  pipeline: string;
+  reason: TerminalReason;
+  /** Upstream attempts made. */
+  attempts: number;
+  /** The model key that answered (success or partial). */
+  model?: string | undefined;
+  /** The trail, e.g. `gpt-mini:429,gemini-flash:429,llama-or:200`. */
+  route: string;
+  /** Failure class that ended the request, when it did not succeed. */
+  failureClass?: FailureClass | undefined;
+  latencyMs: number;
+  usage: Usage;
+  costUsd: number;
+  stream: boolean;
+}
+
+export type LedgerEntry = AttemptLedgerEntry | RequestLedgerEntry;
+
+/** Where ledger lines go (stdout JSON lines locally, Powertools logger in Lambda, an array in tests). */
+export type LedgerSink = (entry: LedgerEntry) => void;

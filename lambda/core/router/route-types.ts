@@ -1,0 +1,99 @@
+import type { Breakers } from '../breaker/breakers.js';
+import type { CallOptions, ChatModel, Usage } from '../chat/chat-model.js';
+import type { Tier } from '../dsl/types.js';
+import type { FailureClass } from '../failures/failure-class.js';
+import type { ProviderError } from '../failures/provider-error.js';
+import type { Price } from '../ledger/cost.js';
+import type { AttemptAction, LedgerSink, TerminalReason } from '../ledger/ledger-entry.js';
+import type { Clock, Random, Sleep } from '../time.js';
+
+/** A model the router may call, with what the catalog says about it. */
+export interface RouteModel {
+  model: ChatModel;
+  /** Upper bound of one attempt on this model, in ms. */
+  timeoutMs: number;
+  price?: Price | undefined;
+}
+
+/** Attempt settings of one pipeline (SPEC §6), after per-pipeline overrides. */
+export interface RoutePolicy {
+  /** Upstream attempts per request. Default 3. */
+  maxAttempts: number;
+  /** Time budget of a whole request in ms, from its start. Default 15000. */
+  deadlineMs: number;
+  /** Fall back when a model's context window is exceeded, instead of stopping. Default false. */
+  fallbackOnContextLength: boolean;
+}
+
+export interface RouterDeps {
+  clock: Clock;
+  random: Random;
+  sleep: Sleep;
+  breakers: Breakers;
+  /** The callable model for a catalog key; undefined when it is not configured. */
+  models(key: string): RouteModel | undefined;
+  ledger: LedgerSink;
+}
+
+export interface RouteRequest {
+  /** The caller's `x-request-id`, or a new one. */
+  requestId: string;
+  pipeline: string;
+  tiers: readonly Tier[];
+  policy: RoutePolicy;
+  /** Aborts when the caller goes away. */
+  signal?: AbortSignal | undefined;
+  stream: boolean;
+}
+
+/**
+ * One upstream call. For a plain request it resolves with the whole answer; for a stream, with
+ * the stream once its first event has arrived (the commit boundary).
+ */
+export type AttemptCall<T> = (model: ChatModel, options: CallOptions) => Promise<T>;
+
+/** What the router remembers of one attempt. */
+export interface AttemptRecord {
+  attempt: number;
+  /** 1-based tier. */
+  tier: number;
+  model: string;
+  provider: string;
+  action: AttemptAction;
+  outcome: 'ok' | FailureClass;
+  status?: number | undefined;
+  retryAfterMs?: number | undefined;
+  latencyMs: number;
+}
+
+/** How a committed attempt finally ended: completely (with usage) or with an error after output. */
+export type Settlement = { usage?: Usage | undefined } | { error: ProviderError; usage?: Usage | undefined };
+
+export interface RouteSuccess<T> {
+  ok: true;
+  value: T;
+  /** The model key that answered. */
+  model: string;
+  provider: string;
+  attempts: AttemptRecord[];
+  /** The trail so far, ending with the answering model, e.g. `a:429,b:200`. */
+  route: string;
+  /** The answering attempt's signal: aborted when the caller goes away. */
+  signal: AbortSignal;
+  /**
+   * Writes the answering attempt's ledger line and breaker sample and the request line. Called
+   * once: at once for a plain answer, when the stream ends for a stream.
+   */
+  settle(settlement: Settlement): Promise<void>;
+}
+
+export interface RouteFailure {
+  ok: false;
+  reason: Exclude<TerminalReason, 'success' | 'partial'>;
+  attempts: AttemptRecord[];
+  route: string;
+  /** The failure that ended the request, if an attempt was made. */
+  error?: ProviderError | undefined;
+}
+
+export type RouteResult<T> = RouteSuccess<T> | RouteFailure;

@@ -1,0 +1,69 @@
+import type { RouteFailure } from './route-types.js';
+
+/** What the caller finally sees when a request did not succeed (SPEC §6, last column). */
+export interface TerminalError {
+  /** HTTP status for the caller. */
+  status: number;
+  /** OpenAI error envelope `type`. */
+  type: 'invalid_request_error' | 'rate_limit_error' | 'api_error' | 'timeout_error' | 'cancelled';
+  /** OpenAI error envelope `code`. */
+  code: string;
+  message: string;
+  /** Seconds for a `Retry-After` header; set only when every route was rate limited. */
+  retryAfterSeconds?: number | undefined;
+}
+
+/**
+ * One clear terminal error naming the route trail. Non-fallback failures pass the upstream's own
+ * message through, so a bad request reads the same as it would without Switchyard.
+ */
+export function terminalError(failure: RouteFailure, pipeline: string): TerminalError {
+  const { error, attempts, route } = failure;
+  const trail = route ? `; route: ${route}` : '';
+  if (failure.reason === 'cancelled') {
+    return { status: 499, type: 'cancelled', code: 'cancelled', message: 'the caller went away' };
+  }
+  if (failure.reason === 'stopped' && error) {
+    const code =
+      error.failureClass === 'context_length'
+        ? 'context_length_exceeded'
+        : error.failureClass === 'content_policy'
+          ? 'content_policy_violation'
+          : 'invalid_request';
+    return { status: 400, type: 'invalid_request_error', code, message: error.message };
+  }
+  if (failure.reason === 'deadline') {
+    return {
+      status: 504,
+      type: 'timeout_error',
+      code: 'deadline_exceeded',
+      message: `pipeline '${pipeline}' spent its deadline after ${attempts.length} attempt(s)${trail}`,
+    };
+  }
+  if (attempts.length === 0) {
+    return {
+      status: 503,
+      type: 'api_error',
+      code: 'no_route',
+      message: `pipeline '${pipeline}' has no model that can be called`,
+    };
+  }
+  const message = `all routes failed for pipeline '${pipeline}' after ${attempts.length} attempt(s)${trail}`;
+  if (attempts.every((a) => a.outcome === 'rate_limited')) {
+    const hints = attempts
+      .map((a) => a.retryAfterMs)
+      .filter((ms): ms is number => ms !== undefined && ms > 0);
+    const retryAfterSeconds = hints.length > 0 ? Math.max(1, Math.ceil(Math.min(...hints) / 1000)) : 1;
+    return {
+      status: 429,
+      type: 'rate_limit_error',
+      code: 'all_routes_rate_limited',
+      message,
+      retryAfterSeconds,
+    };
+  }
+  if (attempts.every((a) => a.outcome === 'unavailable')) {
+    return { status: 503, type: 'api_error', code: 'all_routes_unavailable', message };
+  }
+  return { status: 502, type: 'api_error', code: 'all_routes_failed', message };
+}

@@ -1,0 +1,20 @@
+/** What a CLI command may touch, passed in so commands run the same in tests and in a shell. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** Exit statuses: 0 done, 1 the work failed, 2 bad input (usage, config, a chain with no model). */
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_BAD_INPUT = 2;
+
+/** A problem the user can fix, reported as one line without a stack trace. */
+export class CliUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliUsageError';
+  }
+}

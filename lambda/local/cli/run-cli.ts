@@ -1,0 +1,46 @@
+import { ConfigError } from '../../core/errors.js';
+import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_FAILED } from './cli-io.js';
+import { explainCommand } from './explain-command.js';
+
+type Command = (args: string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  explain: { run: explainCommand, summary: 'show how a chain or a pipeline resolves against the catalog' },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `usage: switchyard <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
+}
+
+/**
+ * Runs one CLI command and returns its exit status. Every problem the user can fix becomes one
+ * line on stderr and status 2; nothing here prints a stack trace.
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(usage());
+    return name === undefined ? EXIT_BAD_INPUT : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`switchyard: unknown command '${name}'\n${usage()}`);
+    return EXIT_BAD_INPUT;
+  }
+  try {
+    return await command.run(args, io);
+  } catch (error) {
+    if (error instanceof CliUsageError || error instanceof ConfigError) {
+      io.stderr(`switchyard ${name}: ${error.message}\n`);
+      return EXIT_BAD_INPUT;
+    }
+    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      io.stderr(`switchyard ${name}: ${error.message}\n`);
+      return EXIT_BAD_INPUT;
+    }
+    io.stderr(`switchyard ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_FAILED;
+  }
+}

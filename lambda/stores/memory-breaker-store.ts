@@ -1,0 +1,56 @@
+import type { BreakerPolicy } from '../core/breaker/breaker-policy.js';
+import {
+  type AttemptSample,
+  applyOpening,
+  applySample,
+  type BreakerSnapshot,
+  EMPTY_SNAPSHOT,
+  isOpen,
+} from '../core/breaker/breaker-state.js';
+import type { BreakerStore, OpenRequest } from '../core/breaker/breaker-store.js';
+
+/**
+ * Breaker state in this process only: the local default. Every operation is synchronous under
+ * the hood, so concurrent requests in one process never lose an update.
+ */
+export class MemoryBreakerStore implements BreakerStore {
+  private readonly pipelines = new Map<string, Map<string, BreakerSnapshot>>();
+
+  async readPipeline(pipeline: string): Promise<Map<string, BreakerSnapshot>> {
+    return new Map(this.pipelines.get(pipeline) ?? []);
+  }
+
+  async record(
+    pipeline: string,
+    model: string,
+    sample: AttemptSample,
+    policy: BreakerPolicy,
+  ): Promise<BreakerSnapshot> {
+    const models = this.models(pipeline);
+    const after = applySample(models.get(model) ?? EMPTY_SNAPSHOT, sample, policy);
+    models.set(model, after);
+    return after;
+  }
+
+  async tryOpen(pipeline: string, model: string, request: OpenRequest): Promise<boolean> {
+    const models = this.models(pipeline);
+    const current = models.get(model) ?? EMPTY_SNAPSHOT;
+    if (isOpen(current, request.now)) return false;
+    models.set(model, applyOpening(current, request.now, request.reason, request.policy));
+    return true;
+  }
+
+  private models(pipeline: string): Map<string, BreakerSnapshot> {
+    let models = this.pipelines.get(pipeline);
+    if (!models) {
+      models = new Map();
+      this.pipelines.set(pipeline, models);
+    }
+    return models;
+  }
+}
+
+/** A breaker store for one process. */
+export function createMemoryBreakerStore(): MemoryBreakerStore {
+  return new MemoryBreakerStore();
+}

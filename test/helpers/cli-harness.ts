@@ -1,0 +1,40 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../lambda/local/cli/run-cli.js';
+
+/** Runs the CLI in-process with captured output. */
+export async function runCliCaptured(argv: string[], env: NodeJS.ProcessEnv = {}, cwd = process.cwd()) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    env,
+    cwd,
+  });
+  return { code, stdout, stderr };
+}
+
+/** Writes a config file into a fresh temp dir and returns its path. */
+export function writeTempConfig(config: unknown, name = 'switchyard.config.json'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'switchyard-'));
+  const path = join(dir, name);
+  writeFileSync(path, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
+  return path;
+}
+
+/** Models a, b, c on one OpenAI-compatible provider, and a pipeline `p` = `(a|b),c`. */
+export const ABC_CONFIG = {
+  providers: { fake: { type: 'openai', baseURL: 'http://127.0.0.1:9/v1' } },
+  models: {
+    a: { provider: 'fake', model: 'model-a' },
+    b: { provider: 'fake', model: 'model-b' },
+    c: { provider: 'fake', model: 'model-c' },
+  },
+  pipelines: { p: { chain: '(a|b),c' } },
+};

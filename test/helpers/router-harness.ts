@@ -1,0 +1,99 @@
+import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
+import type { BreakerStore } from '../../lambda/core/breaker/breaker-store.js';
+import { type BreakerOpened, createBreakers } from '../../lambda/core/breaker/breakers.js';
+import type { Tier } from '../../lambda/core/dsl/types.js';
+import type {
+  AttemptLedgerEntry,
+  LedgerEntry,
+  RequestLedgerEntry,
+} from '../../lambda/core/ledger/ledger-entry.js';
+import { routeGenerate } from '../../lambda/core/router/route-chat.js';
+import type { RouteModel, RoutePolicy } from '../../lambda/core/router/route-types.js';
+import { createMemoryBreakerStore } from '../../lambda/stores/memory-breaker-store.js';
+import { createFakeClock } from './fake-clock.js';
+import { type ScriptedModel, type Step, scriptedModel } from './scripted-model.js';
+import { seededRandom } from './seeded-random.js';
+
+/** `[['A','B'],['C']]` → tiers `(A|B),C` with weight 1 each. */
+export function tiersOf(groups: string[][]): Tier[] {
+  return groups.map((members) => ({ members: members.map((key) => ({ key, weight: 1 })) }));
+}
+
+export interface HarnessOptions {
+  models: Record<string, Step[]>;
+  tiers: Tier[];
+  policy?: Partial<RoutePolicy>;
+  breaker?: Partial<BreakerPolicy>;
+  timeoutMs?: number;
+  seed?: number;
+  store?: BreakerStore;
+}
+
+/** The real router over scripted models, a fake clock, a seeded random source and a memory store. */
+export function createRouterHarness(options: HarnessOptions) {
+  const clock = createFakeClock();
+  const store = options.store ?? createMemoryBreakerStore();
+  const ledger: LedgerEntry[] = [];
+  const opened: BreakerOpened[] = [];
+  const storeErrors: string[] = [];
+  const breakerPolicy: BreakerPolicy = { ...DEFAULT_BREAKER_POLICY, ...options.breaker };
+  const policy: RoutePolicy = {
+    maxAttempts: 3,
+    deadlineMs: 15_000,
+    fallbackOnContextLength: false,
+    ...options.policy,
+  };
+  const breakers = createBreakers({
+    store,
+    clock,
+    policyFor: () => breakerPolicy,
+    events: { onOpened: (e) => opened.push(e), onStoreError: (op) => storeErrors.push(op) },
+  });
+  const models = new Map<string, ScriptedModel>(
+    Object.entries(options.models).map(([key, steps]) => [key, scriptedModel(key, clock, steps)]),
+  );
+  const routes = new Map<string, RouteModel>(
+    [...models].map(([key, model]) => [
+      key,
+      { model, timeoutMs: options.timeoutMs ?? 10_000, price: { inputPerMTok: 1, outputPerMTok: 2 } },
+    ]),
+  );
+  const deps = {
+    clock,
+    random: seededRandom(options.seed ?? 42),
+    sleep: clock.sleep,
+    breakers,
+    models: (key: string) => routes.get(key),
+    ledger: (entry: LedgerEntry) => ledger.push(entry),
+  };
+  let requests = 0;
+  return {
+    clock,
+    store,
+    ledger,
+    opened,
+    storeErrors,
+    breakers,
+    models,
+    deps,
+    /** Calls so far per model key. */
+    calls: (key: string) => models.get(key)?.calls.length ?? 0,
+    attemptLines: () => ledger.filter((e): e is AttemptLedgerEntry => e.type === 'attempt'),
+    requestLines: () => ledger.filter((e): e is RequestLedgerEntry => e.type === 'request'),
+    route(extra: { pipeline?: string; signal?: AbortSignal; tiers?: Tier[] } = {}) {
+      requests += 1;
+      return routeGenerate(
+        {
+          requestId: `req-${requests}`,
+          pipeline: extra.pipeline ?? 'p',
+          tiers: extra.tiers ?? options.tiers,
+          policy,
+          signal: extra.signal,
+          stream: false,
+        },
+        deps,
+        { messages: [{ role: 'user', content: 'hi' }] },
+      );
+    },
+  };
+}

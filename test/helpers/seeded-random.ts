@@ -1,0 +1,13 @@
+import type { Random } from '../../lambda/core/time.js';
+
+/** mulberry32: a tiny deterministic PRNG, so selections in tests repeat exactly. */
+export function seededRandom(seed: number): Random {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,104 @@
+import { dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';
+
+describe('switchyard explain', () => {
+  const config = writeTempConfig(ABC_CONFIG);
+
+  it('prints exactly one JSON object with the tiers and one warning per problem', async () => {
+    const { code, stdout } = await runCliCaptured([
+      'explain',
+      '--config',
+      config,
+      '--json',
+      '(a|b),,(),c,a,nosuchmodel',
+    ]);
+    expect(code).toBe(0);
+    const output = JSON.parse(stdout);
+    expect(Object.keys(output)).toEqual(['tiers', 'warnings']);
+    expect(output.tiers).toEqual([['a', 'b'], ['c']]);
+    expect(output.warnings).toHaveLength(4);
+    expect(output.warnings.join('\n')).toMatch(
+      /empty tier[\s\S]*empty group[\s\S]*duplicate[\s\S]*nosuchmodel/,
+    );
+  });
+
+  it('adds the source and the chain for a pipeline', async () => {
+    const { stdout } = await runCliCaptured(['explain', '--config', config, '--json', 'p']);
+    expect(JSON.parse(stdout)).toEqual({
+      tiers: [['a', 'b'], ['c']],
+      warnings: [],
+      source: 'config',
+      chain: '(a|b),c',
+    });
+  });
+
+  it('shows an env override as the source', async () => {
+    const { stdout } = await runCliCaptured(['explain', '--config', config, '--json', 'p'], {
+      MODEL_P: 'c,a',
+    });
+    expect(JSON.parse(stdout)).toMatchObject({ tiers: [['c'], ['a']], source: 'env', chain: 'c,a' });
+  });
+
+  it('skips an env override that resolves to nothing and says so', async () => {
+    const { stdout } = await runCliCaptured(['explain', '--config', config, '--json', 'p'], {
+      MODEL_P: 'typo',
+    });
+    const output = JSON.parse(stdout);
+    expect(output.source).toBe('config');
+    expect(output.warnings[0]).toContain('env');
+  });
+
+  it('prints a readable table with tier, model key, provider and weight', async () => {
+    const { code, stdout } = await runCliCaptured(['explain', '--config', config, '(a*3|b),c,zzz']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/TIER\s+MODEL\s+PROVIDER\s+WEIGHT/);
+    expect(stdout).toMatch(/1\s+a\s+fake\s+3/);
+    expect(stdout).toMatch(/2\s+c\s+fake\s+1/);
+    expect(stdout).toContain("unknown model 'zzz'");
+  });
+
+  it('exits 2 with a one-line reason when the chain resolves to nothing', async () => {
+    const { code, stderr } = await runCliCaptured(['explain', '--config', config, 'nosuchmodel']);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain("'nosuchmodel' resolves to no model");
+  });
+
+  it.each([
+    ['a missing file', ['explain', '--config', '/definitely/missing.json', 'a'], 'file not found'],
+    ['broken JSON', ['explain', '--config', writeTempConfig('{"providers":'), 'a'], 'is not valid JSON'],
+    [
+      'an invalid field',
+      [
+        'explain',
+        '--config',
+        writeTempConfig({ providers: {}, models: { a: { provider: 'x', model: 'y' } } }),
+        'a',
+      ],
+      'models.a.provider',
+    ],
+    ['no argument', ['explain'], 'usage: switchyard explain'],
+    ['an unknown flag', ['explain', '--nope', 'a'], "Unknown option '--nope'"],
+  ])('exits 2 with one line on %s', async (_name, argv, text) => {
+    const { code, stderr } = await runCliCaptured(argv);
+    expect(code).toBe(2);
+    expect(stderr).toContain(text);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('reads SWITCHYARD_CONFIG, then ./switchyard.config.json, then the embedded default', async () => {
+    const viaEnv = await runCliCaptured(['explain', '--json', 'p'], { SWITCHYARD_CONFIG: config });
+    expect(JSON.parse(viaEnv.stdout).source).toBe('config');
+    const viaCwd = await runCliCaptured(['explain', '--json', 'p'], {}, dirname(config));
+    expect(JSON.parse(viaCwd.stdout).chain).toBe('(a|b),c');
+    const embedded = await runCliCaptured(['explain', '--json', 'comment-filter'], {}, '/');
+    expect(JSON.parse(embedded.stdout).tiers.length).toBeGreaterThan(0);
+  });
+
+  it('rejects an unknown command with status 2', async () => {
+    const { code, stderr } = await runCliCaptured(['frobnicate']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("unknown command 'frobnicate'");
+  });
+});

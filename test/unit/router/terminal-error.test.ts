@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { FailureClass } from '../../../lambda/core/failures/failure-class.js';
+import { ProviderError } from '../../../lambda/core/failures/provider-error.js';
+import type { AttemptRecord, RouteFailure } from '../../../lambda/core/router/route-types.js';
+import { terminalError } from '../../../lambda/core/router/terminal-error.js';
+
+const attempt = (
+  model: string,
+  outcome: FailureClass,
+  status?: number,
+  retryAfterMs?: number,
+): AttemptRecord => ({
+  attempt: 1,
+  tier: 1,
+  model,
+  provider: 'fake',
+  action: 'first',
+  outcome,
+  status,
+  retryAfterMs,
+  latencyMs: 1,
+});
+
+const failure = (
+  reason: RouteFailure['reason'],
+  attempts: AttemptRecord[],
+  error?: ProviderError,
+): RouteFailure => ({
+  ok: false,
+  reason,
+  attempts,
+  route: attempts.map((a) => `${a.model}:${a.status ?? a.outcome}`).join(','),
+  error,
+});
+
+describe('terminal error', () => {
+  it('answers 429 with Retry-After when every route was rate limited', () => {
+    const t = terminalError(
+      failure('exhausted', [attempt('a', 'rate_limited', 429, 2_500), attempt('b', 'rate_limited', 429)]),
+      'p',
+    );
+    expect(t).toMatchObject({ status: 429, type: 'rate_limit_error', retryAfterSeconds: 3 });
+    expect(t.message).toContain('a:429,b:429');
+  });
+
+  it('answers 502 naming the trail when routes failed in different ways', () => {
+    const t = terminalError(
+      failure('exhausted', [attempt('a', 'rate_limited', 429), attempt('b', 'network')]),
+      'p',
+    );
+    expect(t).toMatchObject({ status: 502, code: 'all_routes_failed' });
+    expect(t.message).toBe("all routes failed for pipeline 'p' after 2 attempt(s); route: a:429,b:network");
+  });
+
+  it('answers 503 when every route was unavailable', () => {
+    expect(terminalError(failure('exhausted', [attempt('a', 'unavailable', 503)]), 'p').status).toBe(503);
+  });
+
+  it('answers 504 when the deadline is spent', () => {
+    expect(terminalError(failure('deadline', [attempt('a', 'timeout')]), 'p')).toMatchObject({
+      status: 504,
+      code: 'deadline_exceeded',
+    });
+  });
+
+  it('passes an invalid request through as 400 with the upstream message', () => {
+    const error = new ProviderError({
+      provider: 'x',
+      model: 'a',
+      failureClass: 'invalid_request',
+      status: 400,
+      message: "'messages' must not be empty",
+    });
+    expect(terminalError(failure('stopped', [attempt('a', 'invalid_request', 400)], error), 'p')).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'invalid_request',
+      message: "'messages' must not be empty",
+    });
+  });
+
+  it('names context length and content policy in the code', () => {
+    const ctx = new ProviderError({
+      provider: 'x',
+      model: 'a',
+      failureClass: 'context_length',
+      message: 'too long',
+    });
+    const policy = new ProviderError({
+      provider: 'x',
+      model: 'a',
+      failureClass: 'content_policy',
+      message: 'refused',
+    });
+    expect(terminalError(failure('stopped', [], ctx), 'p').code).toBe('context_length_exceeded');
+    expect(terminalError(failure('stopped', [], policy), 'p').code).toBe('content_policy_violation');
+  });
+});
