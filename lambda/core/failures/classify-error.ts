@@ -22,7 +22,6 @@ import {
   TIMEOUT_CODES,
   TRANSPORT_MESSAGES,
   TRANSPORT_NAMES,
-  type Verdict,
 } from './failure-signals.js';
 import { redactSecrets } from './redact-secrets.js';
 import { extractRetryAfterMs } from './retry-after.js';
