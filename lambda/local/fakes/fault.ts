@@ -1,0 +1,104 @@
+/**
+ * What a fake upstream does with ONE request. The same shape drives the OpenAI-compatible fake
+ * and the Bedrock Converse fake, so a drill reads the same whichever provider it targets.
+ */
+import { z } from 'zod';
+import { SwitchyardError } from '../../core/errors.js';
+
+/** A tool call the fake answers with, when the request offered tools. */
+export const toolCallFaultSchema = z.strictObject({
+  /** Name of the tool to call. */
+  name: z.string().min(1),
+  /** Arguments as a JSON object (OpenAI: serialised into `arguments`; Bedrock: `toolUse.input`). Default `{}`. */
+  arguments: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * Validation schema of a {@link Fault}. Unknown keys are rejected so that a typo in a curl
+ * command (`retry_after`) fails loudly instead of silently answering 200.
+ */
+export const faultSchema = z
+  .strictObject({
+    /**
+     * HTTP status to answer. ≥ 400 answers with an error body in the provider's format. Combined
+     * with `cutAfterChunks` on a streaming request, the status is sent as an in-stream error event
+     * after N chunks instead (headers stay 200, like a provider failing mid-stream).
+     */
+    status: z.int().min(200).max(599).optional(),
+    /** Seconds; sets the `Retry-After` header on the answer. */
+    retryAfter: z.int().nonnegative().optional(),
+    /** Delay before the headers, in ms. Default 0. */
+    latencyMs: z.int().nonnegative().optional(),
+    /** Never answer; the request ends only when the client goes away or the fake closes. */
+    hang: z.boolean().optional(),
+    /** Destroy the socket before any header (a connection reset). */
+    reset: z.boolean().optional(),
+    /**
+     * Streaming: send N content chunks, then destroy the socket (or send the error event, see
+     * `status`). Non-streaming: send the first half of the body, then destroy the socket.
+     */
+    cutAfterChunks: z.int().nonnegative().optional(),
+    /**
+     * Answer 200 with a bad body. `true` or `'unparseable'`: not valid JSON (streaming: an event
+     * whose payload is not JSON). `'schema'`: valid JSON of the wrong shape.
+     */
+    malformed: z.union([z.boolean(), z.enum(['unparseable', 'schema'])]).optional(),
+    /** Error message override for `status` ≥ 400. */
+    errorMessage: z.string().optional(),
+    /**
+     * Error code override for `status` ≥ 400. OpenAI: `error.code` (e.g. `context_length_exceeded`).
+     * Bedrock: the exception name in `x-amzn-errortype` (e.g. `ModelNotReadyException`).
+     */
+    errorCode: z.string().optional(),
+    /** Answer text. Default `Hello from <model>.` */
+    text: z.string().optional(),
+    /** Answer with this tool call when the request offered tools; ignored otherwise. */
+    toolCall: toolCallFaultSchema.optional(),
+    /**
+     * Forces the finish reason. OpenAI / Bedrock: `stop` → stop / end_turn, `length` → length /
+     * max_tokens, `content_filter` → content_filter / content_filtered, `guardrail` →
+     * content_filter / guardrail_intervened.
+     */
+    finishReason: z.enum(['stop', 'length', 'content_filter', 'guardrail']).optional(),
+    /** Streaming: delay between chunks, in ms. Default 0 (the whole stream in one write). */
+    chunkDelayMs: z.int().nonnegative().optional(),
+  })
+  .refine((f) => (f.errorMessage === undefined && f.errorCode === undefined) || (f.status ?? 200) >= 400, {
+    message: 'errorMessage and errorCode need a status >= 400',
+    path: ['status'],
+  });
+
+/** What to do with one request. `{}` is a normal successful answer. */
+export type Fault = z.infer<typeof faultSchema>;
+
+/**
+ * Custom behaviour consulted when a model's scripted queue is empty (e.g. quota-based 429s in the
+ * demo). `requestIndex` is the 0-based index of this request among the requests for `model`
+ * since the last reset (scripted requests count too). Returning `undefined` falls through to the
+ * defaults. Returned faults are not validated: the hook runs on every request and must stay cheap.
+ */
+export type FaultHook = (model: string, requestIndex: number) => Fault | undefined;
+
+/** Formats zod issues as `path: message; ...` for 400 answers and thrown errors. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(body)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** A fault given to `script()` / `setDefault()` does not match {@link faultSchema}. */
+export class InvalidFaultError extends SwitchyardError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'InvalidFaultError';
+  }
+}
+
+/** Validates a fault once, when it is scripted, so the request path never has to. */
+export function parseFault(fault: unknown): Fault {
+  const result = faultSchema.safeParse(fault);
+  if (!result.success) {
+    throw new InvalidFaultError(`Invalid fault: ${describeIssues(result.error)}`, { cause: result.error });
+  }
+  return result.data;
+}

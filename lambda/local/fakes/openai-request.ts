@@ -1,0 +1,44 @@
+/**
+ * What the OpenAI fake reads from a Chat Completions request. Loose on purpose: unknown fields
+ * pass (real clients send many), only what the fake uses is checked.
+ */
+import { z } from 'zod';
+
+const contentPartSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
+
+const messageSchema = z.looseObject({
+  role: z.string(),
+  content: z.union([z.string(), z.array(contentPartSchema), z.null()]).optional(),
+});
+
+/** The fields of `POST /v1/chat/completions` the fake relies on. */
+export const chatRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  messages: z.array(messageSchema).min(1),
+  stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  max_tokens: z.int().positive().nullish(),
+  max_completion_tokens: z.int().positive().nullish(),
+  stop: z.union([z.string(), z.array(z.string())]).nullish(),
+  tools: z.array(z.unknown()).nullish(),
+});
+
+/** A validated Chat Completions request. */
+export type ChatRequestBody = z.infer<typeof chatRequestSchema>;
+
+/** Characters of prompt text: string contents and text parts of every message (system and tool included). */
+export function openaiPromptChars(body: ChatRequestBody): number {
+  let chars = 0;
+  for (const message of body.messages) {
+    const { content } = message;
+    if (typeof content === 'string') chars += content.length;
+    else if (content) for (const part of content) chars += part.text?.length ?? 0;
+  }
+  return chars;
+}
+
+/** The request's stop sequences as a list. */
+export function openaiStops(body: ChatRequestBody): string[] | undefined {
+  if (body.stop == null) return undefined;
+  return typeof body.stop === 'string' ? [body.stop] : body.stop;
+}

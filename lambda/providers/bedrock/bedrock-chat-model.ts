@@ -1,0 +1,123 @@
+import {
+  BedrockRuntimeClient,
+  type BedrockRuntimeClientConfig,
+  ConverseCommand,
+  ConverseStreamCommand,
+} from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type {
+  CallOptions,
+  ChatModel,
+  ChatRequest,
+  ChatResult,
+  ChatStreamEvent,
+} from '../../core/chat/chat-model.js';
+import { type AttemptSignal, createAttemptSignal } from '../shared/attempt-signal.js';
+import { type ErrorSubject, malformedResponse, toProviderError } from '../shared/to-provider-error.js';
+import { toConverseBody } from './bedrock-request.js';
+import { createBedrockStreamMapper, mapConverseResponse } from './bedrock-response.js';
+
+/** Static credentials or a credential provider, as the Bedrock Runtime client accepts them. */
+export type BedrockCredentials = NonNullable<BedrockRuntimeClientConfig['credentials']>;
+
+/** Options of {@link createBedrockChatModel}. */
+export interface BedrockChatModelOptions {
+  /** Model key from the catalog, e.g. `llama-br`; used in every `ProviderError`. */
+  key: string;
+  /** Provider name from the config, e.g. `bedrock`. */
+  provider: string;
+  /** Raw Bedrock model or inference-profile id, e.g. `meta.llama3-3-70b-instruct-v1:0`. */
+  model: string;
+  /** AWS region, e.g. `us-east-1`. */
+  region: string;
+  /** Endpoint override, e.g. a local fake at `http://127.0.0.1:4010`. Default: the regional endpoint. */
+  endpoint?: string;
+  /** Credentials. Default: the SDK's provider chain (env, profile, Lambda role). */
+  credentials?: BedrockCredentials;
+  /** A ready client (tests, shared pools). When given, `region`, `endpoint` and `credentials` are ignored. */
+  client?: BedrockRuntimeClient;
+  /** Wall clock in ms, used to read an HTTP-date `Retry-After`. Default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * Builds the client once per model object. `maxAttempts: 1` turns SDK retries off (the attempt
+ * loop owns retry and fallback). The default HTTP/2 handler cannot talk to a plain `node:http`
+ * server, so an `http://` endpoint gets the HTTP/1.1 `NodeHttpHandler`.
+ */
+function createClient(options: BedrockChatModelOptions): BedrockRuntimeClient {
+  const { endpoint, credentials } = options;
+  return new BedrockRuntimeClient({
+    region: options.region,
+    maxAttempts: 1,
+    ...(endpoint === undefined ? {} : { endpoint }),
+    ...(credentials === undefined ? {} : { credentials }),
+    ...(endpoint?.startsWith('http://') ? { requestHandler: new NodeHttpHandler() } : {}),
+  });
+}
+
+/**
+ * A `ChatModel` over the Bedrock Runtime Converse API (`ConverseCommand`,
+ * `ConverseStreamCommand`).
+ *
+ * The attempt timeout is applied through the abort signal handed to `send`: it bounds the whole
+ * `generate` call and a stream's time to first event. Every failure, including exception events
+ * inside the stream, is a `ProviderError` whose `model` is the model key.
+ */
+export function createBedrockChatModel(options: BedrockChatModelOptions): ChatModel {
+  const { key, provider, model } = options;
+  const now = options.now ?? Date.now;
+  const subject: ErrorSubject = { provider, model: key };
+  const client = options.client ?? createClient(options);
+
+  const fail = (error: unknown, attempt: AttemptSignal, call: CallOptions) =>
+    toProviderError(error, {
+      ...subject,
+      callerSignal: call.signal,
+      timedOut: attempt.timedOut,
+      timeoutMs: call.timeoutMs,
+      nowMs: now(),
+    });
+
+  async function generate(request: ChatRequest, call: CallOptions): Promise<ChatResult> {
+    const attempt = createAttemptSignal(call.signal, call.timeoutMs);
+    let completed = false;
+    try {
+      const command = new ConverseCommand(toConverseBody(request, model, subject));
+      const response: unknown = await client.send(command, { abortSignal: attempt.signal });
+      completed = true;
+      return mapConverseResponse(response, subject);
+    } catch (error) {
+      throw fail(error, attempt, call);
+    } finally {
+      attempt.dispose(!completed);
+    }
+  }
+
+  async function* stream(request: ChatRequest, call: CallOptions): AsyncGenerator<ChatStreamEvent> {
+    const attempt = createAttemptSignal(call.signal, call.timeoutMs);
+    const mapper = createBedrockStreamMapper(subject);
+    let completed = false;
+    try {
+      const command = new ConverseStreamCommand(toConverseBody(request, model, subject));
+      const response = await client.send(command, { abortSignal: attempt.signal });
+      if (response.stream === undefined) throw malformedResponse(subject, 'response has no event stream');
+      for await (const event of response.stream) {
+        attempt.stopTimer();
+        yield* mapper.push(event);
+      }
+      // A destroyed socket can end the event stream without an error; an abort is not a clean end.
+      if (attempt.signal.aborted) throw attempt.signal.reason;
+      const finish = mapper.end();
+      completed = true;
+      yield finish;
+    } catch (error) {
+      throw fail(error, attempt, call);
+    } finally {
+      // A consumer that stops early (or an error) must not leave the upstream request running.
+      attempt.dispose(!completed);
+    }
+  }
+
+  return { key, provider, generate, stream };
+}

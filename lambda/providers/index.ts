@@ -1,0 +1,7 @@
+/** Provider adapters: one factory per provider family, all behind the `ChatModel` contract. */
+export {
+  type BedrockChatModelOptions,
+  type BedrockCredentials,
+  createBedrockChatModel,
+} from './bedrock/bedrock-chat-model.js';
+export { createOpenAIChatModel, type OpenAIChatModelOptions } from './openai/openai-chat-model.js';
