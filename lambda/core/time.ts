@@ -9,5 +9,3 @@ export type Random = () => number;
 
 /** Waits `ms` milliseconds; rejects (or resolves early, by contract: rejects) when `signal` aborts. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-export const systemClock: Clock = { now: () => Date.now() };

@@ -18,3 +18,12 @@ export class CliUsageError extends Error {
     this.name = 'CliUsageError';
   }
 }
+
+/** Resolves with the signal's name when the process is asked to stop (SIGINT / SIGTERM). */
+export type StopSignal = () => Promise<string>;
+
+export const processStopSignal: StopSignal = () =>
+  new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });

@@ -1,11 +1,21 @@
 import { ConfigError } from '../../core/errors.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_FAILED } from './cli-io.js';
 import { explainCommand } from './explain-command.js';
+import { fakesCommand } from './fakes-command.js';
+import { serveCommand } from './serve-command.js';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  serve: {
+    run: (args, io) => serveCommand(args, io),
+    summary: 'run the local gateway (OpenAI-compatible HTTP API)',
+  },
   explain: { run: explainCommand, summary: 'show how a chain or a pipeline resolves against the catalog' },
+  fakes: {
+    run: (args, io) => fakesCommand(args, io),
+    summary: 'run fake OpenAI and Bedrock upstreams to try fallbacks by hand',
+  },
 };
 
 function usage(): string {

@@ -1,0 +1,186 @@
+import { isCooling, isOpen, windowCounts } from '../breaker/breaker-state.js';
+import type { Breakers } from '../breaker/breakers.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { type ChainSource, envVarName, resolveEffectiveChain } from '../catalog/chain-sources.js';
+import type { ChatRequest, ChatResult } from '../chat/chat-model.js';
+import { printChain } from '../dsl/print-chain.js';
+import type { LedgerSink } from '../ledger/ledger-entry.js';
+import type { Logger } from '../logger.js';
+import { type CommittedStream, routeGenerate, routeStream } from '../router/route-chat.js';
+import type { RouteModel, RouteResult, RouterDeps } from '../router/route-types.js';
+import type { Clock, Random, Sleep } from '../time.js';
+import { onceLogger } from './once-logger.js';
+import type { Target, UnknownTarget } from './target.js';
+
+export interface GatewayDeps {
+  catalog: Catalog;
+  /** Chain sources in precedence order: env, SSM, config (SPEC §3). */
+  sources: readonly ChainSource[];
+  /** Every callable model by catalog key. */
+  models: ReadonlyMap<string, RouteModel>;
+  breakers: Breakers;
+  clock: Clock;
+  random: Random;
+  sleep: Sleep;
+  ledger: LedgerSink;
+  log: Logger;
+  /** Names of the environment variables that are set, to notice pipelines only an override names. */
+  envOverrides?: (name: string) => boolean;
+}
+
+/** Per-request context. */
+export interface CallContext {
+  requestId: string;
+  /** Aborts when the caller goes away. */
+  signal?: AbortSignal | undefined;
+}
+
+/** The state of one breaker, as `GET /v1/breakers` and `switchyard breakers` show it. */
+export interface BreakerView {
+  pipeline: string;
+  model: string;
+  state: 'open' | 'closed';
+  openUntil: string | null;
+  openReason: string | null;
+  windowAttempts: number;
+  windowFailures: number;
+  consecutive429: number;
+  coolingUntil: string | null;
+}
+
+/** The routing service behind the HTTP app: which chain a request runs on, and running it. */
+export interface Gateway {
+  resolveTarget(
+    model: string | undefined,
+    headerPipeline: string | undefined,
+  ): Promise<Target | UnknownTarget>;
+  generate(target: Target, chat: ChatRequest, context: CallContext): Promise<RouteResult<ChatResult>>;
+  stream(target: Target, chat: ChatRequest, context: CallContext): Promise<RouteResult<CommittedStream>>;
+  /** Every configured pipeline with its effective chain. */
+  pipelines(): Promise<Target[]>;
+  breakers(pipeline?: string): Promise<BreakerView[]>;
+}
+
+const iso = (ms: number | undefined, now: number) =>
+  ms !== undefined && ms > now ? new Date(ms).toISOString() : null;
+
+export function createGateway(deps: GatewayDeps): Gateway {
+  const { catalog, clock } = deps;
+  // A bad override is logged once per distinct value, not on every request that skips it.
+  const log = onceLogger(deps.log);
+  const routerDeps: RouterDeps = {
+    clock,
+    random: deps.random,
+    sleep: deps.sleep,
+    breakers: deps.breakers,
+    models: (key) => deps.models.get(key),
+    ledger: deps.ledger,
+  };
+
+  const isPipeline = (name: string) =>
+    catalog.hasPipeline(name) || (deps.envOverrides?.(envVarName(name)) ?? false);
+
+  const pipelineTarget = async (pipeline: string): Promise<Target | undefined> => {
+    const effective = await resolveEffectiveChain(pipeline, deps.sources, catalog, log);
+    if (!effective) return undefined;
+    return { kind: 'pipeline', ...effective, policy: catalog.policy(pipeline) };
+  };
+
+  const request = (target: Target, context: CallContext, stream: boolean) => ({
+    requestId: context.requestId,
+    pipeline: target.pipeline,
+    tiers: target.tiers,
+    policy: target.policy.route,
+    signal: context.signal,
+    stream,
+  });
+
+  return {
+    async resolveTarget(model, headerPipeline) {
+      if (headerPipeline !== undefined) {
+        const target = isPipeline(headerPipeline) ? await pipelineTarget(headerPipeline) : undefined;
+        return (
+          target ?? {
+            kind: 'unknown',
+            param: 'x-switchyard-pipeline',
+            message: `unknown pipeline '${headerPipeline}'`,
+          }
+        );
+      }
+      if (model === undefined || model.trim() === '') {
+        return {
+          kind: 'unknown',
+          param: 'model',
+          message: 'name a pipeline in `model` or in x-switchyard-pipeline',
+        };
+      }
+      if (isPipeline(model)) {
+        const target = await pipelineTarget(model);
+        if (target) return target;
+        return {
+          kind: 'unknown',
+          param: 'model',
+          message: `pipeline '${model}' has no chain that resolves to a model`,
+        };
+      }
+      const parsed = catalog.parse(model);
+      if (parsed.tiers.length === 0) {
+        const why = parsed.warnings.map((w) => w.message).join('; ');
+        return {
+          kind: 'unknown',
+          param: 'model',
+          message: `unknown pipeline or model '${model}'${why ? ` (${why})` : ''}`,
+        };
+      }
+      const canonical = printChain(parsed.tiers);
+      return {
+        kind: 'chain',
+        pipeline: canonical,
+        source: 'request',
+        chain: model,
+        tiers: parsed.tiers,
+        warnings: parsed.warnings,
+        policy: catalog.policy(canonical),
+      };
+    },
+
+    generate: (target, chat, context) => routeGenerate(request(target, context, false), routerDeps, chat),
+    stream: (target, chat, context) => routeStream(request(target, context, true), routerDeps, chat),
+
+    async pipelines() {
+      const targets = await Promise.all(catalog.pipelines.map(pipelineTarget));
+      return targets.filter((t): t is Target => t !== undefined);
+    },
+
+    async breakers(pipeline) {
+      const now = clock.now();
+      const names = pipeline !== undefined ? [pipeline] : catalog.pipelines;
+      const views: BreakerView[] = [];
+      for (const name of names) {
+        const target = isPipeline(name) ? await pipelineTarget(name) : undefined;
+        const snapshots = await deps.breakers.read(name);
+        const models = new Set([
+          ...(target?.tiers.flatMap((t) => t.members.map((m) => m.key)) ?? []),
+          ...snapshots.keys(),
+        ]);
+        const policy = catalog.policy(name).breaker;
+        for (const model of models) {
+          const s = snapshots.get(model);
+          const counts = s ? windowCounts(s, now, policy) : { attempts: 0, failures: 0 };
+          views.push({
+            pipeline: name,
+            model,
+            state: s && isOpen(s, now) ? 'open' : 'closed',
+            openUntil: iso(s?.openUntil, now),
+            openReason: s && isOpen(s, now) ? (s.openReason ?? null) : null,
+            windowAttempts: counts.attempts,
+            windowFailures: counts.failures,
+            consecutive429: s?.consecutive429 ?? 0,
+            coolingUntil: s && isCooling(s, now) ? iso(s.coolUntil, now) : null,
+          });
+        }
+      }
+      return views;
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { PipelinePolicy } from '../catalog/catalog.js';
+import type { ChainSourceName } from '../catalog/chain-sources.js';
+import type { DslWarning, Tier } from '../dsl/types.js';
+
+/** What a request routes over: a pipeline's effective chain, or an ad-hoc chain named in `model`. */
+export interface Target {
+  kind: 'pipeline' | 'chain';
+  /** Pipeline name; for an ad-hoc chain its canonical text, so breakers stay per chain and model. */
+  pipeline: string;
+  /** Where the chain came from; `request` for an ad-hoc chain. */
+  source: ChainSourceName | 'request';
+  chain: string;
+  tiers: Tier[];
+  warnings: DslWarning[];
+  policy: PipelinePolicy;
+}
+
+/** Why a request names nothing routable: answered with 404 in the OpenAI envelope. */
+export interface UnknownTarget {
+  kind: 'unknown';
+  message: string;
+  /** The request field that named it: `model`, or the `x-switchyard-pipeline` header. */
+  param: 'model' | 'x-switchyard-pipeline';
+}

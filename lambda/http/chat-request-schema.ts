@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { ChatMessage, ChatRequest, ToolChoice } from '../core/chat/chat-model.js';
+
+/** Text, or an array of text parts (the only part type every provider family accepts). */
+const content = z.union([
+  z.string(),
+  z.array(z.object({ type: z.literal('text'), text: z.string() }), {
+    error: 'must be a string or an array of {type: "text", text} parts',
+  }),
+]);
+
+const toolCall = z.object({
+  id: z.string().min(1),
+  type: z.literal('function').optional(),
+  function: z.object({ name: z.string().min(1), arguments: z.string() }),
+});
+
+const message = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content }),
+  z.object({ role: z.literal('developer'), content }),
+  z.object({ role: z.literal('user'), content }),
+  z.object({
+    role: z.literal('assistant'),
+    content: content.nullish(),
+    tool_calls: z.array(toolCall).optional(),
+  }),
+  z.object({ role: z.literal('tool'), content, tool_call_id: z.string().min(1) }),
+]);
+
+const tool = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
+    description: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+const toolChoice = z.union([
+  z.enum(['auto', 'none', 'required']),
+  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
+]);
+
+/**
+ * The body of `POST /v1/chat/completions`: the OpenAI Chat Completions request. Fields that no
+ * provider family shares are accepted and ignored, so existing clients work unchanged.
+ */
+export const chatCompletionBodySchema = z.object({
+  /** A pipeline name, or a chain over the catalog. Optional when `x-switchyard-pipeline` names it. */
+  model: z.string().max(2_000).optional(),
+  messages: z.array(message).min(1, 'must hold at least one message'),
+  stream: z.boolean().nullish(),
+  stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
+  max_tokens: z.number().int().positive().nullish(),
+  max_completion_tokens: z.number().int().positive().nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+  stop: z.union([z.string(), z.array(z.string()).max(4)]).nullish(),
+  n: z.literal(1, 'only n = 1 is supported').nullish(),
+  tools: z.array(tool).max(128).optional(),
+  tool_choice: toolChoice.optional(),
+});
+
+export type ChatCompletionBody = z.infer<typeof chatCompletionBodySchema>;
+
+const text = (value: z.infer<typeof content> | null | undefined): string =>
+  typeof value === 'string' ? value : (value ?? []).map((part) => part.text).join('');
+
+function toMessage(m: ChatCompletionBody['messages'][number]): ChatMessage {
+  switch (m.role) {
+    case 'system':
+    case 'developer':
+      return { role: 'system', content: text(m.content) };
+    case 'user':
+      return { role: 'user', content: text(m.content) };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: m.content === undefined || m.content === null ? null : text(m.content),
+        toolCalls: m.tool_calls?.map((c) => ({
+          id: c.id,
+          name: c.function.name,
+          arguments: c.function.arguments,
+        })),
+      };
+    case 'tool':
+      return { role: 'tool', content: text(m.content), toolCallId: m.tool_call_id };
+  }
+}
+
+function toToolChoice(choice: ChatCompletionBody['tool_choice']): ToolChoice | undefined {
+  if (choice === undefined || typeof choice === 'string') return choice;
+  return { name: choice.function.name };
+}
+
+/** The provider-neutral request the router sends to every model. */
+export function toChatRequest(body: ChatCompletionBody): ChatRequest {
+  return {
+    messages: body.messages.map(toMessage),
+    maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+    temperature: body.temperature ?? undefined,
+    topP: body.top_p ?? undefined,
+    stop: body.stop === undefined || body.stop === null ? undefined : [body.stop].flat(),
+    tools: body.tools?.map((t) => ({
+      name: t.function.name,
+      description: t.function.description,
+      parameters: t.function.parameters,
+    })),
+    toolChoice: toToolChoice(body.tool_choice),
+  };
+}

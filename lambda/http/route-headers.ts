@@ -1,0 +1,12 @@
+import type { RouteResult } from '../core/router/route-types.js';
+
+/** The evidence headers of SPEC §7, for a success or a failure. */
+export function routeHeaders(requestId: string, result: RouteResult<unknown>): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-request-id': requestId,
+    'x-switchyard-attempts': String(result.attempts.length),
+    'x-switchyard-route': result.route,
+  };
+  if (result.ok) headers['x-switchyard-model'] = result.model;
+  return headers;
+}

@@ -1,0 +1,26 @@
+import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { ProviderAccess } from '../providers/create-chat-models.js';
+
+/**
+ * Provider keys from the environment (`apiKeyEnv`). A provider that names no key at all (a local
+ * fake, a self-hosted server) is called with a placeholder; one whose variable is unset gets no
+ * key, so its models fail fast as `upstream_auth` instead of sending an empty credential.
+ */
+export function envProviderAccess(config: SwitchyardConfig, env: NodeJS.ProcessEnv): ProviderAccess {
+  return {
+    apiKey(providerName) {
+      const provider = config.providers[providerName];
+      if (provider?.type !== 'openai') return undefined;
+      if (provider.apiKeyEnv === undefined)
+        return provider.apiKeySecret === undefined ? 'not-needed' : undefined;
+      const value = env[provider.apiKeyEnv]?.trim();
+      return value ? value : undefined;
+    },
+    keyHint(providerName) {
+      const provider = config.providers[providerName];
+      return provider?.type === 'openai' && provider.apiKeyEnv
+        ? provider.apiKeyEnv
+        : `providers.${providerName}.apiKeyEnv`;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayHarness, HELLO, startGatewayHarness } from '../helpers/gateway-harness.js';
+
+let h: GatewayHarness;
+beforeAll(async () => {
+  h = await startGatewayHarness({ p: { chain: 'a' } }, { maxBodyBytes: 4_096 });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('bad input over HTTP', () => {
+  it.each([
+    ['malformed JSON', '{"model": "p", "messages": [', 400, 'invalid_json', null],
+    ['a body that is not an object', '[1,2,3]', 400, 'invalid_value', null],
+    ['missing messages', { model: 'p' }, 400, 'invalid_value', 'messages'],
+    ['empty messages', { model: 'p', messages: [] }, 400, 'invalid_value', 'messages'],
+    [
+      'a message without a role',
+      { model: 'p', messages: [{ content: 'x' }] },
+      400,
+      'invalid_value',
+      'messages[0].role',
+    ],
+    ['a wrong type', { model: 'p', ...HELLO, temperature: 'hot' }, 400, 'invalid_value', 'temperature'],
+    [
+      'a temperature out of range',
+      { model: 'p', ...HELLO, temperature: 7 },
+      400,
+      'invalid_value',
+      'temperature',
+    ],
+    ['n > 1', { model: 'p', ...HELLO, n: 2 }, 400, 'invalid_value', 'n'],
+    ['an unknown pipeline', { model: 'no-such-pipeline', ...HELLO }, 404, 'model_not_found', 'model'],
+    ['no model at all', { ...HELLO }, 404, 'model_not_found', 'model'],
+  ])('answers %s with the right 4xx in the OpenAI envelope', async (_name, body, status, code, param) => {
+    const res = await h.post(body);
+    expect(res.status).toBe(status);
+    const json = await res.json();
+    expect(json.error).toMatchObject({ code, param });
+    expect(typeof json.error.message).toBe('string');
+    expect(json.error.message).not.toMatch(/\n\s+at /);
+    if (param) expect(json.error.message).toContain(param);
+  });
+
+  it('answers 413 for a body over the limit', async () => {
+    const res = await h.post({ model: 'p', messages: [{ role: 'user', content: 'x'.repeat(10_000) }] });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.code).toBe('request_too_large');
+  });
+
+  it('names an unknown pipeline given in the x-switchyard-pipeline header', async () => {
+    const res = await h.post(HELLO, { 'x-switchyard-pipeline': 'nope' });
+    expect(res.status).toBe(404);
+    expect((await res.json()).error).toMatchObject({
+      param: 'x-switchyard-pipeline',
+      message: "unknown pipeline 'nope'",
+    });
+  });
+
+  it('routes by the x-switchyard-pipeline header', async () => {
+    const res = await h.post({ model: 'ignored', ...HELLO }, { 'x-switchyard-pipeline': 'p' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-switchyard-model')).toBe('a');
+  });
+
+  it('reads a model that is not a pipeline as a chain over the catalog', async () => {
+    const res = await h.post({ model: 'b,c', ...HELLO });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-switchyard-model')).toBe('b');
+  });
+
+  it('keeps the caller x-request-id', async () => {
+    const res = await h.post({ model: 'p', ...HELLO }, { 'x-request-id': 'trace-42' });
+    expect(res.headers.get('x-request-id')).toBe('trace-42');
+  });
+
+  it('answers an unknown route with 404 in the envelope', async () => {
+    const res = await fetch(`${h.url}/v1/nope`);
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.code).toBe('not_found');
+  });
+});
+
+describe('info endpoints', () => {
+  it('lists pipelines and model keys in the OpenAI model list', async () => {
+    const list = await h.client.models.list();
+    expect(list.data.map((m) => m.id)).toEqual(['p', 'a', 'b', 'c', 'br']);
+  });
+
+  it('shows each pipeline with its effective chain, source and policy', async () => {
+    const body = await (await fetch(`${h.url}/v1/pipelines`)).json();
+    expect(body.data).toEqual([
+      expect.objectContaining({
+        name: 'p',
+        chain: 'a',
+        source: 'config',
+        tiers: [['a']],
+        policy: expect.objectContaining({ maxAttempts: 3 }),
+      }),
+    ]);
+  });
+
+  it('shows breakers as closed with empty windows before any traffic', async () => {
+    const body = await (await fetch(`${h.url}/v1/breakers?pipeline=q`)).json();
+    expect(body.data).toEqual([]);
+  });
+
+  it('answers /healthz', async () => {
+    expect(await (await fetch(`${h.url}/healthz`)).json()).toEqual({ status: 'ok' });
+  });
+});

@@ -1,0 +1,101 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../../lambda/local/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../lambda/local/fakes/openai-fake.js';
+import { writeTempConfig } from '../helpers/cli-harness.js';
+import { waitFor } from '../helpers/gateway-harness.js';
+
+const SECRET = 'sk-live-DoNotLeakThisKey0123456789';
+const PROMPT = 'my secret prompt about the quarterly numbers';
+
+let child: ChildProcess | undefined;
+let fake: FakeUpstream | undefined;
+afterEach(async () => {
+  child?.kill('SIGKILL');
+  await fake?.close();
+});
+
+function startServe(config: string) {
+  const proc = spawn(process.execPath, ['bin/switchyard.js', 'serve', '--config', config, '--port', '0'], {
+    env: { ...process.env, FAKE_KEY: SECRET, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout?.on('data', (d) => {
+    out += d;
+  });
+  proc.stderr?.on('data', (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, output: () => out, exited };
+}
+
+describe('switchyard serve (real process)', () => {
+  it('prints its URL, serves requests, keeps prompts and keys out of its output, and finishes in-flight requests on SIGTERM', async () => {
+    fake = await startFakeOpenAI();
+    const config = writeTempConfig({
+      providers: { fake: { type: 'openai', baseURL: fake.url, apiKeyEnv: 'FAKE_KEY' } },
+      models: { a: { provider: 'fake', model: 'model-a' }, b: { provider: 'fake', model: 'model-b' } },
+      pipelines: { p: { chain: 'a,b' } },
+    });
+    const serve = startServe(config);
+    child = serve.proc;
+    await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(serve.output()), 15_000);
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(serve.output())?.[1];
+
+    fake.script('model-a', [{ status: 401, errorMessage: `Incorrect API key provided: ${SECRET}` }]);
+    const first = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'p', messages: [{ role: 'user', content: PROMPT }] }),
+    });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-switchyard-route')).toBe('a:401,b:200');
+    expect(JSON.stringify(await first.json())).not.toContain(SECRET);
+
+    fake.script('model-b', [{ latencyMs: 600 }]);
+    const inFlight = fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'b', messages: [{ role: 'user', content: PROMPT }] }),
+    });
+    await waitFor(() => (fake?.requestsFor('model-b').length ?? 0) === 2);
+    serve.proc.kill('SIGTERM');
+    const late = await inFlight;
+    expect(late.status).toBe(200);
+    expect(await serve.exited).toBe(0);
+
+    const output = serve.output();
+    expect(output).toContain('SIGTERM received');
+    expect(output).toContain('"type":"request"');
+    expect(output).toContain('breaker opened');
+    expect(output).not.toContain(SECRET);
+    expect(output).not.toContain('quarterly numbers');
+    expect(output).not.toContain('Hello from');
+  }, 30_000);
+
+  it('exits 1 with one line when the port is taken', async () => {
+    fake = await startFakeOpenAI();
+    const config = writeTempConfig({
+      providers: { fake: { type: 'openai', baseURL: fake.url } },
+      models: { a: { provider: 'fake', model: 'model-a' } },
+    });
+    const proc = spawn(
+      process.execPath,
+      ['bin/switchyard.js', 'serve', '--config', config, '--port', String(fake.port)],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child = proc;
+    let err = '';
+    proc.stderr?.on('data', (d) => {
+      err += d;
+    });
+    const code = await new Promise((resolve) => proc.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(err).toContain('already in use');
+    expect(err.trim().split('\n')).toHaveLength(1);
+  }, 30_000);
+});
