@@ -25,8 +25,14 @@ export const openAIProviderSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
     .optional(),
-  /** SSM SecureString or Secrets Manager name holding the API key (AWS mode). */
-  apiKeySecret: z.string().min(1).optional(),
+  /**
+   * Where the API key lives in AWS mode: a name starting with `/` is an SSM SecureString
+   * parameter, anything else a Secrets Manager secret name.
+   */
+  apiKeySecret: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9_.\-/]+|[A-Za-z0-9/_+=.@-]+)$/, 'must be an SSM parameter path or a Secrets Manager name')
+    .optional(),
 });
 
 /** The Bedrock Runtime Converse API. */
@@ -85,15 +91,37 @@ export const pipelineSchema = z.strictObject({
   breaker: breakerSchema.partial().optional(),
 });
 
+/** AWS mode settings. */
+export const awsSchema = z.strictObject({
+  /** Prefix of the SSM parameters: chains live at `<ssmPrefix>/chains/<pipeline>`. Default `/switchyard`. */
+  ssmPrefix: z
+    .string()
+    .regex(/^\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/, 'must be an SSM path such as /switchyard')
+    .default('/switchyard'),
+  /** How long a Lambda container trusts a chain it read from SSM, in ms. Default 30000. */
+  chainCacheMs: z.number().int().nonnegative().default(30_000),
+});
+
+/** Caller authentication: key name → SHA-256 (hex) of the key. Keys themselves are never stored. */
+export const authSchema = z.strictObject({
+  keys: z.record(
+    z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'key names may contain letters, digits and - _ .'),
+    z.string().regex(/^[a-f0-9]{64}$/, 'must be the lowercase hex SHA-256 of the key'),
+  ),
+});
+
 export const configSchema = z.strictObject({
   providers: z.record(name, providerSchema),
   models: z.record(chainName, modelSchema),
   pipelines: z.record(pipelineName, pipelineSchema).default({}),
   breaker: breakerSchema.partial().optional(),
   router: z.strictObject(attemptSettings).optional(),
+  aws: awsSchema.optional(),
+  auth: authSchema.optional(),
 });
 
 export type ProviderConfig = z.infer<typeof providerSchema>;
 export type ModelConfig = z.infer<typeof modelSchema>;
 export type PipelineConfig = z.infer<typeof pipelineSchema>;
 export type SwitchyardConfig = z.infer<typeof configSchema>;
+export type AwsConfig = z.infer<typeof awsSchema>;
