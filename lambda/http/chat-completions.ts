@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import { formatPath } from '../core/catalog/load-config.js';
+import { chatCompletionBodySchema, toChatRequest } from '../core/chat/chat-request-schema.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { RouteFailure } from '../core/router/route-types.js';
 import { terminalError } from '../core/router/terminal-error.js';
-import { chatCompletionBodySchema, toChatRequest } from './chat-request-schema.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { completionBody } from './openai-format.js';
 import { pickRequestId } from './request-id.js';
@@ -59,11 +59,7 @@ export async function chatCompletions(c: Context, gateway: Gateway): Promise<Res
   }
 
   // The caller's disconnect (the request's signal) aborts the upstream call and starts nothing new.
-  const caller = new AbortController();
   const requestSignal = c.req.raw.signal;
-  if (requestSignal.aborted) caller.abort();
-  else requestSignal.addEventListener('abort', () => caller.abort(), { once: true });
-  const context = { requestId, signal: caller.signal };
   const chat = toChatRequest(body);
   const ids = (model: string) => ({
     id: `chatcmpl-${requestId}`,
@@ -72,6 +68,11 @@ export async function chatCompletions(c: Context, gateway: Gateway): Promise<Res
   });
 
   if (body.stream) {
+    // A stream also ends when its reader cancels the body, so it gets a signal of its own.
+    const caller = new AbortController();
+    if (requestSignal.aborted) caller.abort();
+    else requestSignal.addEventListener('abort', () => caller.abort(), { once: true });
+    const context = { requestId, signal: caller.signal };
     const result = await gateway.stream(target, chat, context);
     if (!result.ok) return failureResponse(result, target.pipeline, requestId);
     const stream = sseBody(result, {
@@ -89,7 +90,8 @@ export async function chatCompletions(c: Context, gateway: Gateway): Promise<Res
     });
   }
 
-  const result = await gateway.generate(target, chat, context);
+  // A plain answer has no body to cancel: the request's own signal is the caller's.
+  const result = await gateway.generate(target, chat, { requestId, signal: requestSignal });
   if (!result.ok) return failureResponse(result, target.pipeline, requestId);
   return new Response(JSON.stringify(completionBody(result.value, ids(result.model))), {
     status: 200,

@@ -1,11 +1,13 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Catalog } from '../core/catalog/catalog.js';
 import { redactSecrets } from '../core/failures/redact-secrets.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { Logger } from '../core/logger.js';
+import { limitBodySize } from './body-limit.js';
+import { type CallerKeySource, callerAuth } from './caller-auth.js';
 import { chatCompletions } from './chat-completions.js';
 import { addInfoRoutes } from './info-routes.js';
+import { addJobsRoutes, type JobsHttpOptions } from './jobs-routes.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 
 /** Largest request body accepted, in bytes. Default 1 MiB; beyond it the answer is 413. */
@@ -16,6 +18,10 @@ export interface HttpAppOptions {
   catalog: Catalog;
   log: Logger;
   maxBodyBytes?: number | undefined;
+  /** Caller keys for `/v1/*` (401 without a valid one). Absent: no caller authentication. */
+  callerKeys?: CallerKeySource | undefined;
+  /** Job store and queue for `POST /v1/jobs` and `GET /v1/jobs/{id}`. Absent: no job routes (404). */
+  jobs?: JobsHttpOptions | undefined;
 }
 
 /**
@@ -27,23 +33,12 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const app = new Hono();
 
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize,
-      onError: () =>
-        errorResponse(
-          413,
-          errorBody(
-            `request body is larger than ${maxSize} bytes`,
-            'invalid_request_error',
-            'request_too_large',
-          ),
-        ),
-    }),
-  );
+  // First, so a request without a valid key is refused before any of its body is read.
+  if (options.callerKeys) app.use('/v1/*', callerAuth(options.callerKeys, { log }));
+  app.use('/v1/*', limitBodySize(maxSize));
   app.post('/v1/chat/completions', (c) => chatCompletions(c, gateway));
   addInfoRoutes(app, gateway, catalog);
+  if (options.jobs) addJobsRoutes(app, gateway, options.jobs, log);
 
   app.notFound((c) =>
     errorResponse(

@@ -1,13 +1,19 @@
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { ProviderAccess } from '../providers/create-chat-models.js';
+import { createNodeHttpFetch } from '../providers/shared/node-http-fetch.js';
 
 /**
  * Provider keys from the environment (`apiKeyEnv`). A provider that names no key at all (a local
  * fake, a self-hosted server) is called with a placeholder; one whose variable is unset gets no
  * key, so its models fail fast as `upstream_auth` instead of sending an empty credential.
+ *
+ * OpenAI-compatible calls go through one keep-alive `node:http` fetch shared by every provider
+ * of this gateway: per request it costs a fraction of the CPU of the global `fetch`
+ * (`bench/overhead` measures both).
  */
 export function envProviderAccess(config: SwitchyardConfig, env: NodeJS.ProcessEnv): ProviderAccess {
   return {
+    fetch: createNodeHttpFetch(),
     apiKey(providerName) {
       const provider = config.providers[providerName];
       if (provider?.type !== 'openai') return undefined;

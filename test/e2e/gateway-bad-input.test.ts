@@ -49,6 +49,25 @@ describe('bad input over HTTP', () => {
     expect((await res.json()).error.code).toBe('request_too_large');
   });
 
+  it('answers 413 for a chunked body (no content-length) over the limit', async () => {
+    const chunk = new TextEncoder().encode(
+      `{"model":"p","messages":[{"role":"user","content":"${'y'.repeat(6_000)}"}]}`,
+    );
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    const res = await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+  });
+
   it('names an unknown pipeline given in the x-switchyard-pipeline header', async () => {
     const res = await h.post(HELLO, { 'x-switchyard-pipeline': 'nope' });
     expect(res.status).toBe(404);

@@ -8,6 +8,13 @@ import type { ModelConfig, ProviderConfig, SwitchyardConfig } from './config-sch
 /** Default upper bound of one attempt, in ms, for a model without `timeoutMs`. */
 export const DEFAULT_MODEL_TIMEOUT_MS = 10_000;
 
+/**
+ * Parsed chains the catalog remembers. Every request resolves its chain, and chains come from a
+ * few pipelines plus whatever ad-hoc chains callers send, so a small bound keeps the hits and
+ * stops a caller that sends a new chain each time from growing memory.
+ */
+export const PARSE_CACHE_SIZE = 256;
+
 /** Default attempt settings for pipelines and ad-hoc chains. */
 export const DEFAULT_ROUTE_POLICY: Readonly<RoutePolicy> = {
   maxAttempts: 3,
@@ -40,9 +47,15 @@ export interface Catalog extends NameResolver {
   /** Names of the configured pipelines. */
   readonly pipelines: readonly string[];
   hasPipeline(name: string): boolean;
-  /** Settings for a pipeline; an unknown name (an ad-hoc chain) gets the global defaults. */
+  /**
+   * Settings for a pipeline; an unknown name (an ad-hoc chain) gets the global defaults. Worked
+   * out once at start-up and frozen: the same object is shared by every request.
+   */
   policy(pipeline: string): PipelinePolicy;
-  /** Parses and resolves a chain against this catalog. Never throws. */
+  /**
+   * Parses and resolves a chain against this catalog. Never throws. Results are remembered (the
+   * last {@link PARSE_CACHE_SIZE} distinct chains) and frozen: treat them as read-only.
+   */
   parse(chain: string): ParsedChain;
 }
 
@@ -82,18 +95,13 @@ export function createCatalog(config: SwitchyardConfig): Catalog {
 
   const globalBreaker: BreakerPolicy = { ...DEFAULT_BREAKER_POLICY, ...config.breaker };
   const globalRoute: RoutePolicy = { ...DEFAULT_ROUTE_POLICY, ...stripUndefined(config.router ?? {}) };
-
-  const catalog: Catalog = {
-    config,
-    models,
-    pipelines: Object.keys(config.pipelines),
-    hasPipeline: (name) => Object.hasOwn(config.pipelines, name),
-    resolve,
-    parse: (chain) => parseChain(chain, { resolve }),
-    policy(pipeline) {
-      const p = Object.hasOwn(config.pipelines, pipeline) ? config.pipelines[pipeline] : undefined;
-      if (!p) return { route: globalRoute, breaker: globalBreaker };
-      return {
+  const globalPolicy: PipelinePolicy = deepFreeze({ route: globalRoute, breaker: globalBreaker });
+  // The config never changes after start-up, so each pipeline's policy is worked out once.
+  const policies = new Map<string, PipelinePolicy>();
+  for (const [name, p] of Object.entries(config.pipelines)) {
+    policies.set(
+      name,
+      deepFreeze({
         route: {
           ...globalRoute,
           ...stripUndefined({
@@ -103,8 +111,29 @@ export function createCatalog(config: SwitchyardConfig): Catalog {
           }),
         },
         breaker: { ...globalBreaker, ...stripUndefined(p.breaker ?? {}) },
-      };
-    },
+      }),
+    );
+  }
+
+  // Parsing is pure in (chain, catalog); results are frozen because every caller shares them.
+  const parsed = new Map<string, ParsedChain>();
+  const parse = (chain: string): ParsedChain => {
+    const known = parsed.get(chain);
+    if (known) return known;
+    const result = deepFreeze(parseChain(chain, { resolve }));
+    if (parsed.size >= PARSE_CACHE_SIZE) parsed.delete(parsed.keys().next().value as string);
+    parsed.set(chain, result);
+    return result;
+  };
+
+  const catalog: Catalog = {
+    config,
+    models,
+    pipelines: Object.keys(config.pipelines),
+    hasPipeline: (name) => Object.hasOwn(config.pipelines, name),
+    resolve,
+    parse,
+    policy: (pipeline) => policies.get(pipeline) ?? globalPolicy,
   };
 
   for (const [name, p] of Object.entries(config.pipelines)) {
@@ -115,6 +144,15 @@ export function createCatalog(config: SwitchyardConfig): Catalog {
     }
   }
   return catalog;
+}
+
+/** Freezes a plain value and everything it holds (arrays and objects), in place. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

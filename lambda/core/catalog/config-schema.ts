@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { chatCompletionBodySchema } from '../chat/chat-request-schema.js';
+import { scheduleExpressionSchema } from './schedule-expression.js';
 
 const name = z.string().min(1).max(200);
 /** Names that appear in chains use the DSL's name characters, so every chain can be printed and parsed back. */
@@ -31,7 +33,10 @@ export const openAIProviderSchema = z.strictObject({
    */
   apiKeySecret: z
     .string()
-    .regex(/^(\/[A-Za-z0-9_.\-/]+|[A-Za-z0-9/_+=.@-]+)$/, 'must be an SSM parameter path or a Secrets Manager name')
+    .regex(
+      /^(\/[A-Za-z0-9_.\-/]+|[A-Za-z0-9/_+=.@-]+)$/,
+      'must be an SSM parameter path or a Secrets Manager name',
+    )
     .optional(),
 });
 
@@ -110,6 +115,43 @@ export const authSchema = z.strictObject({
   ),
 });
 
+/** Where a scheduled job's answer is delivered: a webhook signed with HMAC-SHA256 over the body. */
+export const deliverSchema = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  /** Secret for the signature: an SSM SecureString (`/…`) or Secrets Manager name (AWS mode). */
+  secretName: z.string().min(1).optional(),
+  /** Environment variable with the secret (local mode). */
+  secretEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    .optional(),
+});
+
+/** One job of a schedule's fan-out: a stable id and the chat request to run. */
+export const scheduledJobSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'may contain only letters, digits and - _ . (at most 64)'),
+  request: chatCompletionBodySchema.omit({ stream: true, stream_options: true }),
+});
+
+export const scheduleSchema = z.strictObject({
+  /** EventBridge `rate(...)` or `cron(...)`. */
+  expression: scheduleExpressionSchema,
+  /** The pipeline every job of this schedule runs on. */
+  pipeline: z.string().min(1),
+  jobs: z.array(scheduledJobSchema).min(1, 'must hold at least one job'),
+  /** Spread the fan-out over this many seconds (0–900) to flatten the cron spike. Default 0. */
+  spreadSeconds: z.number().int().min(0).max(900).optional(),
+  deliver: deliverSchema.optional(),
+});
+
+/** Durable job settings. */
+export const jobsSchema = z.strictObject({
+  /** Receives before a job's message moves to the dead-letter queue. Default 3. */
+  maxReceiveCount: z.number().int().min(1).max(100).default(3),
+  /** Days a job record is kept (TTL), and the queues' retention. Default 14. */
+  retentionDays: z.number().int().min(1).max(14).default(14),
+});
+
 export const configSchema = z.strictObject({
   providers: z.record(name, providerSchema),
   models: z.record(chainName, modelSchema),
@@ -118,6 +160,13 @@ export const configSchema = z.strictObject({
   router: z.strictObject(attemptSettings).optional(),
   aws: awsSchema.optional(),
   auth: authSchema.optional(),
+  schedules: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'schedule names may contain only letters, digits, - and _'),
+      scheduleSchema,
+    )
+    .optional(),
+  jobs: jobsSchema.optional(),
 });
 
 export type ProviderConfig = z.infer<typeof providerSchema>;
@@ -125,3 +174,5 @@ export type ModelConfig = z.infer<typeof modelSchema>;
 export type PipelineConfig = z.infer<typeof pipelineSchema>;
 export type SwitchyardConfig = z.infer<typeof configSchema>;
 export type AwsConfig = z.infer<typeof awsSchema>;
+export type ScheduleConfig = z.infer<typeof scheduleSchema>;
+export type DeliverConfig = z.infer<typeof deliverSchema>;

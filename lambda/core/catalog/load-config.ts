@@ -25,6 +25,27 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): ConfigError {
 
 /** Checks that the schema alone cannot express: references between sections, name clashes. */
 function checkReferences(config: SwitchyardConfig): void {
+  for (const [name, schedule] of Object.entries(config.schedules ?? {})) {
+    if (!Object.hasOwn(config.pipelines, schedule.pipeline)) {
+      const known = Object.keys(config.pipelines).join(', ') || 'none';
+      throw new ConfigError(
+        `schedules.${name}.pipeline`,
+        `unknown pipeline '${schedule.pipeline}' (known: ${known})`,
+      );
+    }
+    const ids = new Set<string>();
+    for (const [index, job] of schedule.jobs.entries()) {
+      if (ids.has(job.id))
+        throw new ConfigError(`schedules.${name}.jobs[${index}].id`, `'${job.id}' is used twice`);
+      ids.add(job.id);
+    }
+    if (schedule.deliver && !schedule.deliver.secretName && !schedule.deliver.secretEnv) {
+      throw new ConfigError(
+        `schedules.${name}.deliver`,
+        'needs secretName (AWS) or secretEnv (local) to sign deliveries',
+      );
+    }
+  }
   const names = new Map<string, string>();
   for (const [key, model] of Object.entries(config.models)) {
     if (!config.providers[model.provider]) {

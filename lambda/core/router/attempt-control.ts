@@ -15,6 +15,8 @@ export interface AttemptControl {
   release(): void;
 }
 
+const TIMER_STOPPED = Object.freeze({ reason: 'attempt finished' });
+
 /** Starts the timeout of one attempt through the injected `sleep`, so tests drive it with a fake clock. */
 export function startAttempt(
   sleep: Sleep,
@@ -41,7 +43,8 @@ export function startAttempt(
   return {
     signal: controller.signal,
     cause: () => cause,
-    stopTimer: () => timer.abort(),
+    // A constant reason: aborting without one builds a DOMException (a stack trace) per attempt.
+    stopTimer: () => timer.abort(TIMER_STOPPED),
     release: () => caller?.removeEventListener('abort', onCallerAbort),
   };
 }

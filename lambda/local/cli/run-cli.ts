@@ -1,7 +1,9 @@
 import { ConfigError } from '../../core/errors.js';
+import { chainCommand } from './chain-command.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_FAILED } from './cli-io.js';
 import { explainCommand } from './explain-command.js';
 import { fakesCommand } from './fakes-command.js';
+import { keysCommand } from './keys-command.js';
 import { serveCommand } from './serve-command.js';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -15,6 +17,24 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   fakes: {
     run: (args, io) => fakesCommand(args, io),
     summary: 'run fake OpenAI and Bedrock upstreams to try fallbacks by hand',
+  },
+  chain: { run: chainCommand, summary: 'get, set, history or rollback of a pipeline chain in SSM' },
+  keys: { run: keysCommand, summary: 'issue, revoke or list caller keys (config file or SSM)' },
+  breakers: {
+    run: async (args, io) => (await import('./breakers-command.js')).breakersCommand(args, io),
+    summary: 'print breaker state from the configured store (memory or DynamoDB)',
+  },
+  demo: {
+    run: async (args, io) => (await import('./demo-command.js')).demoCommand(args, io),
+    summary: 'demo-day spike and cron burst on simulated providers, with a report',
+  },
+  replay: {
+    run: async (args, io) => (await import('./replay-command.js')).replayCommand(args, io),
+    summary: 'move dead-lettered jobs back to the job queue (--dry-run first)',
+  },
+  'run-schedule': {
+    run: async (args, io) => (await import('./run-schedule-command.js')).runScheduleCommand(args, io),
+    summary: 'fire one schedule once; locally, run its jobs and show each one',
   },
 };
 

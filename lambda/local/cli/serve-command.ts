@@ -1,13 +1,19 @@
 import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { systemClock } from '../../runtime/system-time.js';
+import { selectBreakerStore } from '../../stores/select-breaker-store.js';
 import { loadConfig } from '../config-file.js';
 import { createLocalGateway } from '../create-local-gateway.js';
 import { createJsonLedger, createJsonLogger, type LineWriter } from '../json-lines.js';
+import { selectJobBackend } from '../local-job-backend.js';
+import { createLocalJobWorker } from '../local-job-worker.js';
 import { startServer } from '../start-server.js';
+import { cliStoreSettings } from './breakers-command.js';
 import { type CliIo, CliUsageError, EXIT_OK, processStopSignal, type StopSignal } from './cli-io.js';
 
 export const SERVE_USAGE =
-  'usage: switchyard serve [--config FILE] [--port N] [--host ADDR] [--ledger FILE] [--max-body-bytes N]';
+  'usage: switchyard serve [--config FILE] [--port N] [--host ADDR] [--ledger FILE] [--max-body-bytes N]' +
+  ' [--store memory|dynamodb]';
 
 /** Default port of the local gateway. */
 export const DEFAULT_PORT = 8787;
@@ -22,9 +28,11 @@ function portFrom(value: string | undefined, source: string): number | undefined
 }
 
 /**
- * `switchyard serve`: the local gateway on 127.0.0.1 (memory breaker store). Prints its URL when
- * ready; ledger and log lines follow as JSON on stdout (or the ledger in `--ledger FILE`). On
- * SIGINT/SIGTERM it stops accepting and lets in-flight requests finish.
+ * `switchyard serve`: the local gateway on 127.0.0.1, breakers in memory or, with `--store
+ * dynamodb` / `SWITCHYARD_STORE=dynamodb`, shared in DynamoDB. Prints its URL when ready; ledger
+ * and log lines follow as JSON on stdout (or the ledger in `--ledger FILE`). Jobs (`/v1/jobs`) run
+ * in-process, from memory or, with `SWITCHYARD_JOBS=aws` / `AWS_ENDPOINT_URL_SQS`, from SQS and
+ * DynamoDB. On SIGINT/SIGTERM it stops accepting and lets in-flight requests and jobs finish.
  */
 export async function serveCommand(
   args: string[],
@@ -39,6 +47,7 @@ export async function serveCommand(
       host: { type: 'string', default: '127.0.0.1' },
       ledger: { type: 'string' },
       'max-body-bytes': { type: 'string' },
+      store: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -49,27 +58,49 @@ export async function serveCommand(
     throw new CliUsageError('--max-body-bytes must be a positive integer');
   }
 
+  const storeSettings = cliStoreSettings(values.store, io.env);
   const { config, origin } = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
+  const breakerStore = await selectBreakerStore(storeSettings, { ensureTable: true });
   const stdoutLine: LineWriter = (line) => io.stdout(`${line}\n`);
   const ledgerFile = values.ledger;
   const ledgerLine: LineWriter = ledgerFile ? (line) => appendFileSync(ledgerFile, `${line}\n`) : stdoutLine;
   const log = createJsonLogger(stdoutLine);
+  // Jobs: memory by default; DynamoDB + SQS when SWITCHYARD_JOBS=aws or AWS_ENDPOINT_URL_SQS is set.
+  const jobs = await selectJobBackend({ config, env: io.env, clock: systemClock, log });
   const local = createLocalGateway({
     config,
     env: io.env,
     log,
     ledger: createJsonLedger(ledgerLine),
     maxBodyBytes: maxBody,
+    store: breakerStore.store,
+    jobs: { store: jobs.store, queue: jobs.queue, retentionDays: config.jobs?.retentionDays },
+  });
+  const worker = createLocalJobWorker({
+    store: jobs.store,
+    consumer: jobs.consumer,
+    gateway: local.gateway,
+    catalog: local.catalog,
+    env: io.env,
+    log,
+    clock: systemClock,
   });
   const server = await startServer(local.app, { port, host: values.host });
+  worker.start();
 
   const from = origin.kind === 'file' ? origin.path : 'the embedded default';
-  io.stdout(`switchyard listening on ${server.url} (config: ${from}; breakers: memory)\n`);
+  io.stdout(
+    `switchyard listening on ${server.url} (config: ${from}; breakers: ${breakerStore.description})\n`,
+  );
   io.stdout(`pipelines: ${local.catalog.pipelines.join(', ') || '(none)'}\n`);
+  io.stdout(`jobs: ${jobs.description}\n`);
 
   const signal = await stopSignal();
   io.stdout(`switchyard: ${signal} received, finishing in-flight requests\n`);
   await server.close();
+  await worker.stop();
+  jobs.close();
+  breakerStore.close();
   io.stdout('switchyard: stopped\n');
   return EXIT_OK;
 }

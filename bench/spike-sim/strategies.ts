@@ -1,0 +1,118 @@
+/**
+ * The four routing strategies the spike simulator compares on the same trace. Three of them run
+ * the REAL attempt loop (`routeGenerate`); they differ only in chain, attempts and breakers.
+ */
+import { DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
+import { type Breakers, createBreakers } from '../../lambda/core/breaker/breakers.js';
+import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
+import type { ChatModel, ChatRequest } from '../../lambda/core/chat/chat-model.js';
+import { parseChain } from '../../lambda/core/dsl/parse-chain.js';
+import type { Tier } from '../../lambda/core/dsl/types.js';
+import { routeGenerate } from '../../lambda/core/router/route-chat.js';
+import type { RouteModel, RoutePolicy, RouterDeps } from '../../lambda/core/router/route-types.js';
+import type { Random } from '../../lambda/core/time.js';
+import { createMemoryBreakerStore } from '../../lambda/stores/memory-breaker-store.js';
+import { createCooldownRouter } from './cooldown-router.js';
+import type { VirtualTime } from './virtual-time.js';
+
+/** What a strategy is given: the virtual clock, the simulated models, a seeded random source. */
+export interface StrategyContext {
+  time: VirtualTime;
+  models: ReadonlyMap<string, ChatModel>;
+  random: Random;
+  /** Upper bound of one attempt, in ms. */
+  timeoutMs: number;
+}
+
+/** Routes one request of `pipeline`; resolves whether the caller got an answer. */
+export type Route = (pipeline: string, requestId: string) => Promise<boolean>;
+
+export interface Strategy {
+  name: string;
+  build(context: StrategyContext): Route;
+}
+
+const CHAT: ChatRequest = { messages: [{ role: 'user', content: 'hi' }] };
+
+/** A chain's tiers; every name in the scenario is a model key. */
+export function tiersOf(chain: string): Tier[] {
+  const parsed = parseChain(chain, { resolve: (key) => ({ kind: 'model', key }) });
+  if (parsed.warnings.length > 0) throw new Error(`bad chain '${chain}': ${parsed.warnings[0]?.message}`);
+  return parsed.tiers;
+}
+
+/** Breakers that never open and never cool: the loop still skips models that failed in the request. */
+const NO_BREAKERS: Breakers = {
+  read: async () => new Map(),
+  record: async () => {},
+};
+
+/** A strategy that runs the real attempt loop over `chain` with `breakers`. */
+function realLoop(
+  chain: string,
+  policy: Partial<RoutePolicy>,
+  breakers: (context: StrategyContext) => Breakers,
+): (context: StrategyContext) => Route {
+  return (context) => {
+    const tiers = tiersOf(chain);
+    const routes = new Map<string, RouteModel>(
+      [...context.models].map(([key, model]) => [key, { model, timeoutMs: context.timeoutMs }]),
+    );
+    const deps: RouterDeps = {
+      clock: context.time,
+      random: context.random,
+      sleep: context.time.sleep,
+      breakers: breakers(context),
+      models: (key) => routes.get(key),
+      ledger: () => {},
+    };
+    const full: RoutePolicy = { ...DEFAULT_ROUTE_POLICY, ...policy };
+    return async (pipeline, requestId) => {
+      const result = await routeGenerate(
+        { requestId, pipeline, tiers, policy: full, stream: false },
+        deps,
+        CHAT,
+      );
+      return result.ok;
+    };
+  };
+}
+
+/** The four strategies, in the order they are printed. */
+export function strategies(chain: string, single: string): Strategy[] {
+  const groups = tiersOf(chain).map((tier) => tier.members.map((m) => m.key));
+  return [
+    {
+      name: `single provider (${single}, 1 attempt)`,
+      build: realLoop(single, { maxAttempts: 1 }, () => NO_BREAKERS),
+    },
+    {
+      name: 'static fallback, no breakers',
+      build: realLoop(chain, {}, () => NO_BREAKERS),
+    },
+    {
+      name: 'LiteLLM-like cooldown',
+      build: (context) => {
+        const route = createCooldownRouter({
+          groups,
+          models: (key) => context.models.get(key),
+          clock: context.time,
+          sleep: context.time.sleep,
+          random: context.random,
+          timeoutMs: context.timeoutMs,
+        });
+        return () => route();
+      },
+    },
+    {
+      name: 'Switchyard defaults',
+      build: realLoop(chain, {}, (context) =>
+        createBreakers({
+          store: createMemoryBreakerStore(),
+          clock: context.time,
+          policyFor: () => DEFAULT_BREAKER_POLICY,
+        }),
+      ),
+    },
+  ];
+}

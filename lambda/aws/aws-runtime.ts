@@ -1,0 +1,71 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import { SSMProvider } from '@aws-lambda-powertools/parameters/ssm';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { JobsHttpOptions } from '../http/jobs-routes.js';
+import { loadConfig } from '../local/config-file.js';
+import { breakerDocumentClient } from '../stores/dynamodb-client.js';
+import { createDynamoDbJobStore } from '../stores/dynamodb-job-store.js';
+import { isSsmName } from './provider-keys.js';
+import { createSqsJobQueue } from './sqs-job-queue.js';
+
+/** The clients and Powertools utilities a Switchyard Lambda builds once per container. */
+export interface AwsRuntime {
+  env: NodeJS.ProcessEnv;
+  config: SwitchyardConfig;
+  logger: Logger;
+  metrics: Metrics;
+  ssm: SSMClient;
+  ssmProvider: SSMProvider;
+  secrets: SecretsProvider;
+}
+
+/** Builds the runtime from the process: the bundled config next to the handler, real AWS clients. */
+export function createAwsRuntime(env: NodeJS.ProcessEnv = process.env): AwsRuntime {
+  const ssm = new SSMClient({});
+  const { config } = loadConfig({ env, cwd: env.LAMBDA_TASK_ROOT ?? process.cwd() });
+  return {
+    env,
+    config,
+    logger: new Logger({ serviceName: 'switchyard' }),
+    metrics: new Metrics({ namespace: 'Switchyard', serviceName: 'switchyard' }),
+    ssm,
+    ssmProvider: new SSMProvider({ awsSdkV3Client: ssm }),
+    secrets: new SecretsProvider(),
+  };
+}
+
+/** Keys and webhook secrets are read once per container; an hour is longer than most containers live. */
+export const SECRET_MAX_AGE_SECONDS = 3_600;
+
+/** Reads a secret by name: `/…` from SSM (SecureString), anything else from Secrets Manager. */
+export function readSecret(runtime: AwsRuntime): (name: string) => Promise<string | undefined> {
+  return async (name) => {
+    if (isSsmName(name)) {
+      return (
+        (await runtime.ssmProvider.get(name, { decrypt: true, maxAge: SECRET_MAX_AGE_SECONDS })) ?? undefined
+      );
+    }
+    const value = await runtime.secrets.get(name, { maxAge: SECRET_MAX_AGE_SECONDS });
+    return typeof value === 'string' ? value : value ? new TextDecoder().decode(value) : undefined;
+  };
+}
+
+/** The jobs table and queue named by `SWITCHYARD_JOBS_TABLE` / `SWITCHYARD_JOB_QUEUE_URL`, when both are set. */
+export function awsJobs(runtime: AwsRuntime): JobsHttpOptions | undefined {
+  const table = runtime.env.SWITCHYARD_JOBS_TABLE?.trim();
+  const queueUrl = runtime.env.SWITCHYARD_JOB_QUEUE_URL?.trim();
+  if (!table || !queueUrl) return undefined;
+  return {
+    store: createDynamoDbJobStore({
+      client: breakerDocumentClient(new DynamoDBClient({})),
+      tableName: table,
+    }),
+    queue: createSqsJobQueue({ client: new SQSClient({}), queueUrl }),
+    retentionDays: runtime.config.jobs?.retentionDays ?? 14,
+  };
+}

@@ -1,0 +1,79 @@
+import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { BreakerOpened } from '../core/breaker/breakers.js';
+import type { LedgerEntry, LedgerSink } from '../core/ledger/ledger-entry.js';
+import type { Logger } from '../core/logger.js';
+import { logBreakerOpened } from '../runtime/breaker-log-events.js';
+
+/** Metric names, shared with the alarms and the dashboard in `lib/constructs/operations.ts`. */
+export const METRICS = {
+  attempts: 'Attempts',
+  fallbacks: 'Fallbacks',
+  requests: 'Requests',
+  exhausted: 'ExhaustedRequests',
+  breakerOpenings: 'BreakerOpenings',
+  requestLatency: 'RequestLatency',
+} as const;
+
+/** Our `Logger` over the Powertools logger (structured JSON with the Lambda context). */
+export function powertoolsLogger(logger: PowertoolsLogger): Logger {
+  return {
+    debug: (message, fields) => logger.debug(message, { ...fields }),
+    info: (message, fields) => logger.info(message, { ...fields }),
+    warn: (message, fields) => logger.warn(message, { ...fields }),
+    error: (message, fields) => logger.error(message, { ...fields }),
+  };
+}
+
+/**
+ * Emits a metric twice: once per service (what alarms watch) and once per pipeline and model
+ * (what the dashboard breaks down), each flushed at once as its own EMF record.
+ */
+function emit(
+  metrics: Metrics,
+  name: string,
+  unit: (typeof MetricUnit)[keyof typeof MetricUnit],
+  value: number,
+  dims: Record<string, string>,
+): void {
+  metrics.singleMetric().addMetric(name, unit, value);
+  const detailed = metrics.singleMetric();
+  for (const [key, dim] of Object.entries(dims)) detailed.addDimension(key, dim);
+  detailed.addMetric(name, unit, value);
+}
+
+/**
+ * The attempt ledger in Lambda: every entry is a structured log line (the same fields as the local
+ * JSON lines) and feeds the CloudWatch EMF metrics of SPEC §7.
+ */
+export function powertoolsLedger(logger: PowertoolsLogger, metrics: Metrics): LedgerSink {
+  return (entry: LedgerEntry) => {
+    logger.info(`ledger ${entry.type}`, { ...entry });
+    if (entry.type === 'attempt') {
+      emit(metrics, METRICS.attempts, MetricUnit.Count, 1, { pipeline: entry.pipeline, model: entry.model });
+      if (entry.action === 'fallback') {
+        emit(metrics, METRICS.fallbacks, MetricUnit.Count, 1, {
+          pipeline: entry.pipeline,
+          model: entry.model,
+        });
+      }
+      return;
+    }
+    emit(metrics, METRICS.requests, MetricUnit.Count, 1, { pipeline: entry.pipeline });
+    emit(metrics, METRICS.requestLatency, MetricUnit.Milliseconds, entry.latencyMs, {
+      pipeline: entry.pipeline,
+    });
+    if (entry.reason === 'exhausted' || entry.reason === 'deadline') {
+      emit(metrics, METRICS.exhausted, MetricUnit.Count, 1, { pipeline: entry.pipeline });
+    }
+  };
+}
+
+/** A breaker opening: the log line (ERROR when a person must act) and the metric. */
+export function reportBreakerOpened(log: Logger, metrics: Metrics, event: BreakerOpened): void {
+  logBreakerOpened(log, event);
+  emit(metrics, METRICS.breakerOpenings, MetricUnit.Count, 1, {
+    pipeline: event.pipeline,
+    model: event.model,
+  });
+}

@@ -1,0 +1,40 @@
+import type { JobMessage, JobRecord, JobResult, JobRun } from './job.js';
+
+/** The outcome of taking a job for a run. */
+export type ClaimResult =
+  | { kind: 'claimed'; record: JobRecord }
+  /** Already succeeded or failed: acknowledge without running (a replay never delivers twice). */
+  | { kind: 'finished'; record: JobRecord }
+  /** Another worker holds a live lease: try again later. */
+  | { kind: 'busy' }
+  | { kind: 'missing' };
+
+/**
+ * Where jobs live (DynamoDB in AWS, memory locally). Every status change is a conditional write,
+ * so two workers (or a replay racing a retry) can never both run or both deliver a job.
+ */
+export interface JobStore {
+  /** Creates the record unless the id exists. `false` when it existed (a duplicate delivery). */
+  create(record: JobRecord): Promise<boolean>;
+  get(jobId: string): Promise<JobRecord | undefined>;
+  /** Marks the record enqueued (the message is on the queue). */
+  markEnqueued(jobId: string, now: number): Promise<void>;
+  /** `queued`/`retrying` (or `running` with an expired lease) → `running` with a lease until `now + leaseMs`. */
+  claim(jobId: string, now: number, leaseMs: number): Promise<ClaimResult>;
+  /** `running` → `succeeded`, with the result and the run. `false` when it was not running. */
+  succeed(jobId: string, result: JobResult, run: JobRun, now: number): Promise<boolean>;
+  /** `running` → `failed` (terminal) or `retrying` (SQS will redeliver), keeping the run. */
+  fail(
+    jobId: string,
+    run: JobRun,
+    now: number,
+    terminal: { code: string; message: string } | undefined,
+  ): Promise<void>;
+  /** Records the one delivery. `true` only for the caller whose write recorded it. */
+  markDelivered(jobId: string, now: number): Promise<boolean>;
+}
+
+/** Where job messages go (SQS in AWS, memory locally). */
+export interface JobQueue {
+  send(message: JobMessage, options: { delaySeconds: number }): Promise<void>;
+}

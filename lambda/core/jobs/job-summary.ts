@@ -1,0 +1,100 @@
+import type { JobRecord, JobRun, JobStatus } from './job.js';
+
+/** One run of a job as the API shows it: when, why it ended, how many attempts, which route. */
+export interface JobRunView {
+  /** ISO 8601. */
+  at: string;
+  /** The request line's terminal reason: `success`, `exhausted`, `deadline`, `stopped`… */
+  reason: JobRun['reason'];
+  attempts: number;
+  /** The trail, e.g. `gpt-mini:429,llama-or:200`. */
+  route: string;
+  /** The model key that answered, or null. */
+  model: string | null;
+  /** The failure class that ended the run, or null. */
+  failure_class: string | null;
+}
+
+/** `GET /v1/jobs/{id}`: a job's status, answer and attempt summary. Never the prompt. */
+export interface JobView {
+  id: string;
+  object: 'job';
+  status: JobStatus;
+  /** Pipeline name, or the canonical chain for an ad-hoc chain. */
+  pipeline: string;
+  /** The schedule that fanned it out, or null for a job posted to the API. */
+  schedule: string | null;
+  /** Seconds since the epoch, as OpenAI's `created`. */
+  created: number;
+  updated: number;
+  /** True once the message is on the queue. */
+  enqueued: boolean;
+  /** The answer as an OpenAI `chat.completion`, once succeeded. */
+  result: ReturnType<typeof jobResultView>;
+  error: { code: string; message: string } | null;
+  runs: JobRunView[];
+  /** Upstream attempts over every run. */
+  attempts: number;
+  /** Webhook state; the URL is not shown (it may carry a token). */
+  delivery: { status: 'none' | 'pending' | 'delivered'; delivered_at: string | null };
+}
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** One run for the API and the webhook. */
+export function jobRunView(run: JobRun): JobRunView {
+  return {
+    at: new Date(run.at).toISOString(),
+    reason: run.reason,
+    attempts: run.attempts,
+    route: run.route,
+    model: run.model ?? null,
+    failure_class: run.failureClass ?? null,
+  };
+}
+
+/** The stored answer as an OpenAI `chat.completion`, so a client parses it like a direct call. */
+export function jobResultView(record: JobRecord) {
+  const result = record.result;
+  if (result === undefined) return null;
+  const prompt = result.usage?.inputTokens ?? 0;
+  const completion = result.usage?.outputTokens ?? 0;
+  return {
+    id: `chatcmpl-${record.jobId}`,
+    object: 'chat.completion' as const,
+    created: seconds(record.updatedAt),
+    model: result.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant' as const, content: result.content, refusal: null },
+        finish_reason: result.finishReason,
+        logprobs: null,
+      },
+    ],
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  };
+}
+
+/** A record as `GET /v1/jobs/{id}` and `POST /v1/jobs` answer it. */
+export function jobView(record: JobRecord): JobView {
+  const deliveredAt = record.deliver?.deliveredAt;
+  return {
+    id: record.jobId,
+    object: 'job',
+    status: record.status,
+    pipeline: record.pipeline,
+    schedule: record.schedule ?? null,
+    created: seconds(record.createdAt),
+    updated: seconds(record.updatedAt),
+    enqueued: record.enqueuedAt !== undefined,
+    result: jobResultView(record),
+    error: record.error ?? null,
+    runs: record.runs.map(jobRunView),
+    attempts: record.runs.reduce((sum, run) => sum + run.attempts, 0),
+    delivery: {
+      status: record.deliver === undefined ? 'none' : deliveredAt === undefined ? 'pending' : 'delivered',
+      delivered_at: deliveredAt === undefined ? null : new Date(deliveredAt).toISOString(),
+    },
+  };
+}

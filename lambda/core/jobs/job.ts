@@ -1,0 +1,82 @@
+import type { Usage } from '../chat/chat-model.js';
+import type { ChatCompletionBody } from '../chat/chat-request-schema.js';
+import type { FailureClass } from '../failures/failure-class.js';
+import type { TerminalReason } from '../ledger/ledger-entry.js';
+
+/**
+ * The life of a job: `queued` → `running` → `succeeded` | `failed` (terminal: a non-fallback
+ * failure such as an invalid request), or back to `retrying` when every route failed; SQS then
+ * redelivers it and, after `maxReceiveCount`, parks it in the dead-letter queue.
+ */
+export type JobStatus = 'queued' | 'running' | 'retrying' | 'succeeded' | 'failed';
+
+/** One run of a job through the router, as its attempt ledger summarised it. */
+export interface JobRun {
+  /** When the run ended, ms since epoch. */
+  at: number;
+  reason: TerminalReason;
+  attempts: number;
+  /** The trail, e.g. `gpt-mini:429,llama-or:200`. */
+  route: string;
+  model?: string | undefined;
+  failureClass?: FailureClass | undefined;
+}
+
+/** The answer of a succeeded job (an OpenAI-shaped summary; the prompt is never stored twice). */
+export interface JobResult {
+  model: string;
+  content: string | null;
+  finishReason: string;
+  usage?: Usage | undefined;
+}
+
+/** Where and whether the answer went out. */
+export interface JobDelivery {
+  url: string;
+  /** Secret name (AWS) or env var (local) for the HMAC-SHA256 signature. */
+  secretName?: string | undefined;
+  secretEnv?: string | undefined;
+  /** When the one delivery was acknowledged by the receiver, ms since epoch. */
+  deliveredAt?: number | undefined;
+}
+
+/** What the jobs table holds for one job. */
+export interface JobRecord {
+  /** Durable id: `<schedule>:<job id>:<scheduled time>` for scheduled jobs. Also the ledger's `requestId`. */
+  jobId: string;
+  pipeline: string;
+  request: Omit<ChatCompletionBody, 'stream' | 'stream_options'>;
+  status: JobStatus;
+  /** ms since epoch. */
+  createdAt: number;
+  updatedAt: number;
+  /** Times a worker took the job (SQS receives that reached the router). */
+  runs: JobRun[];
+  result?: JobResult | undefined;
+  /** The terminal error, when `failed`. */
+  error?: { code: string; message: string } | undefined;
+  deliver?: JobDelivery | undefined;
+  /** Set once the message is on the queue, so a retried fan-out can tell a lost enqueue from a done one. */
+  enqueuedAt?: number | undefined;
+  schedule?: string | undefined;
+  /** Lease of the worker that runs it: another worker does not take it before this time. */
+  leaseUntil?: number | undefined;
+  /** TTL, epoch seconds. */
+  expiresAt: number;
+}
+
+/** The queue message: only the id. The record holds the request, so a replayed message is enough. */
+export interface JobMessage {
+  jobId: string;
+}
+
+/** `nightly-digest`, `acct-42`, `2026-11-29T03:00:00Z` → `nightly-digest:acct-42:2026-11-29T03:00:00Z`. */
+export function scheduledJobId(schedule: string, jobId: string, scheduledTime: string): string {
+  return `${schedule}:${jobId}:${scheduledTime}`;
+}
+
+/** `DelaySeconds` for one job of a spread fan-out: uniform in [0, spreadSeconds], at most 900 (SQS's limit). */
+export function spreadDelaySeconds(spreadSeconds: number, random: () => number): number {
+  const window = Math.max(0, Math.min(900, Math.floor(spreadSeconds)));
+  return Math.min(window, Math.floor(random() * (window + 1)));
+}

@@ -1,0 +1,55 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+
+/** What a streaming Lambda returns: middy writes the status and headers, then pipes the body. */
+export interface StreamedResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: ReadableStream<Uint8Array> | string;
+}
+
+/** Anything that answers a web `Request`: the Hono app. */
+export interface FetchApp {
+  fetch(request: Request): Response | Promise<Response>;
+}
+
+/**
+ * A REST API (payload format 1.0) proxy event as a web `Request`. Multi-value headers and query
+ * strings win over the single-value maps, which keep only the last value.
+ */
+export function requestFromEvent(event: APIGatewayProxyEvent, signal?: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) {
+    for (const value of values ?? []) headers.append(name, value);
+  }
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (value !== undefined && !headers.has(name)) headers.set(name, value);
+  }
+  const query = new URLSearchParams();
+  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
+    for (const value of values ?? []) query.append(name, value);
+  }
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
+    if (value !== undefined && !query.has(name)) query.set(name, value);
+  }
+  const host = headers.get('host') ?? event.requestContext?.domainName ?? 'lambda.local';
+  const search = query.toString();
+  const url = `https://${host}${event.path}${search ? `?${search}` : ''}`;
+  const hasBody =
+    event.body !== null && event.body !== undefined && !['GET', 'HEAD'].includes(event.httpMethod);
+  const body = hasBody
+    ? event.isBase64Encoded
+      ? Buffer.from(event.body ?? '', 'base64')
+      : (event.body ?? '')
+    : undefined;
+  return new Request(url, { method: event.httpMethod, headers, body, signal });
+}
+
+/** Runs one API Gateway event through the app; the body stays a stream (SSE reaches the caller chunk by chunk). */
+export async function handleApiEvent(event: APIGatewayProxyEvent, app: FetchApp): Promise<StreamedResponse> {
+  const response = await app.fetch(requestFromEvent(event));
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { statusCode: response.status, headers, body: response.body ?? '' };
+}

@@ -1,0 +1,37 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { createAwsRuntime } from '../aws/aws-runtime.js';
+import { createAwsGateway } from '../aws/create-aws-app.js';
+import { createJobWorker, type JobWorker } from '../aws/job-worker.js';
+
+// Clients once per container; the gateway and job store on the first batch.
+const runtime = createAwsRuntime();
+const processor = new BatchProcessor(EventType.SQS);
+let worker: Promise<JobWorker> | undefined;
+const workerForContainer = (): Promise<JobWorker> => {
+  worker ??= createAwsGateway(runtime)
+    .then((assembled) => createJobWorker(runtime, assembled.gateway))
+    .catch((error: unknown) => {
+      worker = undefined;
+      throw error;
+    });
+  return worker;
+};
+
+/**
+ * The job worker: each SQS record is one job id. A job that must come back (every route failed, or
+ * another worker holds it) is reported as a batch item failure, so SQS redelivers only that one
+ * and, after `maxReceiveCount`, moves it to the dead-letter queue.
+ */
+export const handler = middy<SQSEvent>()
+  .use(injectLambdaContext(runtime.logger))
+  .use(logMetrics(runtime.metrics))
+  .handler(async (event, context) => {
+    const jobs = await workerForContainer();
+    return processPartialResponse(event, (record: SQSRecord) => jobs.process(record.body), processor, {
+      context,
+    });
+  });

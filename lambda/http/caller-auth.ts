@@ -1,0 +1,102 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import type { Logger } from '../core/logger.js';
+import { errorBody, errorResponse } from './openai-errors.js';
+
+/**
+ * Where the hashes of the caller keys come from: name → lowercase hex SHA-256 of the key.
+ * Undefined means authentication is off, which only the local gateway does, and only when no key
+ * is configured. An empty map refuses every caller (fail closed).
+ */
+export interface CallerKeySource {
+  hashes(): Promise<ReadonlyMap<string, string> | undefined>;
+}
+
+/** Hono variables the middleware sets: the NAME of the caller's key (for logs), never the key. */
+export interface CallerAuthEnv {
+  Variables: { callerKeyName: string | undefined };
+}
+
+/** The lowercase hex SHA-256 of a caller key: what the config and SSM store instead of the key. */
+export function sha256Hex(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+const DIGEST_BYTES = 32;
+const NO_DIGEST = Buffer.alloc(DIGEST_BYTES);
+/** Keys longer than this are refused before hashing; ours are 46 characters. */
+const MAX_KEY_CHARS = 512;
+
+/**
+ * The name whose hash matches `key`, or undefined. Compares against every hash with
+ * `timingSafeEqual` and never stops early, so the time taken says nothing about which hash, or
+ * how much of one, matched.
+ */
+export function matchCallerKey(key: string, hashes: ReadonlyMap<string, string>): string | undefined {
+  const presented = createHash('sha256').update(key, 'utf8').digest();
+  let matched: string | undefined;
+  for (const [name, hex] of hashes) {
+    const stored = Buffer.from(hex, 'hex');
+    const wellFormed = stored.length === DIGEST_BYTES;
+    // A malformed hash still costs one comparison, so the loop's time does not depend on it.
+    const equal = timingSafeEqual(presented, wellFormed ? stored : NO_DIGEST) && wellFormed;
+    if (equal && matched === undefined) matched = name;
+  }
+  return matched;
+}
+
+/** `Authorization: Bearer <key>` (what every OpenAI client sends), else `x-api-key`. */
+export function presentedKey(
+  authorization: string | undefined,
+  apiKey: string | undefined,
+): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  const key = bearer ?? apiKey?.trim();
+  return key ? key : undefined;
+}
+
+function unauthorized(message: string): Response {
+  return errorResponse(401, errorBody(message, 'invalid_request_error', 'invalid_api_key'), {
+    'www-authenticate': 'Bearer realm="switchyard"',
+  });
+}
+
+/**
+ * Hono middleware for `/v1/*`: 401 in the OpenAI envelope for a missing or wrong caller key, 503
+ * when the key source itself fails. Neither the key nor any part of it is logged or echoed.
+ */
+export function callerAuth(
+  source: CallerKeySource,
+  options: { log?: Logger | undefined } = {},
+): MiddlewareHandler<CallerAuthEnv> {
+  return async (c, next) => {
+    let hashes: ReadonlyMap<string, string> | undefined;
+    try {
+      hashes = await source.hashes();
+    } catch (error) {
+      options.log?.error('caller keys unavailable; request refused', {
+        error: error instanceof Error ? error.name : String(error),
+      });
+      return errorResponse(
+        503,
+        errorBody('caller keys are unavailable; try again shortly', 'api_error', 'service_unavailable'),
+      );
+    }
+    if (hashes === undefined) return next();
+
+    const key = presentedKey(c.req.header('authorization'), c.req.header('x-api-key'));
+    if (key === undefined) {
+      options.log?.warn('caller refused: no key', { path: c.req.path });
+      return unauthorized(
+        "missing caller key: send 'Authorization: Bearer <key>' (the OpenAI client's apiKey) or 'x-api-key'",
+      );
+    }
+    const name = key.length <= MAX_KEY_CHARS ? matchCallerKey(key, hashes) : undefined;
+    if (name === undefined) {
+      options.log?.warn('caller refused: unknown key', { path: c.req.path });
+      return unauthorized('invalid caller key');
+    }
+    c.set('callerKeyName', name);
+    return next();
+  };
+}

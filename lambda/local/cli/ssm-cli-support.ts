@@ -1,0 +1,78 @@
+import { SSMClient, type SSMClientConfig } from '@aws-sdk/client-ssm';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { DEFAULT_SSM_PREFIX } from '../../aws/ssm-chains.js';
+import { awsSchema, type SwitchyardConfig } from '../../core/catalog/config-schema.js';
+import { SwitchyardError } from '../../core/errors.js';
+import { CliUsageError } from './cli-io.js';
+
+/** SSM did not answer, or answered with an error: one line for the operator, exit status 1. */
+export class SsmCommandError extends SwitchyardError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'SsmCommandError';
+  }
+}
+
+/**
+ * The SSM prefix for operator commands: `SWITCHYARD_SSM_PREFIX` if set (what the deployed
+ * Lambdas are given), else the config's `aws.ssmPrefix`, else `/switchyard`.
+ */
+export function resolveSsmPrefix(config: SwitchyardConfig, env: NodeJS.ProcessEnv): string {
+  const fromEnv = env.SWITCHYARD_SSM_PREFIX?.trim();
+  if (!fromEnv) return config.aws?.ssmPrefix ?? DEFAULT_SSM_PREFIX;
+  const parsed = awsSchema.shape.ssmPrefix.safeParse(fromEnv);
+  if (!parsed.success)
+    throw new CliUsageError(`SWITCHYARD_SSM_PREFIX '${fromEnv}' must be an SSM path such as /switchyard`);
+  return parsed.data;
+}
+
+/**
+ * An SSM client configured from the command's environment (so tests can run the CLI in-process);
+ * whatever the environment leaves out, the SDK's own chain fills in (profiles, SSO, IMDS). Short
+ * socket timeouts, so an unreachable endpoint fails in seconds instead of hanging a terminal.
+ */
+export function createCliSsmClient(env: NodeJS.ProcessEnv): SSMClient {
+  const config: SSMClientConfig = {
+    maxAttempts: 2,
+    requestHandler: new NodeHttpHandler({ connectionTimeout: 3_000, requestTimeout: 10_000 }),
+  };
+  const region = env.AWS_REGION || env.AWS_DEFAULT_REGION;
+  if (region) config.region = region;
+  const endpoint = env.AWS_ENDPOINT_URL_SSM || env.AWS_ENDPOINT_URL;
+  if (endpoint) config.endpoint = endpoint;
+  if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) {
+    config.credentials = {
+      accessKeyId: env.AWS_ACCESS_KEY_ID,
+      secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+      ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+    };
+  }
+  return new SSMClient(config);
+}
+
+/** One line naming what went wrong and what to do, for any error an SSM call can raise. */
+export function describeAwsError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = 'code' in error ? String(error.code) : '';
+  if (error.name === 'CredentialsProviderError' || /could not load credentials/i.test(error.message))
+    return 'no AWS credentials found: set AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY';
+  if (/region is missing/i.test(error.message)) return 'no AWS region: set AWS_REGION (e.g. us-east-1)';
+  if (/^(ECONNREFUSED|ENOTFOUND|ECONNRESET|ETIMEDOUT|EAI_AGAIN)$/.test(code) || error.name === 'TimeoutError')
+    return `cannot reach SSM (${code || error.name}); check the network, AWS_REGION or AWS_ENDPOINT_URL_SSM`;
+  const message = error.message.split('\n')[0]?.trim();
+  if ('$metadata' in error) return `SSM answered ${error.name}${message ? `: ${message}` : ''}`;
+  return `${error.name}${message ? `: ${message}` : ''}`;
+}
+
+/**
+ * Runs one SSM call; any AWS failure becomes an `SsmCommandError` whose message starts with
+ * `what`. Our own errors (a refused rollback, an invalid stored value) pass through unchanged.
+ */
+export async function ssmCall<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof SwitchyardError || error instanceof CliUsageError) throw error;
+    throw new SsmCommandError(`${what}: ${describeAwsError(error)}`, { cause: error });
+  }
+}

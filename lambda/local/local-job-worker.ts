@@ -1,0 +1,67 @@
+import type { Catalog } from '../core/catalog/catalog.js';
+import type { Gateway } from '../core/gateway/gateway.js';
+import type { JobStore } from '../core/jobs/job-ports.js';
+import { runJob } from '../core/jobs/run-job.js';
+import type { Logger } from '../core/logger.js';
+import type { Clock } from '../core/time.js';
+import { createDeliverySecrets, type SecretReader } from '../jobs/job-secrets.js';
+import {
+  createLocalJobRunner,
+  type JobQueueConsumer,
+  type LocalJobRunner,
+} from '../jobs/local-job-runner.js';
+import { createWebhookDeliverer } from '../jobs/webhook-deliverer.js';
+
+/** Upper bound of one webhook delivery, in ms. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/**
+ * How long a claim holds a job: the longest pipeline deadline plus a delivery, and never less than
+ * 30 s. A message that reappears while its job still runs then finds it busy instead of running it twice.
+ */
+export function jobLeaseMs(catalog: Catalog): number {
+  const deadlines = [
+    catalog.policy('').route.deadlineMs,
+    ...catalog.pipelines.map((p) => catalog.policy(p).route.deadlineMs),
+  ];
+  return Math.max(30_000, Math.max(...deadlines) + DELIVERY_TIMEOUT_MS + 5_000);
+}
+
+export interface LocalJobWorkerOptions {
+  store: JobStore;
+  consumer: JobQueueConsumer;
+  gateway: Gateway;
+  catalog: Catalog;
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  clock: Clock;
+  /** Reads `deliver.secretName` secrets; locally only `secretEnv` is needed. */
+  readSecret?: SecretReader | undefined;
+  /** Jobs at once. Default 4. */
+  concurrency?: number | undefined;
+  /** Seconds before a job that must run again is visible. Default 5. */
+  retryDelaySeconds?: number | undefined;
+  pollIntervalMs?: number | undefined;
+}
+
+/**
+ * The in-process worker of `switchyard serve` and `run-schedule`: `runJob` over the gateway, with
+ * signed webhook deliveries, polling the given queue. Call `start()`; `stop()` on shutdown.
+ */
+export function createLocalJobWorker(options: LocalJobWorkerOptions): LocalJobRunner {
+  const { store, gateway, clock, log } = options;
+  const deliverer = createWebhookDeliverer({
+    secret: createDeliverySecrets({ env: options.env, readSecret: options.readSecret }),
+    timeoutMs: DELIVERY_TIMEOUT_MS,
+    clock,
+  });
+  const leaseMs = jobLeaseMs(options.catalog);
+  return createLocalJobRunner({
+    consumer: options.consumer,
+    log,
+    concurrency: options.concurrency,
+    retryDelaySeconds: options.retryDelaySeconds,
+    pollIntervalMs: options.pollIntervalMs,
+    run: (jobId, signal) => runJob(jobId, { store, gateway, deliverer, clock, leaseMs, log, signal }),
+  });
+}

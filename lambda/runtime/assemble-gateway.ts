@@ -1,0 +1,77 @@
+import type { Hono } from 'hono';
+import type { BreakerStore } from '../core/breaker/breaker-store.js';
+import { type BreakerEvents, createBreakers } from '../core/breaker/breakers.js';
+import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
+import type { ChainSource } from '../core/catalog/chain-sources.js';
+import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import { createGateway, type Gateway } from '../core/gateway/gateway.js';
+import type { LedgerSink } from '../core/ledger/ledger-entry.js';
+import type { Logger } from '../core/logger.js';
+import type { Clock, Random, Sleep } from '../core/time.js';
+import type { CallerKeySource } from '../http/caller-auth.js';
+import { createHttpApp } from '../http/create-http-app.js';
+import type { JobsHttpOptions } from '../http/jobs-routes.js';
+import { createRouteModels, type ProviderAccess } from '../providers/create-chat-models.js';
+import { systemClock, systemRandom, systemSleep } from './system-time.js';
+
+/** Everything that differs between the local gateway and the API Lambda; the rest is assembled once, here. */
+export interface GatewayAssembly {
+  config: SwitchyardConfig;
+  /** Chain sources in precedence order, given the catalog (env, SSM, config). */
+  sources(catalog: Catalog): ChainSource[];
+  /** True when an env override names a pipeline the config does not have. */
+  envOverrides?: ((name: string) => boolean) | undefined;
+  store: BreakerStore;
+  access: ProviderAccess;
+  log: Logger;
+  ledger: LedgerSink;
+  breakerEvents: BreakerEvents;
+  callerKeys?: CallerKeySource | undefined;
+  clock?: Clock | undefined;
+  random?: Random | undefined;
+  sleep?: Sleep | undefined;
+  maxBodyBytes?: number | undefined;
+  /** Job store and queue for `POST /v1/jobs` and `GET /v1/jobs/{id}`. Absent: no job routes. */
+  jobs?: JobsHttpOptions | undefined;
+}
+
+export interface AssembledGateway {
+  app: Hono;
+  gateway: Gateway;
+  catalog: Catalog;
+  store: BreakerStore;
+}
+
+/** Catalog, providers, breakers, gateway and HTTP app: the one code path both modes run. */
+export function assembleGateway(options: GatewayAssembly): AssembledGateway {
+  const { config, log } = options;
+  const catalog = createCatalog(config);
+  const clock = options.clock ?? systemClock;
+  const breakers = createBreakers({
+    store: options.store,
+    clock,
+    policyFor: (pipeline) => catalog.policy(pipeline).breaker,
+    events: options.breakerEvents,
+  });
+  const gateway = createGateway({
+    catalog,
+    sources: options.sources(catalog),
+    models: createRouteModels(catalog.models.values(), options.access),
+    breakers,
+    clock,
+    random: options.random ?? systemRandom,
+    sleep: options.sleep ?? systemSleep,
+    ledger: options.ledger,
+    log,
+    envOverrides: options.envOverrides,
+  });
+  const app = createHttpApp({
+    gateway,
+    catalog,
+    log,
+    maxBodyBytes: options.maxBodyBytes,
+    callerKeys: options.callerKeys,
+    jobs: options.jobs,
+  });
+  return { app, gateway, catalog, store: options.store };
+}

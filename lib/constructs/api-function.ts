@@ -1,0 +1,48 @@
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { BundledFunction } from './bundled-function.js';
+import type { JobQueues } from './job-queues.js';
+import { grantRouting } from './routing-grants.js';
+
+export interface ApiFunctionProps {
+  breakerTable: ITable;
+  ssmPrefix: string;
+  configFile: string;
+  /** `apiKeySecret` names from the config: exactly what the role may read. */
+  providerKeySecrets: string[];
+  timeoutSeconds: number;
+  /** For `POST /v1/jobs`: the jobs table and the job queue. */
+  jobs: { table: ITable; queues: JobQueues };
+}
+
+/**
+ * The API Lambda: the same HTTP app as `switchyard serve`. It may read its chains, caller keys and
+ * provider keys, read and write the breaker table, and create jobs (jobs table + job queue).
+ */
+export function createApiFunction(scope: Construct, id: string, props: ApiFunctionProps): BundledFunction {
+  const fn = new BundledFunction(scope, id, {
+    handlerFile: 'api.ts',
+    configFile: props.configFile,
+    timeoutSeconds: props.timeoutSeconds,
+    environment: {
+      SWITCHYARD_STORE: 'dynamodb',
+      SWITCHYARD_TABLE: props.breakerTable.tableName,
+      SWITCHYARD_SSM_PREFIX: props.ssmPrefix,
+      SWITCHYARD_JOBS_TABLE: props.jobs.table.tableName,
+      SWITCHYARD_JOB_QUEUE_URL: props.jobs.queues.queue.queueUrl,
+    },
+  });
+  grantRouting(fn, {
+    ssmPrefix: props.ssmPrefix,
+    breakerTable: props.breakerTable,
+    providerKeySecrets: props.providerKeySecrets,
+  });
+  fn.allow('ReadCallerKeys', ['ssm:GetParameter'], [fn.parameterArn(`${props.ssmPrefix}/caller-keys`)]);
+  fn.allow(
+    'CreateJobs',
+    ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
+    [props.jobs.table.tableArn],
+  );
+  fn.allow('EnqueueJobs', ['sqs:SendMessage'], [props.jobs.queues.queue.queueArn]);
+  return fn;
+}

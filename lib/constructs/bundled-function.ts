@@ -1,0 +1,148 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { isSsmName } from '../../lambda/aws/provider-keys.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface BundledFunctionProps {
+  /** Handler file under `lambda/handlers/`, e.g. `api.ts`. */
+  handlerFile: string;
+  /** The config file bundled next to the handler (validated already). */
+  configFile: string;
+  timeoutSeconds: number;
+  environment: Record<string, string>;
+  /** Default 1024: more memory is more CPU, and cold starts are shorter. */
+  memorySize?: number;
+}
+
+/**
+ * One of Switchyard's Lambda functions: local esbuild (ESM, minified, source maps), Node.js 22 on
+ * arm64, the config bundled beside the handler, its own log group, and a role that starts with
+ * nothing but writing those logs. Every other permission is granted by name through the methods.
+ */
+export class BundledFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: BundledFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    const logStreams = `${this.logGroup.logGroupArn}:*`;
+    this.allow('WriteOwnLogs', ['logs:CreateLogStream', 'logs:PutLogEvents'], [logStreams]);
+    this.acknowledgeWildcard(logStreams, 'log streams of its own log group');
+
+    this.fn = new NodejsFunction(this, 'Handler', {
+      entry: join(ROOT, 'lambda', 'handlers', props.handlerFile),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 1024,
+      timeout: Duration.seconds(props.timeoutSeconds),
+      role: this.role,
+      logGroup: this.logGroup,
+      depsLockFilePath: join(ROOT, 'package-lock.json'),
+      projectRoot: ROOT,
+      environment: {
+        SWITCHYARD_CONFIG: 'switchyard.config.json',
+        POWERTOOLS_SERVICE_NAME: 'switchyard',
+        POWERTOOLS_METRICS_NAMESPACE: 'Switchyard',
+        NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        // The failure matrix reads SDK error class names; keep them through minification.
+        keepNames: true,
+        mainFields: ['module', 'main'],
+        // ESM bundles still meet CommonJS dependencies that call require().
+        banner:
+          "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        externalModules: ['@aws-sdk/*'],
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_input: string, output: string) => [
+            `cp "${props.configFile}" "${output}/switchyard.config.json"`,
+          ],
+        },
+      },
+    });
+  }
+
+  /** Grants exactly these actions on exactly these resources. */
+  allow(sid: string, actions: string[], resources: string[]): void {
+    if (resources.length === 0) return;
+    this.role.addToPolicy(new PolicyStatement({ sid, actions, resources }));
+  }
+
+  /** ARN of an SSM parameter by its name (`/switchyard/chains`). */
+  parameterArn(name: string): string {
+    return Stack.of(this).formatArn({
+      service: 'ssm',
+      resource: 'parameter',
+      resourceName: name.replace(/^\//, ''),
+    });
+  }
+
+  /** Read access to named secrets: `/…` names are SSM SecureStrings, others Secrets Manager secrets. */
+  allowSecrets(sid: string, names: readonly string[]): void {
+    this.allow(
+      `${sid}InSsm`,
+      ['ssm:GetParameter'],
+      names.filter(isSsmName).map((n) => this.parameterArn(n)),
+    );
+    // Secrets Manager appends six random characters to every secret's ARN.
+    const secretArns = names
+      .filter((n) => !isSsmName(n))
+      .map((name) =>
+        Stack.of(this).formatArn({
+          service: 'secretsmanager',
+          resource: 'secret',
+          resourceName: `${name}-??????`,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      );
+    this.allow(`${sid}InSecretsManager`, ['secretsmanager:GetSecretValue'], secretArns);
+    for (const arn of secretArns)
+      this.acknowledgeWildcard(arn, 'the random suffix Secrets Manager adds to a secret name');
+  }
+
+  /** A wildcard in one resource, acknowledged for cdk-nag with the reason it is there. */
+  acknowledgeWildcard(resource: string, why: string): void {
+    Validations.of(this.role).acknowledge({
+      id: `AwsSolutions::AwsSolutions-IAM5[Resource::${nagResource(Stack.of(this), resource)}]`,
+      reason: `Wildcard limited to ${why}; every action is named.`,
+    });
+  }
+}
+
+/** How cdk-nag prints a resource in a finding: the resolved ARN with `{Ref: X}` written as `<X>`. */
+function nagResource(stack: Stack, arn: string): string {
+  const render = (value: unknown): string => {
+    if (typeof value === 'string') return value;
+    if (value && typeof value === 'object') {
+      const node = value as Record<string, unknown>;
+      if (typeof node.Ref === 'string') return `<${node.Ref}>`;
+      const join = node['Fn::Join'] as [string, unknown[]] | undefined;
+      if (join) return join[1].map(render).join(join[0]);
+      const getAtt = node['Fn::GetAtt'] as [string, string] | undefined;
+      if (getAtt) return `<${getAtt[0]}.${getAtt[1]}>`;
+    }
+    return String(value);
+  };
+  return render(stack.resolve(arn));
+}

@@ -1,0 +1,62 @@
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Queue, QueueEncryption, RedrivePermission } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { JOB_TABLE_KEYS } from '../../lambda/stores/dynamodb-job-keys.js';
+
+export interface JobQueuesProps {
+  /** Receives before a message moves to the dead-letter queue. */
+  maxReceiveCount: number;
+  retentionDays: number;
+  /** The worker's timeout: the queue's visibility timeout is six times it, as AWS advises. */
+  workerTimeoutSeconds: number;
+}
+
+/**
+ * The job queue, its dead-letter queue (nothing is lost: a job that keeps failing waits there for
+ * a replay), and the jobs table (status, result, attempt summary; TTL after `retentionDays`).
+ */
+export class JobQueues extends Construct {
+  readonly queue: Queue;
+  readonly deadLetters: Queue;
+  readonly table: Table;
+
+  constructor(scope: Construct, id: string, props: JobQueuesProps) {
+    super(scope, id);
+    const retention = Duration.days(props.retentionDays);
+    const stack = Stack.of(this);
+    // A fixed name gives the job queue an ARN known before it exists, so the dead-letter queue can
+    // allow exactly that source without a dependency cycle between the two.
+    const queueName = `${stack.stackName}-jobs`;
+    const queueArn = stack.formatArn({
+      service: 'sqs',
+      resource: queueName,
+      arnFormat: ArnFormat.NO_RESOURCE_NAME,
+    });
+    this.deadLetters = new Queue(this, 'DeadLetterQueue', {
+      queueName: `${queueName}-dlq`,
+      retentionPeriod: retention,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      redriveAllowPolicy: {
+        redrivePermission: RedrivePermission.BY_QUEUE,
+        sourceQueues: [Queue.fromQueueArn(this, 'JobQueueByArn', queueArn)],
+      },
+    });
+    this.queue = new Queue(this, 'JobQueue', {
+      queueName,
+      retentionPeriod: retention,
+      visibilityTimeout: Duration.seconds(props.workerTimeoutSeconds * 6),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: props.maxReceiveCount },
+    });
+    this.table = new Table(this, 'JobsTable', {
+      partitionKey: { name: JOB_TABLE_KEYS.partitionKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: JOB_TABLE_KEYS.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+}

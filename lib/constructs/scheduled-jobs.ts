@@ -1,0 +1,111 @@
+import { CfnOutput } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { EventField, Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Construct } from 'constructs';
+import type { ScheduleConfig } from '../../lambda/core/catalog/config-schema.js';
+import { BundledFunction } from './bundled-function.js';
+import { pipelineConstructId } from './chain-parameters.js';
+import type { JobQueues } from './job-queues.js';
+import { grantRouting } from './routing-grants.js';
+
+export interface ScheduledJobsProps {
+  schedules: Record<string, ScheduleConfig>;
+  queues: JobQueues;
+  breakerTable: ITable;
+  ssmPrefix: string;
+  configFile: string;
+  providerKeySecrets: string[];
+  workerTimeoutSeconds: number;
+  /** Jobs a worker takes from the queue at once. Default 5. */
+  batchSize?: number;
+}
+
+/**
+ * Per schedule an EventBridge rule → the scheduler Lambda (fan-out into the job queue, one
+ * conditional put per job id), and the worker Lambda on the queue with partial batch failures.
+ */
+export class ScheduledJobs extends Construct {
+  /** Present when the config has schedules. */
+  readonly scheduler: BundledFunction | undefined;
+  readonly worker: BundledFunction;
+  readonly rules: Rule[];
+
+  constructor(scope: Construct, id: string, props: ScheduledJobsProps) {
+    super(scope, id);
+    const { queues } = props;
+    const jobsEnv = {
+      SWITCHYARD_JOBS_TABLE: queues.table.tableName,
+      SWITCHYARD_JOB_QUEUE_URL: queues.queue.queueUrl,
+    };
+
+    const scheduled = Object.entries(props.schedules);
+    this.scheduler = scheduled.length > 0 ? this.createScheduler(props, jobsEnv) : undefined;
+    const scheduler = this.scheduler;
+    this.rules = scheduler
+      ? scheduled.map(
+          ([name, schedule]) =>
+            new Rule(this, `${pipelineConstructId(name)}Rule`, {
+              description: `Switchyard schedule '${name}' (pipeline ${schedule.pipeline}, ${schedule.jobs.length} job(s))`,
+              schedule: Schedule.expression(schedule.expression),
+              targets: [
+                new LambdaFunction(scheduler.fn, {
+                  event: RuleTargetInput.fromObject({ schedule: name, time: EventField.time }),
+                  retryAttempts: 4,
+                }),
+              ],
+            }),
+        )
+      : [];
+
+    this.worker = new BundledFunction(this, 'Worker', {
+      handlerFile: 'worker.ts',
+      configFile: props.configFile,
+      timeoutSeconds: props.workerTimeoutSeconds,
+      environment: {
+        ...jobsEnv,
+        SWITCHYARD_STORE: 'dynamodb',
+        SWITCHYARD_TABLE: props.breakerTable.tableName,
+        SWITCHYARD_SSM_PREFIX: props.ssmPrefix,
+      },
+    });
+    grantRouting(this.worker, {
+      ssmPrefix: props.ssmPrefix,
+      breakerTable: props.breakerTable,
+      providerKeySecrets: props.providerKeySecrets,
+    });
+    this.worker.allow('RunJobs', ['dynamodb:GetItem', 'dynamodb:UpdateItem'], [queues.table.tableArn]);
+    const webhookSecrets = Object.values(props.schedules).flatMap((s) =>
+      s.deliver?.secretName ? [s.deliver.secretName] : [],
+    );
+    this.worker.allowSecrets('ReadWebhookSecrets', [...new Set(webhookSecrets)]);
+    this.worker.fn.addEventSource(
+      new SqsEventSource(queues.queue, { batchSize: props.batchSize ?? 5, reportBatchItemFailures: true }),
+    );
+
+    new CfnOutput(this, 'JobQueueUrl', {
+      value: queues.queue.queueUrl,
+      description: 'switchyard replay --queue <this>',
+    });
+    new CfnOutput(this, 'DeadLetterQueueUrl', { value: queues.deadLetters.queueUrl });
+  }
+
+  private createScheduler(props: ScheduledJobsProps, environment: Record<string, string>): BundledFunction {
+    const { queues } = props;
+    const scheduler = new BundledFunction(this, 'Scheduler', {
+      handlerFile: 'scheduler.ts',
+      configFile: props.configFile,
+      timeoutSeconds: 60,
+      memorySize: 512,
+      environment,
+    });
+    scheduler.allow(
+      'CreateJobs',
+      ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      [queues.table.tableArn],
+    );
+    scheduler.allow('EnqueueJobs', ['sqs:SendMessage'], [queues.queue.queueArn]);
+    return scheduler;
+  }
+}

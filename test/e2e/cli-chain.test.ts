@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describeAwsError } from '../../lambda/local/cli/ssm-cli-support.js';
+import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
+import { type FakeSsm, startFakeSsm } from '../helpers/fake-ssm.js';
+
+const PARAM = '/switchyard/chains/p';
+let ssm: FakeSsm;
+let config: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  ssm = await startFakeSsm();
+  config = writeTempConfig(ABC_CONFIG);
+  env = {
+    AWS_ENDPOINT_URL_SSM: ssm.url,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'AKIDOPERATOR',
+    AWS_SECRET_ACCESS_KEY: 'fake',
+  };
+});
+afterAll(() => ssm.close());
+beforeEach(() => ssm.delete(PARAM));
+
+const chain = (...args: string[]) => runCliCaptured(['chain', ...args, '--config', config], env);
+
+describe('switchyard chain', () => {
+  it('refuses a chain that resolves to nothing with status 2 and writes nothing', async () => {
+    const out = await chain('set', 'p', 'nosuchmodel');
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain("unknown model 'nosuchmodel'");
+    expect(out.stderr).toMatch(/'nosuchmodel' resolves to no model .*; nothing written\n$/);
+    expect(ssm.requests.filter((r) => r.target === 'PutParameter')).toHaveLength(0);
+    expect(ssm.value(PARAM)).toBeUndefined();
+  });
+
+  it('refuses an unknown pipeline unless --force', async () => {
+    const refused = await chain('set', 'nosuchpipe', 'c');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("unknown pipeline 'nosuchpipe' (configured: p)");
+    expect(ssm.value('/switchyard/chains/nosuchpipe')).toBeUndefined();
+    const forced = await chain('set', 'nosuchpipe', 'c', '--force');
+    expect(forced.code).toBe(0);
+    expect(ssm.value('/switchyard/chains/nosuchpipe')).toBe('c');
+  });
+
+  it('writes a valid chain (printing its warnings), and get shows it', async () => {
+    const set = await chain('set', 'p', 'c,a,nosuch');
+    expect(set.code).toBe(0);
+    expect(set.stderr).toContain("warning: unknown model 'nosuch'");
+    expect(set.stdout).toContain('pipeline p now routes on: c,a,nosuch');
+    expect(set.stdout).toContain('tiers: c → a');
+    expect(ssm.value(PARAM)).toBe('c,a,nosuch');
+    expect(ssm.versions(PARAM)[0]).toMatchObject({
+      type: 'String',
+      by: expect.stringContaining('AKIDOPERATOR'),
+    });
+
+    const get = await chain('get', 'p');
+    expect(get.code).toBe(0);
+    expect(get.stdout).toMatch(/^chain +c,a,nosuch$/m);
+    expect(get.stdout).toMatch(/^version +1 /m);
+  });
+
+  it('says the config chain applies when there is no override', async () => {
+    const get = await chain('get', 'p');
+    expect(get).toMatchObject({
+      code: 0,
+      stdout: 'no SSM override for pipeline p; the config chain applies: (a|b),c\n',
+    });
+  });
+
+  it('lists the history newest first and rolls back to the previous chain', async () => {
+    await chain('set', 'p', 'a');
+    await chain('set', 'p', 'b');
+    await chain('set', 'p', 'c');
+    const history = await chain('history', 'p');
+    expect(history.code).toBe(0);
+    const rows = history.stdout.trim().split('\n').slice(2);
+    expect(rows[0]).toMatch(/^VERSION +MODIFIED +BY +CHAIN$/);
+    expect(rows.slice(1).map((r) => r.split(/ +/)[0])).toEqual(['3', '2', '1']);
+    expect(rows[1]).toMatch(/^3 +\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ +user\/AKIDOPERATOR +c$/);
+
+    const rollback = await chain('rollback', 'p');
+    expect(rollback.code).toBe(0);
+    expect(rollback.stdout).toContain('pipeline p now routes on: b');
+    expect(ssm.value(PARAM)).toBe('b');
+    expect(ssm.versions(PARAM)).toHaveLength(4);
+
+    const to = await chain('rollback', 'p', '--to', '1');
+    expect(to.code).toBe(0);
+    expect(ssm.value(PARAM)).toBe('a');
+  });
+
+  it('refuses to roll back to a chain that no longer resolves, unless --force', async () => {
+    ssm.put(PARAM, 'retired-model');
+    await chain('set', 'p', 'a');
+    const refused = await chain('rollback', 'p');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('resolves to no model in this catalog');
+    expect(ssm.value(PARAM)).toBe('a');
+    expect((await chain('rollback', 'p', '--force')).code).toBe(0);
+    expect(ssm.value(PARAM)).toBe('retired-model');
+  });
+
+  it('answers status 2 for nothing to roll back and for bad arguments', async () => {
+    expect((await chain('rollback', 'p')).stderr).toContain('cannot roll back p: no SSM override');
+    expect((await chain('rollback', 'p', '--to', 'x')).code).toBe(2);
+    expect((await chain('set', 'p')).code).toBe(2);
+    expect((await chain('get', 'bad/name')).code).toBe(2);
+    expect((await chain('frobnicate', 'p')).code).toBe(2);
+  });
+
+  it('uses SWITCHYARD_SSM_PREFIX', async () => {
+    const out = await runCliCaptured(['chain', 'set', 'p', 'c', '--config', config], {
+      ...env,
+      SWITCHYARD_SSM_PREFIX: '/other',
+    });
+    expect(out.code).toBe(0);
+    expect(ssm.value('/other/chains/p')).toBe('c');
+  });
+
+  it('exits 1 with one line when SSM answers an error', async () => {
+    ssm.fail('GetParameter', { type: 'AccessDeniedException', message: 'not allowed' });
+    const out = await chain('get', 'p');
+    expect(out.code).toBe(1);
+    expect(out.stderr).toBe(
+      'switchyard chain: reading /switchyard/chains/p: SSM answered AccessDeniedException: not allowed\n',
+    );
+  });
+
+  it('exits 1 with one line when SSM cannot be reached', async () => {
+    const out = await runCliCaptured(['chain', 'get', 'p', '--config', config], {
+      ...env,
+      AWS_ENDPOINT_URL_SSM: 'http://127.0.0.1:9',
+    });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(
+      /^switchyard chain: reading \/switchyard\/chains\/p: cannot reach SSM \(ECONNREFUSED\)/,
+    );
+    expect(out.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('describeAwsError', () => {
+  it.each([
+    [
+      Object.assign(new Error('Could not load credentials from any providers'), {
+        name: 'CredentialsProviderError',
+      }),
+      /no AWS credentials/,
+    ],
+    [new Error('Region is missing'), /no AWS region: set AWS_REGION/],
+    [
+      Object.assign(new Error('x'), { name: 'ParameterNotFound', $metadata: {} }),
+      /^SSM answered ParameterNotFound: x$/,
+    ],
+  ])('describes %s', (error, expected) => {
+    expect(describeAwsError(error)).toMatch(expected);
+  });
+});

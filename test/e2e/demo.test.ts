@@ -1,0 +1,100 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type {
+  AttemptLedgerEntry,
+  LedgerEntry,
+  RequestLedgerEntry,
+} from '../../lambda/core/ledger/ledger-entry.js';
+import type { ReportData } from '../../lambda/local/demo/demo-report.js';
+import { runDemo } from '../../lambda/local/demo/run-demo.js';
+import { runCliCaptured } from '../helpers/cli-harness.js';
+
+/** The JSON the report embeds for machines. */
+function reportData(html: string): ReportData {
+  const match = html.match(/<script type="application\/json" id="demo-data">(.*?)<\/script>/s);
+  if (!match?.[1]) throw new Error('the report embeds no #demo-data');
+  return JSON.parse(match[1]) as ReportData;
+}
+
+/** A cell of the visible totals row. */
+function totalCell(html: string, metric: string): string | undefined {
+  return html.match(new RegExp(`<td data-metric="${metric}">([^<]*)</td>`))?.[1];
+}
+
+describe('switchyard demo', () => {
+  it('runs a short demo whose report is self-contained and matches the gateway ledger', async () => {
+    const reportPath = join(mkdtempSync(join(tmpdir(), 'switchyard-demo-')), 'out', 'demo-report.html');
+    const ledger: LedgerEntry[] = [];
+    let output = '';
+    const result = await runDemo({
+      seconds: 6,
+      reportPath,
+      view: 'lines',
+      write: (text) => {
+        output += text;
+      },
+      ledgerTap: (entry) => ledger.push(entry),
+    });
+    expect(result.completed).toBe(true);
+
+    const html = readFileSync(reportPath, 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/https?:\/\//i);
+    expect(html).not.toMatch(/<script[^>]*\ssrc\s*=/i);
+    expect(html).not.toMatch(/<link\b|<img\b|<iframe\b|@import|url\(/i);
+    expect(html.match(/<svg /g)?.length).toBe(3);
+
+    const requests = ledger.filter((e): e is RequestLedgerEntry => e.type === 'request');
+    const attempts = ledger.filter((e): e is AttemptLedgerEntry => e.type === 'attempt');
+    const succeeded = new Set(requests.filter((r) => r.reason === 'success').map((r) => r.requestId));
+    const upstream429 = attempts.filter((a) => a.status === 429);
+    const expected = {
+      requests: requests.length,
+      successes: succeeded.size,
+      errors: requests.length - succeeded.size,
+      attempts: attempts.length,
+      upstream429: upstream429.length,
+      absorbed429: upstream429.filter((a) => succeeded.has(a.requestId)).length,
+    };
+    const data = reportData(html);
+    expect(data.totals).toMatchObject(expected);
+    expect(data.ledger.matches).toBe(true);
+    expect(totalCell(html, 'requests')).toBe(String(expected.requests));
+    expect(totalCell(html, 'successes')).toBe(String(expected.successes));
+    expect(totalCell(html, 'attempts')).toBe(String(expected.attempts));
+    expect(totalCell(html, 'upstream-429')).toBe(String(expected.upstream429));
+    expect(totalCell(html, 'absorbed-429')).toBe(String(expected.absorbed429));
+    const servedByAggregator = requests.filter(
+      (r) => r.reason === 'success' && r.model === 'llama-or',
+    ).length;
+    expect(totalCell(html, 'tier-2')).toBe(String(servedByAggregator));
+
+    // The story happened: the spike and the burst overflowed the official tier, breakers opened,
+    // the aggregator took the overflow, and no user saw an error.
+    expect(expected.upstream429).toBeGreaterThan(0);
+    expect(data.totals.breakerOpenings).toBeGreaterThan(0);
+    expect(servedByAggregator).toBeGreaterThan(0);
+    expect(expected.errors).toBe(0);
+    expect(data.phases.map((p) => p.name)).toEqual(['baseline', 'spike', 'recovery', 'cron']);
+
+    expect(output).toContain('-- spike: ');
+    expect(output).toMatch(/^PHASE +REQUESTS +OK %/m);
+    expect(output).toContain(`report: ${reportPath}`);
+    expect(output).toContain('(all match)');
+  }, 30_000);
+
+  it.each([
+    [['--seconds', 'soon'], '--seconds must be a number'],
+    [['--seconds', '1'], '--seconds must be at least 3'],
+    [['--report', ' '], '--report must name a file'],
+    [['extra'], 'usage: switchyard demo'],
+  ])('rejects %j with status 2 and one line', async (args, message) => {
+    const { code, stdout, stderr } = await runCliCaptured(['demo', ...args]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

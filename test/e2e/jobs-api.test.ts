@@ -1,0 +1,217 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../lambda/core/catalog/load-config.js';
+import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
+import { silentLogger } from '../../lambda/core/logger.js';
+import { idempotentJobId } from '../../lambda/http/jobs-routes.js';
+import type { LocalJobRunner } from '../../lambda/jobs/local-job-runner.js';
+import { createMemoryJobQueue, type MemoryJobQueue } from '../../lambda/jobs/memory-job-queue.js';
+import { createMemoryJobStore, type MemoryJobStore } from '../../lambda/jobs/memory-job-store.js';
+import { createLocalGateway } from '../../lambda/local/create-local-gateway.js';
+import type { FakeUpstream } from '../../lambda/local/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../lambda/local/fakes/openai-fake.js';
+import { createLocalJobWorker } from '../../lambda/local/local-job-worker.js';
+import { type RunningServer, startServer } from '../../lambda/local/start-server.js';
+import { systemClock } from '../../lambda/runtime/system-time.js';
+import { waitFor } from '../helpers/gateway-harness.js';
+
+const BODY = { model: 'p', messages: [{ role: 'user', content: 'summarise the night' }] };
+
+let openai: FakeUpstream;
+let server: RunningServer;
+let store: MemoryJobStore;
+let queue: MemoryJobQueue;
+let worker: LocalJobRunner | undefined;
+let ledger: LedgerEntry[];
+let startWorker: () => void;
+
+beforeEach(async () => {
+  openai = await startFakeOpenAI();
+  const config = parseConfig({
+    providers: { fake: { type: 'openai', baseURL: openai.url, apiKeyEnv: 'FAKE_KEY' } },
+    models: { a: { provider: 'fake', model: 'model-a' }, b: { provider: 'fake', model: 'model-b' } },
+    pipelines: { p: { chain: 'a,b' } },
+  });
+  const env = { FAKE_KEY: 'sk-test-0123456789' };
+  store = createMemoryJobStore();
+  queue = createMemoryJobQueue({ clock: systemClock, maxReceiveCount: 3 });
+  ledger = [];
+  const local = createLocalGateway({
+    config,
+    env,
+    log: silentLogger,
+    ledger: (e) => ledger.push(e),
+    jobs: { store, queue },
+  });
+  server = await startServer(local.app, { port: 0, host: '127.0.0.1' });
+  startWorker = () => {
+    worker = createLocalJobWorker({
+      store,
+      consumer: queue,
+      gateway: local.gateway,
+      catalog: local.catalog,
+      env,
+      log: silentLogger,
+      clock: systemClock,
+      pollIntervalMs: 10,
+    });
+    worker.start();
+  };
+});
+
+afterEach(async () => {
+  await worker?.stop();
+  worker = undefined;
+  await server.close(500);
+  await openai.close();
+});
+
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/v1/jobs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+const get = (id: string) => fetch(`${server.url}/v1/jobs/${encodeURIComponent(id)}`);
+
+describe('POST /v1/jobs', () => {
+  it('persists the job, enqueues it and answers 202 with a durable id', async () => {
+    const res = await post(BODY);
+    expect(res.status).toBe(202);
+    const job = await res.json();
+    expect(job).toMatchObject({ object: 'job', status: 'queued', pipeline: 'p', enqueued: true, runs: [] });
+    expect(job.id).toMatch(/^job_[0-9a-f]{32}$/);
+    expect(job.created).toBeTypeOf('number');
+    expect(res.headers.get('location')).toBe(`/v1/jobs/${job.id}`);
+    expect((await store.get(job.id))?.status).toBe('queued');
+    expect(queue.sent.map((s) => s.message.jobId)).toEqual([job.id]);
+  });
+
+  it('gives one job for two POSTs with one Idempotency-Key', async () => {
+    const key = { 'idempotency-key': 'nightly-report-2026-11-29' };
+    const first = await post(BODY, key);
+    const second = await post(BODY, key);
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(200);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    const [a, b] = [await first.json(), await second.json()];
+    expect(b.id).toBe(a.id);
+    expect(a.id).toBe(idempotentJobId(undefined, 'nightly-report-2026-11-29'));
+    expect(store.all()).toHaveLength(1);
+    expect(queue.sent).toHaveLength(1);
+  });
+
+  it('refuses an Idempotency-Key reused for a different request with 409', async () => {
+    const key = { 'idempotency-key': 'k-1' };
+    await post(BODY, key);
+    const res = await post({ ...BODY, messages: [{ role: 'user', content: 'something else' }] }, key);
+    expect(res.status).toBe(409);
+    expect((await res.json()).error).toMatchObject({
+      code: 'idempotency_key_reused',
+      param: 'Idempotency-Key',
+    });
+    expect(store.all()).toHaveLength(1);
+  });
+
+  it.each([
+    ['malformed JSON', '{"model": "p",', 'invalid_json', null],
+    ['no messages', { model: 'p', messages: [] }, 'invalid_value', 'messages'],
+    [
+      'a bad role',
+      { model: 'p', messages: [{ role: 'wizard', content: 'x' }] },
+      'invalid_value',
+      'messages[0].role',
+    ],
+    ['a streamed job', { ...BODY, stream: true }, 'invalid_value', 'stream'],
+  ])('answers 400 for %s, naming the field, and stores nothing', async (_name, body, code, param) => {
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatchObject({ type: 'invalid_request_error', code, param });
+    expect(store.all()).toEqual([]);
+    expect(queue.sent).toEqual([]);
+  });
+
+  it('answers 400 for an Idempotency-Key that is not printable ASCII', async () => {
+    const res = await post(BODY, { 'idempotency-key': 'has space' });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.param).toBe('Idempotency-Key');
+  });
+
+  it('answers 404 for an unknown pipeline, and stores nothing', async () => {
+    const res = await post({ ...BODY, model: 'no-such-pipeline' });
+    expect(res.status).toBe(404);
+    expect((await res.json()).error).toMatchObject({ code: 'model_not_found', param: 'model' });
+    expect(store.all()).toEqual([]);
+  });
+});
+
+describe('GET /v1/jobs/{id}', () => {
+  it('shows the status, the answer in OpenAI shape and the attempt summary once the worker ran it', async () => {
+    openai.script('model-a', [{ status: 503 }]);
+    const { id } = await (await post(BODY)).json();
+    startWorker();
+    await waitFor(() => store.all()[0]?.status === 'succeeded');
+    const res = await get(id);
+    expect(res.status).toBe(200);
+    const job = await res.json();
+    expect(job).toMatchObject({
+      id,
+      status: 'succeeded',
+      attempts: 2,
+      error: null,
+      delivery: { status: 'none' },
+    });
+    expect(job.runs).toEqual([
+      {
+        at: expect.any(String),
+        reason: 'success',
+        attempts: 2,
+        route: 'a:503,b:200',
+        model: 'b',
+        failure_class: null,
+      },
+    ]);
+    expect(job.result).toMatchObject({
+      object: 'chat.completion',
+      model: 'b',
+      choices: [{ finish_reason: 'stop' }],
+    });
+    expect(job.result.choices[0].message.content).toBeTypeOf('string');
+    expect(job.result.usage.total_tokens).toBeGreaterThan(0);
+    // The ledger carries the job id as its requestId.
+    expect(ledger.filter((e) => e.type === 'request').map((e) => e.requestId)).toEqual([id]);
+  });
+
+  it('shows a terminal failure for an invalid request, after one attempt', async () => {
+    openai.script('model-a', [{ status: 400, errorMessage: 'Unrecognized request argument supplied: foo' }]);
+    const { id } = await (await post(BODY)).json();
+    startWorker();
+    await waitFor(() => store.all()[0]?.status === 'failed');
+    const job = await (await get(id)).json();
+    expect(job).toMatchObject({ status: 'failed', result: null, attempts: 1 });
+    expect(job.error.code).toBe('invalid_request');
+    expect(openai.requestsFor('model-b')).toHaveLength(0);
+  });
+
+  it('answers 404 for an unknown job', async () => {
+    const res = await get('job_00000000000000000000000000000000');
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.code).toBe('job_not_found');
+  });
+
+  it('reads a scheduled job by its id with colons', async () => {
+    const id = 'nightly:acct-1:2026-11-29T03:00:00Z';
+    await store.create({
+      jobId: id,
+      pipeline: 'p',
+      request: { messages: [{ role: 'user', content: 'x' }] },
+      status: 'queued',
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+      runs: [],
+      schedule: 'nightly',
+      expiresAt: Math.floor(Date.now() / 1000) + 60,
+    });
+    const job = await (await get(id)).json();
+    expect(job).toMatchObject({ id, schedule: 'nightly', status: 'queued', enqueued: false });
+  });
+});

@@ -1,0 +1,194 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One stored version of a parameter, as SSM's history keeps it. */
+export interface FakeSsmVersion {
+  name: string;
+  value: string;
+  type: string;
+  version: number;
+  description: string | undefined;
+  /** ARN built from the caller's access key id (`arn:aws:iam::000000000000:user/<AKID>`). */
+  by: string;
+  /** Milliseconds since the epoch. */
+  modified: number;
+}
+
+/** One request the fake answered: the operation (`GetParameter`…) and its JSON body. */
+export interface FakeSsmRequest {
+  target: string;
+  body: Record<string, unknown>;
+}
+
+export interface FakeSsm {
+  /** Pass as `endpoint` or `AWS_ENDPOINT_URL_SSM`. */
+  url: string;
+  /** Every request, oldest first. */
+  readonly requests: FakeSsmRequest[];
+  /** Writes a new version directly, as an operator with the console would. Returns the version. */
+  put(name: string, value: string, options?: { type?: string; description?: string; by?: string }): number;
+  /** The latest value, or undefined. */
+  value(name: string): string | undefined;
+  /** All versions of a parameter, oldest first. */
+  versions(name: string): readonly FakeSsmVersion[];
+  delete(name: string): void;
+  /** The next `times` requests for `target` (e.g. `GetParameter`) fail with the given error. */
+  fail(target: string, error: { type: string; status?: number; message?: string }, times?: number): void;
+  close(): Promise<void>;
+}
+
+interface Failure {
+  type: string;
+  status: number;
+  message: string;
+  times: number;
+}
+
+class SsmFault extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+const ACCOUNT = '000000000000';
+
+/**
+ * A tiny SSM Parameter Store over the AWS JSON 1.1 protocol (`x-amz-target: AmazonSSM.<Op>`),
+ * enough for `@aws-sdk/client-ssm` and Powertools' `SSMProvider`: GetParameter, GetParameters,
+ * GetParametersByPath, GetParameterHistory, PutParameter, DeleteParameter. SecureString values
+ * are stored in clear and answered only with `WithDecryption`.
+ */
+export async function startFakeSsm(): Promise<FakeSsm> {
+  const store = new Map<string, FakeSsmVersion[]>();
+  const requests: FakeSsmRequest[] = [];
+  const failures = new Map<string, Failure>();
+
+  const write = (name: string, value: string, type: string, description: string | undefined, by: string) => {
+    const history = store.get(name) ?? [];
+    const version = (history.at(-1)?.version ?? 0) + 1;
+    history.push({ name, value, type, version, description, by, modified: Date.now() });
+    store.set(name, history);
+    return version;
+  };
+  const latest = (name: string) => {
+    const v = store.get(name)?.at(-1);
+    if (!v) throw new SsmFault('ParameterNotFound', `Parameter ${name} not found.`);
+    return v;
+  };
+  const shape = (v: FakeSsmVersion, decrypt: unknown) => ({
+    Name: v.name,
+    Type: v.type,
+    Value: v.type === 'SecureString' && decrypt !== true ? 'AQICAHh-encrypted-by-kms' : v.value,
+    Version: v.version,
+    LastModifiedDate: v.modified / 1000,
+    ARN: `arn:aws:ssm:us-east-1:${ACCOUNT}:parameter${v.name}`,
+    DataType: 'text',
+  });
+  const page = <T>(items: T[], body: Record<string, unknown>, max: number) => {
+    const start = Number(body.NextToken ?? 0);
+    const size = Math.min(Number(body.MaxResults ?? max), max);
+    const next = start + size < items.length ? String(start + size) : undefined;
+    return { items: items.slice(start, start + size), next };
+  };
+
+  const operations: Record<string, (b: Record<string, unknown>, by: string) => unknown> = {
+    GetParameter: (b) => ({ Parameter: shape(latest(String(b.Name)), b.WithDecryption) }),
+    GetParameters: (b) => {
+      const names = (b.Names as string[] | undefined) ?? [];
+      return {
+        Parameters: names.flatMap((n) => (store.has(n) ? [shape(latest(n), b.WithDecryption)] : [])),
+        InvalidParameters: names.filter((n) => !store.has(n)),
+      };
+    },
+    GetParametersByPath: (b) => {
+      const path = String(b.Path).replace(/\/$/, '');
+      const under = [...store.keys()].filter((n) => {
+        if (!n.startsWith(`${path}/`)) return false;
+        return b.Recursive === true || !n.slice(path.length + 1).includes('/');
+      });
+      const { items, next } = page(under.sort(), b, 10);
+      return { Parameters: items.map((n) => shape(latest(n), b.WithDecryption)), NextToken: next };
+    },
+    GetParameterHistory: (b) => {
+      latest(String(b.Name));
+      const { items, next } = page(store.get(String(b.Name)) ?? [], b, 50);
+      return {
+        Parameters: items.map((v) => ({
+          ...shape(v, b.WithDecryption),
+          LastModifiedUser: v.by,
+          Description: v.description,
+          Labels: [],
+          Tier: 'Standard',
+        })),
+        NextToken: next,
+      };
+    },
+    PutParameter: (b, by) => {
+      const name = String(b.Name);
+      const existing = store.get(name)?.at(-1);
+      if (existing && b.Overwrite !== true)
+        throw new SsmFault('ParameterAlreadyExists', 'The parameter already exists.');
+      if (typeof b.Value !== 'string' || b.Value === '')
+        throw new SsmFault('ValidationException', 'Value must not be empty');
+      const type = String(b.Type ?? existing?.type ?? 'String');
+      const description = typeof b.Description === 'string' ? b.Description : existing?.description;
+      return { Version: write(name, b.Value, type, description, by), Tier: 'Standard' };
+    },
+    DeleteParameter: (b) => {
+      latest(String(b.Name));
+      store.delete(String(b.Name));
+      return {};
+    },
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const target = String(req.headers['x-amz-target'] ?? '').replace(/^AmazonSSM\./, '');
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+    requests.push({ target, body });
+    const akid = /Credential=([^/]+)\//.exec(String(req.headers.authorization ?? ''))?.[1] ?? 'anonymous';
+    const send = (status: number, payload: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' });
+      res.end(JSON.stringify(payload));
+    };
+    try {
+      const failure = failures.get(target);
+      if (failure && failure.times > 0) {
+        failure.times -= 1;
+        throw new SsmFault(failure.type, failure.message, failure.status);
+      }
+      const operation = operations[target];
+      if (!operation) throw new SsmFault('UnknownOperationException', `fake SSM does not do '${target}'`);
+      send(200, operation(body, `arn:aws:iam::${ACCOUNT}:user/${akid}`));
+    } catch (error) {
+      const fault =
+        error instanceof SsmFault ? error : new SsmFault('InternalServerError', String(error), 500);
+      send(fault.status, { __type: fault.type, message: fault.message });
+    }
+  };
+
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    put: (name, value, o = {}) =>
+      write(name, value, o.type ?? 'String', o.description, o.by ?? `arn:aws:iam::${ACCOUNT}:user/console`),
+    value: (name) => store.get(name)?.at(-1)?.value,
+    versions: (name) => store.get(name) ?? [],
+    delete: (name) => void store.delete(name),
+    fail: (target, e, times = 1) =>
+      failures.set(target, { type: e.type, status: e.status ?? 400, message: e.message ?? e.type, times }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BREAKER_POLICY } from '../../../lambda/core/breaker/breaker-policy.js';
+import { serveCommand } from '../../../lambda/local/cli/serve-command.js';
+import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';
+import {
+  DYNALITE_ENV,
+  openBreakerTable,
+  type RunningDynalite,
+  startDynalite,
+} from '../../helpers/dynalite.js';
+import { createFakeClock } from '../../helpers/fake-clock.js';
+import { containerOn } from './breaker-contract-harness.js';
+
+let dynalite: RunningDynalite;
+beforeAll(async () => {
+  dynalite = await startDynalite();
+});
+afterAll(() => dynalite.stop());
+
+const dynamoEnv = (table?: string): NodeJS.ProcessEnv => ({
+  ...DYNALITE_ENV,
+  SWITCHYARD_STORE: 'dynamodb',
+  AWS_ENDPOINT_URL_DYNAMODB: dynalite.endpoint,
+  ...(table ? { SWITCHYARD_TABLE: table } : {}),
+});
+
+describe('switchyard breakers', () => {
+  it('prints the shared state from DynamoDB as a table and as JSON', async () => {
+    const table = await openBreakerTable(dynalite);
+    const clock = createFakeClock(Date.now());
+    const c = containerOn(table.store, clock, DEFAULT_BREAKER_POLICY);
+    await c.record('a', 'rate_limited');
+    await c.record('a', 'rate_limited');
+    await c.record('b', 'ok');
+    await c.record('b', 'unavailable', { retryAfterMs: 60_000 });
+    const config = writeTempConfig(ABC_CONFIG);
+
+    const json = await runCliCaptured(['breakers', '--config', config, '--json'], dynamoEnv(table.tableName));
+    expect(json).toMatchObject({ code: 0, stderr: '' });
+    const views = JSON.parse(json.stdout).data;
+    expect(views).toEqual([
+      expect.objectContaining({
+        model: 'a',
+        state: 'open',
+        openReason: 'consecutive_429',
+        windowAttempts: 2,
+      }),
+      expect.objectContaining({ model: 'b', state: 'closed', windowAttempts: 2, windowFailures: 1 }),
+      expect.objectContaining({ model: 'c', state: 'closed', windowAttempts: 0, consecutive429: 0 }),
+    ]);
+    expect(views[1].coolingUntil).toBe(new Date(clock.now() + 60_000).toISOString());
+
+    const text = await runCliCaptured(
+      ['breakers', '--config', config, '--pipeline', 'p'],
+      dynamoEnv(table.tableName),
+    );
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(
+      /^PIPELINE +MODEL +STATE +OPEN-UNTIL +REASON +WINDOW\(attempts\/failures\) +429-STREAK +COOLING-UNTIL$/,
+    );
+    expect(lines[1]).toMatch(/^p +a +open +\S+Z +consecutive_429 +2\/2 +0 +-$/);
+    expect(lines[2]).toMatch(/^p +b +closed +- +- +2\/1 +0 +\S+Z$/);
+    expect(lines).toHaveLength(4);
+    table.close();
+  });
+
+  it('exits 1 with one line when the store cannot be read', async () => {
+    const config = writeTempConfig(ABC_CONFIG);
+    const result = await runCliCaptured(['breakers', '--config', config], dynamoEnv('no-such-table'));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^switchyard breakers: cannot read dynamodb table 'no-such-table'.*ResourceNotFoundException/,
+    );
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('says that a memory store is empty outside the serving process', async () => {
+    const config = writeTempConfig(ABC_CONFIG);
+    const result = await runCliCaptured(['breakers', '--config', config], {});
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('memory store lives inside each serve process');
+    expect(result.stdout).toMatch(/^p +a +closed/m);
+  });
+
+  it.each([
+    [['breakers', '--store', 'foo'], {}],
+    [['serve', '--store', 'foo'], {}],
+    [['serve'], { SWITCHYARD_STORE: 'foo' }],
+    [['breakers'], { SWITCHYARD_BREAKER_CACHE_MS: '-1' }],
+  ])('rejects a bad store choice with one line and status 2: %j %j', async (argv, env) => {
+    const result = await runCliCaptured(argv, env);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/--store|SWITCHYARD_/);
+  });
+});
+
+describe('switchyard serve --store dynamodb', () => {
+  it('creates the table on a local endpoint, names the default table in its start-up line', async () => {
+    const config = writeTempConfig(ABC_CONFIG);
+    const run = async () => {
+      let stdout = '';
+      const code = await serveCommand(
+        ['--config', config, '--port', '0', '--store', 'dynamodb'],
+        {
+          stdout: (t) => (stdout += t),
+          stderr: () => {},
+          env: { ...dynamoEnv(), SWITCHYARD_STORE: '' },
+          cwd: process.cwd(),
+        },
+        async () => 'SIGTERM',
+      );
+      return { code, stdout };
+    };
+    const first = await run();
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(
+      `breakers: dynamodb table 'switchyard-breakers' (default name; set SWITCHYARD_TABLE) at ${dynalite.endpoint} (table created), read cache off)`,
+    );
+    const second = await run();
+    expect(second.stdout).toContain(`at ${dynalite.endpoint}, read cache off)`);
+  });
+});
