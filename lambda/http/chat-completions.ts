@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
 import { formatPath } from '../core/catalog/load-config.js';
 import { chatCompletionBodySchema, toChatRequest } from '../core/chat/chat-request-schema.js';
+import { completionBody } from '../core/chat/openai-format.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { RouteFailure } from '../core/router/route-types.js';
 import { terminalError } from '../core/router/terminal-error.js';
 import { errorBody, errorResponse } from './openai-errors.js';
-import { completionBody } from './openai-format.js';
 import { pickRequestId } from './request-id.js';
 import { routeHeaders } from './route-headers.js';
 import { sseBody } from './sse-stream.js';

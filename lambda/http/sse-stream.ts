@@ -1,8 +1,8 @@
 import type { Usage } from '../core/chat/chat-model.js';
+import { type AnswerIds, eventChunk, roleChunk, usageChunk } from '../core/chat/openai-format.js';
 import { ProviderError } from '../core/failures/provider-error.js';
 import type { CommittedStream } from '../core/router/route-chat.js';
 import type { RouteSuccess } from '../core/router/route-types.js';
-import { type AnswerIds, eventChunk, roleChunk, usageChunk } from './openai-format.js';
 
 const encoder = new TextEncoder();
 const sse = (data: unknown) =>

@@ -1,3 +1,4 @@
+import { completionBody } from '../chat/openai-format.js';
 import type { JobRecord, JobRun, JobStatus } from './job.js';
 
 /** One run of a job as the API shows it: when, why it ended, how many attempts, which route. */
@@ -57,23 +58,15 @@ export function jobRunView(run: JobRun): JobRunView {
 export function jobResultView(record: JobRecord) {
   const result = record.result;
   if (result === undefined) return null;
-  const prompt = result.usage?.inputTokens ?? 0;
-  const completion = result.usage?.outputTokens ?? 0;
-  return {
-    id: `chatcmpl-${record.jobId}`,
-    object: 'chat.completion' as const,
-    created: seconds(record.updatedAt),
-    model: result.model,
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant' as const, content: result.content, refusal: null },
-        finish_reason: result.finishReason,
-        logprobs: null,
-      },
-    ],
-    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
-  };
+  return completionBody(
+    {
+      content: result.content,
+      toolCalls: result.toolCalls ?? [],
+      finishReason: result.finishReason,
+      usage: result.usage,
+    },
+    { id: `chatcmpl-${record.jobId}`, created: seconds(record.updatedAt), model: result.model },
+  );
 }
 
 /** A record as `GET /v1/jobs/{id}` and `POST /v1/jobs` answer it. */

@@ -1,4 +1,4 @@
-import type { Usage } from '../chat/chat-model.js';
+import type { FinishReason, ToolCall, Usage } from '../chat/chat-model.js';
 import type { ChatCompletionBody } from '../chat/chat-request-schema.js';
 import type { FailureClass } from '../failures/failure-class.js';
 import type { TerminalReason } from '../ledger/ledger-entry.js';
@@ -26,7 +26,9 @@ export interface JobRun {
 export interface JobResult {
   model: string;
   content: string | null;
-  finishReason: string;
+  /** Tool calls the model made, when it answered with them. */
+  toolCalls?: ToolCall[] | undefined;
+  finishReason: FinishReason;
   usage?: Usage | undefined;
 }
 

@@ -30,10 +30,6 @@ export interface RunJobDeps {
   signal?: AbortSignal | undefined;
 }
 
-/** OpenAI has no `error` / `other` finish reason; both read as a plain stop, as in direct answers. */
-const openAIFinish = (reason: ChatResult['finishReason']) =>
-  reason === 'error' || reason === 'other' ? 'stop' : reason;
-
 function runOf(result: RouteSuccess<ChatResult> | RouteFailure, at: number): JobRun {
   return {
     at,
@@ -127,7 +123,8 @@ export async function runJob(jobId: string, deps: RunJobDeps): Promise<RunJobOut
     const answer: JobResult = {
       model: result.model,
       content: result.value.content,
-      finishReason: openAIFinish(result.value.finishReason),
+      toolCalls: result.value.toolCalls.length > 0 ? result.value.toolCalls : undefined,
+      finishReason: result.value.finishReason,
       usage: result.value.usage,
     };
     if (!(await store.succeed(jobId, answer, run, now))) {

@@ -12,8 +12,8 @@ import type {
   ChatResult,
   ChatStreamEvent,
 } from '../../core/chat/chat-model.js';
-import { type AttemptSignal, createAttemptSignal } from '../shared/attempt-signal.js';
-import { type ErrorSubject, malformedResponse, toProviderError } from '../shared/to-provider-error.js';
+import { createAttemptCalls } from '../shared/attempt-calls.js';
+import { type ErrorSubject, malformedResponse } from '../shared/to-provider-error.js';
 import { toConverseBody } from './bedrock-request.js';
 import { createBedrockStreamMapper, mapConverseResponse } from './bedrock-response.js';
 
@@ -70,54 +70,27 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
   const subject: ErrorSubject = { provider, model: key };
   const client = options.client ?? createClient(options);
 
-  const fail = (error: unknown, attempt: AttemptSignal, call: CallOptions) =>
-    toProviderError(error, {
-      ...subject,
-      callerSignal: call.signal,
-      timedOut: attempt.timedOut,
-      timeoutMs: call.timeoutMs,
-      nowMs: now(),
-    });
+  const calls = createAttemptCalls(subject, now);
 
-  async function generate(request: ChatRequest, call: CallOptions): Promise<ChatResult> {
-    const attempt = createAttemptSignal(call.signal, call.timeoutMs);
-    let completed = false;
-    try {
-      const command = new ConverseCommand(toConverseBody(request, model, subject));
-      const response: unknown = await client.send(command, { abortSignal: attempt.signal });
-      completed = true;
-      return mapConverseResponse(response, subject);
-    } catch (error) {
-      throw fail(error, attempt, call);
-    } finally {
-      attempt.dispose(!completed);
-    }
-  }
+  const generate = (request: ChatRequest, call: CallOptions): Promise<ChatResult> =>
+    calls.generate(
+      call,
+      (abortSignal) =>
+        client.send(new ConverseCommand(toConverseBody(request, model, subject)), { abortSignal }),
+      (response) => mapConverseResponse(response, subject),
+    );
 
-  async function* stream(request: ChatRequest, call: CallOptions): AsyncGenerator<ChatStreamEvent> {
-    const attempt = createAttemptSignal(call.signal, call.timeoutMs);
-    const mapper = createBedrockStreamMapper(subject);
-    let completed = false;
-    try {
-      const command = new ConverseStreamCommand(toConverseBody(request, model, subject));
-      const response = await client.send(command, { abortSignal: attempt.signal });
-      if (response.stream === undefined) throw malformedResponse(subject, 'response has no event stream');
-      for await (const event of response.stream) {
-        attempt.stopTimer();
-        yield* mapper.push(event);
-      }
-      // A destroyed socket can end the event stream without an error; an abort is not a clean end.
-      if (attempt.signal.aborted) throw attempt.signal.reason;
-      const finish = mapper.end();
-      completed = true;
-      yield finish;
-    } catch (error) {
-      throw fail(error, attempt, call);
-    } finally {
-      // A consumer that stops early (or an error) must not leave the upstream request running.
-      attempt.dispose(!completed);
-    }
-  }
+  const stream = (request: ChatRequest, call: CallOptions): AsyncGenerator<ChatStreamEvent> =>
+    calls.stream(
+      call,
+      async (abortSignal) => {
+        const command = new ConverseStreamCommand(toConverseBody(request, model, subject));
+        const response = await client.send(command, { abortSignal });
+        if (response.stream === undefined) throw malformedResponse(subject, 'response has no event stream');
+        return response.stream;
+      },
+      createBedrockStreamMapper(subject),
+    );
 
   return { key, provider, generate, stream };
 }

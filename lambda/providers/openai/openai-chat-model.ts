@@ -6,8 +6,8 @@ import type {
   ChatResult,
   ChatStreamEvent,
 } from '../../core/chat/chat-model.js';
-import { type AttemptSignal, createAttemptSignal } from '../shared/attempt-signal.js';
-import { type ErrorSubject, toProviderError } from '../shared/to-provider-error.js';
+import { createAttemptCalls } from '../shared/attempt-calls.js';
+import type { ErrorSubject } from '../shared/to-provider-error.js';
 import { toOpenAIParams, toOpenAIStreamParams } from './openai-request.js';
 import { createOpenAIStreamMapper, mapOpenAICompletion } from './openai-response.js';
 
@@ -61,57 +61,29 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
 
-  const fail = (error: unknown, attempt: AttemptSignal, call: CallOptions) =>
-    toProviderError(error, {
-      ...subject,
-      callerSignal: call.signal,
-      timedOut: attempt.timedOut,
-      timeoutMs: call.timeoutMs,
-      nowMs: now(),
-    });
+  const calls = createAttemptCalls(subject, now);
 
-  async function generate(request: ChatRequest, call: CallOptions): Promise<ChatResult> {
-    const attempt = createAttemptSignal(call.signal, call.timeoutMs);
-    let completed = false;
-    try {
-      const body: unknown = await client.chat.completions.create(toOpenAIParams(request, model), {
-        signal: attempt.signal,
-        timeout: sdkTimeout(call.timeoutMs),
-      });
-      completed = true;
-      return mapOpenAICompletion(body, subject);
-    } catch (error) {
-      throw fail(error, attempt, call);
-    } finally {
-      attempt.dispose(!completed);
-    }
-  }
+  const generate = (request: ChatRequest, call: CallOptions): Promise<ChatResult> =>
+    calls.generate(
+      call,
+      (signal) =>
+        client.chat.completions.create(toOpenAIParams(request, model), {
+          signal,
+          timeout: sdkTimeout(call.timeoutMs),
+        }),
+      (body) => mapOpenAICompletion(body, subject),
+    );
 
-  async function* stream(request: ChatRequest, call: CallOptions): AsyncGenerator<ChatStreamEvent> {
-    const attempt = createAttemptSignal(call.signal, call.timeoutMs);
-    const mapper = createOpenAIStreamMapper(subject);
-    let completed = false;
-    try {
-      const chunks = await client.chat.completions.create(toOpenAIStreamParams(request, model), {
-        signal: attempt.signal,
-        timeout: sdkTimeout(call.timeoutMs),
-      });
-      for await (const chunk of chunks) {
-        attempt.stopTimer();
-        yield* mapper.push(chunk);
-      }
-      // The SDK's iterator ends silently when its request is aborted; that is not a clean end.
-      if (attempt.signal.aborted) throw attempt.signal.reason;
-      const finish = mapper.end();
-      completed = true;
-      yield finish;
-    } catch (error) {
-      throw fail(error, attempt, call);
-    } finally {
-      // A consumer that stops early (or an error) must not leave the upstream request running.
-      attempt.dispose(!completed);
-    }
-  }
+  const stream = (request: ChatRequest, call: CallOptions): AsyncGenerator<ChatStreamEvent> =>
+    calls.stream(
+      call,
+      (signal) =>
+        client.chat.completions.create(toOpenAIStreamParams(request, model), {
+          signal,
+          timeout: sdkTimeout(call.timeoutMs),
+        }),
+      createOpenAIStreamMapper(subject),
+    );
 
   return { key, provider, generate, stream };
 }

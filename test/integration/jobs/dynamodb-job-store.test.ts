@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { JobRecord, JobRun } from '../../../lambda/core/jobs/job.js';
+import type { JobRecord, JobResult, JobRun } from '../../../lambda/core/jobs/job.js';
 import { ensureJobTable } from '../../../lambda/stores/create-job-table.js';
 import { JOB_TABLE_KEYS } from '../../../lambda/stores/dynamodb-job-keys.js';
 import { createDynamoDbJobStore, JobItemError } from '../../../lambda/stores/dynamodb-job-store.js';
@@ -73,7 +73,12 @@ const run = (reason: JobRun['reason'], at = clock.now()): JobRun => ({
   failureClass: reason === 'success' ? undefined : 'rate_limited',
 });
 
-const ANSWER = { model: 'llama-or', content: 'All quiet.', finishReason: 'stop', usage: undefined };
+const ANSWER: JobResult = {
+  model: 'llama-or',
+  content: 'All quiet.',
+  finishReason: 'stop',
+  usage: undefined,
+};
 
 async function rawItem(jobId: string) {
   const { Item } = await doc.send(

@@ -34,6 +34,28 @@ const BASE: JobRecord = {
 };
 
 describe('job view', () => {
+  it('keeps the tool calls of an answer that made them', () => {
+    const record: JobRecord = {
+      ...BASE,
+      result: {
+        model: 'c',
+        content: null,
+        toolCalls: [{ id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' }],
+        finishReason: 'tool_calls',
+        usage: { inputTokens: 12, outputTokens: 4 },
+      },
+    };
+    expect(jobView(record).result?.choices[0]).toMatchObject({
+      message: {
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } },
+        ],
+      },
+      finish_reason: 'tool_calls',
+    });
+  });
+
   it('shows status, the answer as a chat.completion, every run and the attempts over all runs', () => {
     const view = jobView(BASE);
     expect(view).toMatchObject({
