@@ -1,7 +1,7 @@
 /**
- * bench/cold-start: the API Lambda bundle as `cdk synth` builds it (esbuild, ESM, minified, AWS
- * SDK external as on the Node.js 22 runtime), its size, and its module initialisation time in fresh
- * Node processes on this machine. Goal: ≤ 1.5 MB and ≤ 150 ms.
+ * bench/cold-start: each Lambda bundle as `cdk synth` builds it (`LAMBDA_BUNDLE`: esbuild, ESM,
+ * minified, the AWS SDK bundled in), its size, and its module initialisation time in fresh Node
+ * processes on this machine. Goal: ≤ 1.5 MB and ≤ 150 ms.
  *
  *   npm run bench:cold-start
  */
@@ -10,12 +10,13 @@ import { copyFileSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { LAMBDA_BUNDLE } from '../../lib/lambda-bundle.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = 15;
 const HANDLERS = ['api', 'worker', 'scheduler'];
 
-// Inside the project, so the externals (@aws-sdk/*) resolve from node_modules as they would from the runtime.
+// Inside the project, so any external module would resolve from node_modules.
 const out = mkdtempSync(join(ROOT, 'bench', 'cold-start', '.out-'));
 const config = join(out, 'switchyard.config.json');
 copyFileSync(join(ROOT, 'lambda', 'local', 'default-config.json'), config);
@@ -31,14 +32,12 @@ for (const name of HANDLERS) {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node22',
-    minify: true,
-    keepNames: true,
-    mainFields: ['module', 'main'],
-    external: ['@aws-sdk/*'],
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
+    target: LAMBDA_BUNDLE.target,
+    minify: LAMBDA_BUNDLE.minify,
+    keepNames: LAMBDA_BUNDLE.keepNames,
+    mainFields: [...LAMBDA_BUNDLE.mainFields],
+    external: [...LAMBDA_BUNDLE.externalModules],
+    banner: { js: LAMBDA_BUNDLE.banner },
     logLevel: 'error',
   });
   const probe = join(out, `probe-${name}.mjs`);
@@ -74,7 +73,5 @@ const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ??
 console.log(line(header));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const row of rows) console.log(line(row));
-console.log(
-  `\nGoal: ≤ 1.5 MB and ≤ 150 ms (Node ${process.version}, ${RUNS} runs each; @aws-sdk/* external, loaded from node_modules).`,
-);
+console.log(`\nGoal: ≤ 1.5 MB and ≤ 150 ms (Node ${process.version}, ${RUNS} fresh processes each).`);
 execFileSync('rm', ['-rf', out]);

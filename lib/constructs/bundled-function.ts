@@ -7,6 +7,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { isSsmName } from '../../lambda/aws/provider-keys.js';
+import { LAMBDA_BUNDLE } from '../lambda-bundle.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -22,7 +23,8 @@ export interface BundledFunctionProps {
 }
 
 /**
- * One of Switchyard's Lambda functions: local esbuild (ESM, minified, source maps), Node.js 22 on
+ * One of Switchyard's Lambda functions: local esbuild (ESM, minified, source maps, see
+ * `LAMBDA_BUNDLE`), Node.js 22 on
  * arm64, the config bundled beside the handler, its own log group, and a role that starts with
  * nothing but writing those logs. Every other permission is granted by name through the methods.
  */

@@ -1,0 +1,19 @@
+/**
+ * How every Switchyard Lambda is bundled (esbuild), shared by the CDK constructs and
+ * `bench/cold-start`, so the benchmark measures exactly what is deployed.
+ *
+ * The AWS SDK is bundled too rather than taken from the runtime: one minified file loads in about
+ * half the time of the SDK's hundreds of modules (measured in bench/cold-start), and the clients
+ * are the versions the tests ran against.
+ */
+export const LAMBDA_BUNDLE = {
+  target: 'node22',
+  minify: true,
+  sourceMap: true,
+  /** The failure matrix reads SDK error class names; keep them through minification. */
+  keepNames: true,
+  mainFields: ['module', 'main'],
+  /** ESM bundles still meet CommonJS dependencies that call require(). */
+  banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  externalModules: [] as string[],
+} as const;
