@@ -23,9 +23,9 @@ export interface BundledFunctionProps {
 }
 
 /**
- * One of Switchyard's Lambda functions: local esbuild (ESM, minified, source maps, see
- * `LAMBDA_BUNDLE`), Node.js 22 on
- * arm64, the config bundled beside the handler, its own log group, and a role that starts with
+ * One of Switchyard's Lambda functions: local esbuild (`LAMBDA_BUNDLE`: ESM, minified, source
+ * maps, the AWS SDK bundled in), Node.js 22 on arm64, the config bundled beside the handler, its
+ * own log group, and a role that starts with
  * nothing but writing those logs. Every other permission is granted by name through the methods.
  */
 export class BundledFunction extends Construct {
@@ -64,16 +64,9 @@ export class BundledFunction extends Construct {
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        // The failure matrix reads SDK error class names; keep them through minification.
-        keepNames: true,
-        mainFields: ['module', 'main'],
-        // ESM bundles still meet CommonJS dependencies that call require().
-        banner:
-          "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-        externalModules: ['@aws-sdk/*'],
+        ...LAMBDA_BUNDLE,
+        mainFields: [...LAMBDA_BUNDLE.mainFields],
+        externalModules: [...LAMBDA_BUNDLE.externalModules],
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
