@@ -16,8 +16,19 @@ export interface SwitchyardStackProps extends StackProps {
   configFile: string;
 }
 
-/** Every pipeline's deadline must end inside API Gateway's integration timeout, with a second to answer. */
-function checkDeadlines(config: SwitchyardConfig): void {
+/**
+ * What only a deployment can get wrong: every pipeline's deadline must end inside API Gateway's
+ * integration timeout (with a second to answer), and a key named only by `apiKeyEnv` exists only
+ * on a laptop, so every keyed provider needs an `apiKeySecret` in AWS.
+ */
+function checkDeployable(config: SwitchyardConfig): void {
+  for (const [name, provider] of Object.entries(config.providers)) {
+    if (provider.type === 'openai' && provider.apiKeyEnv && !provider.apiKeySecret) {
+      throw new Error(
+        `providers.${name}: apiKeyEnv (${provider.apiKeyEnv}) only works locally; add apiKeySecret (an SSM SecureString /path or a Secrets Manager name) to deploy`,
+      );
+    }
+  }
   const catalog = createCatalog(config);
   const limitMs = (INTEGRATION_TIMEOUT_SECONDS - 1) * 1000;
   for (const pipeline of ['(ad-hoc chains)', ...catalog.pipelines]) {
@@ -35,7 +46,7 @@ export class SwitchyardStack extends Stack {
   constructor(scope: Construct, id: string, props: SwitchyardStackProps) {
     super(scope, id, props);
     const { config } = props;
-    checkDeadlines(config);
+    checkDeployable(config);
     const ssmPrefix = config.aws?.ssmPrefix ?? '/switchyard';
 
     const breakers = new BreakerTable(this, 'BreakerTable');
@@ -43,9 +54,6 @@ export class SwitchyardStack extends Stack {
       ssmPrefix,
       chains: Object.fromEntries(Object.entries(config.pipelines).map(([name, p]) => [name, p.chain])),
     });
-    const providerKeySecrets = Object.values(config.providers).flatMap((p) =>
-      p.type === 'openai' && p.apiKeySecret ? [p.apiKeySecret] : [],
-    );
     const workerTimeoutSeconds = 120;
     const queues = new JobQueues(this, 'Jobs', {
       maxReceiveCount: config.jobs?.maxReceiveCount ?? 3,
@@ -56,7 +64,7 @@ export class SwitchyardStack extends Stack {
       breakerTable: breakers.table,
       ssmPrefix,
       configFile: props.configFile,
-      providerKeySecrets,
+      config,
       timeoutSeconds: INTEGRATION_TIMEOUT_SECONDS + 1,
       jobs: { table: queues.table, queues },
     });
@@ -66,7 +74,7 @@ export class SwitchyardStack extends Stack {
       breakerTable: breakers.table,
       ssmPrefix,
       configFile: props.configFile,
-      providerKeySecrets,
+      config,
       workerTimeoutSeconds,
     });
     const gateway = new SwitchyardApi(this, 'Api', { handler: api.fn });

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { errorBody } from '../http/openai-errors.js';
 
 /** What a streaming Lambda returns: middy writes the status and headers, then pipes the body. */
 export interface StreamedResponse {
@@ -52,4 +53,15 @@ export async function handleApiEvent(event: APIGatewayProxyEvent, app: FetchApp)
     headers[name] = value;
   });
   return { statusCode: response.status, headers, body: response.body ?? '' };
+}
+
+/** 503 in the OpenAI envelope when the gateway could not start (the next request tries again). */
+export function startFailure(): StreamedResponse {
+  return {
+    statusCode: 503,
+    headers: { 'content-type': 'application/json', 'retry-after': '1' },
+    body: JSON.stringify(
+      errorBody('the gateway is starting or could not start; try again', 'api_error', 'service_unavailable'),
+    ),
+  };
 }

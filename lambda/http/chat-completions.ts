@@ -6,7 +6,7 @@ import type { Gateway } from '../core/gateway/gateway.js';
 import type { RouteFailure } from '../core/router/route-types.js';
 import { terminalError } from '../core/router/terminal-error.js';
 import { errorBody, errorResponse } from './openai-errors.js';
-import { pickRequestId } from './request-id.js';
+import { requestIdOf } from './request-id.js';
 import { routeHeaders } from './route-headers.js';
 import { sseBody } from './sse-stream.js';
 
@@ -22,7 +22,7 @@ function failureResponse(result: RouteFailure, pipeline: string, requestId: stri
  * answers in the OpenAI shape, as JSON or as server-sent events.
  */
 export async function chatCompletions(c: Context, gateway: Gateway): Promise<Response> {
-  const requestId = pickRequestId(c.req.header('x-request-id'));
+  const requestId = requestIdOf(c);
   const idHeader = { 'x-request-id': requestId };
 
   let raw: unknown;

@@ -9,6 +9,7 @@ import { chatCompletions } from './chat-completions.js';
 import { addInfoRoutes } from './info-routes.js';
 import { addJobsRoutes, type JobsHttpOptions } from './jobs-routes.js';
 import { errorBody, errorResponse } from './openai-errors.js';
+import { requestIdMiddleware } from './request-id.js';
 
 /** Largest request body accepted, in bytes. Default 1 MiB; beyond it the answer is 413. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -33,7 +34,8 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const app = new Hono();
 
-  // First, so a request without a valid key is refused before any of its body is read.
+  app.use('*', requestIdMiddleware);
+  // Before the body limit, so a request without a valid key is refused before any of its body is read.
   if (options.callerKeys) app.use('/v1/*', callerAuth(options.callerKeys, { log }));
   app.use('/v1/*', limitBodySize(maxSize));
   app.post('/v1/chat/completions', (c) => chatCompletions(c, gateway));

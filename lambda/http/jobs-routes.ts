@@ -11,7 +11,7 @@ import type { Logger } from '../core/logger.js';
 import type { Clock } from '../core/time.js';
 import { systemClock } from '../runtime/system-time.js';
 import { errorBody, errorResponse } from './openai-errors.js';
-import { pickRequestId } from './request-id.js';
+import { requestIdOf } from './request-id.js';
 
 /** What `POST /v1/jobs` and `GET /v1/jobs/{id}` need. Absent from `createHttpApp`: no job routes. */
 export interface JobsHttpOptions {
@@ -97,7 +97,7 @@ export function addJobsRoutes(app: Hono, gateway: Gateway, options: JobsHttpOpti
   }
 
   app.post('/v1/jobs', async (c: Context) => {
-    const headers = { 'x-request-id': pickRequestId(c.req.header('x-request-id')) };
+    const headers = { 'x-request-id': requestIdOf(c) };
     let raw: unknown;
     try {
       raw = JSON.parse(await c.req.text());

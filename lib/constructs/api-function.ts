@@ -1,5 +1,6 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
+import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
 import { BundledFunction } from './bundled-function.js';
 import type { JobQueues } from './job-queues.js';
 import { grantRouting } from './routing-grants.js';
@@ -8,8 +9,8 @@ export interface ApiFunctionProps {
   breakerTable: ITable;
   ssmPrefix: string;
   configFile: string;
-  /** `apiKeySecret` names from the config: exactly what the role may read. */
-  providerKeySecrets: string[];
+  /** The deployed config: its provider keys and Bedrock models are exactly what the role may use. */
+  config: SwitchyardConfig;
   timeoutSeconds: number;
   /** For `POST /v1/jobs`: the jobs table and the job queue. */
   jobs: { table: ITable; queues: JobQueues };
@@ -35,7 +36,7 @@ export function createApiFunction(scope: Construct, id: string, props: ApiFuncti
   grantRouting(fn, {
     ssmPrefix: props.ssmPrefix,
     breakerTable: props.breakerTable,
-    providerKeySecrets: props.providerKeySecrets,
+    config: props.config,
   });
   fn.allow('ReadCallerKeys', ['ssm:GetParameter'], [fn.parameterArn(`${props.ssmPrefix}/caller-keys`)]);
   fn.allow(

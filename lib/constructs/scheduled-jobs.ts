@@ -4,7 +4,7 @@ import { EventField, Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-eve
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import type { ScheduleConfig } from '../../lambda/core/catalog/config-schema.js';
+import type { ScheduleConfig, SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
 import { BundledFunction } from './bundled-function.js';
 import { pipelineConstructId } from './chain-parameters.js';
 import type { JobQueues } from './job-queues.js';
@@ -16,7 +16,8 @@ export interface ScheduledJobsProps {
   breakerTable: ITable;
   ssmPrefix: string;
   configFile: string;
-  providerKeySecrets: string[];
+  /** The deployed config (provider keys and Bedrock models the worker's router uses). */
+  config: SwitchyardConfig;
   workerTimeoutSeconds: number;
   /** Jobs a worker takes from the queue at once. Default 5. */
   batchSize?: number;
@@ -73,7 +74,7 @@ export class ScheduledJobs extends Construct {
     grantRouting(this.worker, {
       ssmPrefix: props.ssmPrefix,
       breakerTable: props.breakerTable,
-      providerKeySecrets: props.providerKeySecrets,
+      config: props.config,
     });
     this.worker.allow('RunJobs', ['dynamodb:GetItem', 'dynamodb:UpdateItem'], [queues.table.tableArn]);
     const webhookSecrets = Object.values(props.schedules).flatMap((s) =>

@@ -263,6 +263,45 @@ describe('Switchyard stack', () => {
     expect(() => app.synth()).toThrow(/AwsSolutions-IAM5/);
   });
 
+  it('lets the routers invoke exactly the Bedrock models of the config', () => {
+    for (const prefix of ['ApiFunctionRole', 'ScheduledJobsWorkerRole']) {
+      const bedrock = roleStatements(prefix).filter((s) =>
+        [s.Action].flat().some((a) => a.startsWith('bedrock:')),
+      );
+      expect(bedrock).toHaveLength(1);
+      expect([bedrock[0]?.Action].flat().sort()).toEqual([
+        'bedrock:InvokeModel',
+        'bedrock:InvokeModelWithResponseStream',
+      ]);
+      const resources = JSON.stringify(bedrock[0]?.Resource);
+      for (const model of [
+        'meta.llama3-3-70b-instruct-v1:0',
+        'anthropic.claude-3-5-haiku-20241022-v1:0',
+        'amazon.nova-lite-v1:0',
+      ]) {
+        expect(resources).toContain(`:bedrock:us-east-1::foundation-model/${model}`);
+      }
+      expect(resources).not.toContain('foundation-model/*');
+    }
+  });
+
+  it('refuses a provider whose key exists only in a local environment variable', () => {
+    const local = {
+      ...config,
+      providers: {
+        ...config.providers,
+        together: {
+          type: 'openai' as const,
+          baseURL: 'https://api.together.xyz/v1',
+          apiKeyEnv: 'TOGETHER_API_KEY',
+        },
+      },
+    };
+    expect(() => synth({ config: local, configFile: writeTempConfig(local) })).toThrow(
+      /providers\.together: apiKeyEnv .* only works locally/,
+    );
+  });
+
   it('refuses a pipeline deadline that does not fit the integration timeout', () => {
     const tooLong = { ...config, pipelines: { slow: { chain: 'gpt-mini', deadlineMs: 60_000 } } };
     expect(() => synth({ config: tooLong, configFile: writeTempConfig(tooLong) })).toThrow(

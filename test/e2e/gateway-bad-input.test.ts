@@ -44,8 +44,12 @@ describe('bad input over HTTP', () => {
   });
 
   it('answers 413 for a body over the limit', async () => {
-    const res = await h.post({ model: 'p', messages: [{ role: 'user', content: 'x'.repeat(10_000) }] });
+    const res = await h.post(
+      { model: 'p', messages: [{ role: 'user', content: 'x'.repeat(10_000) }] },
+      { 'x-request-id': 'big-1' },
+    );
     expect(res.status).toBe(413);
+    expect(res.headers.get('x-request-id')).toBe('big-1');
     expect((await res.json()).error.code).toBe('request_too_large');
   });
 
@@ -97,6 +101,7 @@ describe('bad input over HTTP', () => {
   it('answers an unknown route with 404 in the envelope', async () => {
     const res = await fetch(`${h.url}/v1/nope`);
     expect(res.status).toBe(404);
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
     expect((await res.json()).error.code).toBe('not_found');
   });
 });

@@ -3,7 +3,7 @@ import type { Usage } from '../chat/chat-model.js';
 import { FAILURE_POLICY, type FailureClass } from '../failures/failure-class.js';
 import type { ProviderError } from '../failures/provider-error.js';
 import { addUsage, costOf } from '../ledger/cost.js';
-import type { AttemptAction, AttemptPhase, TerminalReason } from '../ledger/ledger-entry.js';
+import type { AttemptAction, AttemptPhase, LedgerEntry, TerminalReason } from '../ledger/ledger-entry.js';
 import { type AttemptControl, abortable, startAttempt, toProviderError } from './attempt-control.js';
 import type {
   AttemptCall,
@@ -28,7 +28,15 @@ export async function runAttempts<T>(
   deps: RouterDeps,
   call: AttemptCall<T>,
 ): Promise<RouteResult<T>> {
-  const { clock, breakers, ledger } = deps;
+  const { clock, breakers } = deps;
+  // Evidence must never cost the caller the answer: a sink that throws (a full disk) is ignored here.
+  const ledger = (entry: LedgerEntry) => {
+    try {
+      deps.ledger(entry);
+    } catch {
+      // the sink reports its own failures
+    }
+  };
   const { requestId, pipeline, policy, signal } = request;
   const startedAt = clock.now();
   const deadline = startedAt + policy.deadlineMs;
@@ -155,6 +163,8 @@ export async function runAttempts<T>(
         : previous.model === selection.key
           ? 'retry'
           : 'fallback';
+    // The breaker read may have taken the rest of the budget: no attempt without time to run it.
+    if (clock.now() >= deadline) return finish('deadline');
     const timeoutMs = Math.min(route.timeoutMs, deadline - clock.now());
     const startedAttemptAt = clock.now();
     const control = startAttempt(deps.sleep, timeoutMs, signal);
@@ -201,6 +211,5 @@ export async function runAttempts<T>(
       if (!fallsBack) return finish('stopped');
     }
   }
-  const deadlineSpent = clock.now() >= deadline && lastError?.failureClass === 'timeout';
-  return finish(deadlineSpent ? 'deadline' : 'exhausted');
+  return finish(clock.now() >= deadline ? 'deadline' : 'exhausted');
 }

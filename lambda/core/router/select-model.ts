@@ -13,7 +13,7 @@ export interface Selection {
   key: string;
   /** 0-based index of the tier the model was picked from. */
   tier: number;
-  /** Sent despite open breakers (or cooling): no member anywhere was eligible. */
+  /** Sent despite its open breaker (or cooling): no member anywhere was eligible. */
   failOpen: boolean;
 }
 
@@ -52,7 +52,9 @@ export function selectModel(
     const picked = pickWeighted(unfailed, random);
     if (picked) return { key: picked.key, tier: index, failOpen: true };
   }
+  // Every member failed in this request: the first tier again. That is a retry of a model, and
+  // fail-open only if its breaker is open (or it is cooling) by now.
   const first = tiers[0];
   const picked = first ? pickWeighted(first.members, random) : undefined;
-  return picked ? { key: picked.key, tier: 0, failOpen: true } : undefined;
+  return picked ? { key: picked.key, tier: 0, failOpen: eligibility.isBlocked(picked.key) } : undefined;
 }

@@ -32,15 +32,7 @@ export function terminalError(failure: RouteFailure, pipeline: string): Terminal
           : 'invalid_request';
     return { status: 400, type: 'invalid_request_error', code, message: error.message };
   }
-  if (failure.reason === 'deadline') {
-    return {
-      status: 504,
-      type: 'timeout_error',
-      code: 'deadline_exceeded',
-      message: `pipeline '${pipeline}' spent its deadline after ${attempts.length} attempt(s)${trail}`,
-    };
-  }
-  if (attempts.length === 0) {
+  if (attempts.length === 0 && failure.reason !== 'deadline') {
     return {
       status: 503,
       type: 'api_error',
@@ -49,7 +41,8 @@ export function terminalError(failure: RouteFailure, pipeline: string): Terminal
     };
   }
   const message = `all routes failed for pipeline '${pipeline}' after ${attempts.length} attempt(s)${trail}`;
-  if (attempts.every((a) => a.outcome === 'rate_limited')) {
+  // Every route said "slow down": the caller should too, whether or not the deadline ran out meanwhile.
+  if (attempts.length > 0 && attempts.every((a) => a.outcome === 'rate_limited')) {
     const hints = attempts
       .map((a) => a.retryAfterMs)
       .filter((ms): ms is number => ms !== undefined && ms > 0);
@@ -60,6 +53,14 @@ export function terminalError(failure: RouteFailure, pipeline: string): Terminal
       code: 'all_routes_rate_limited',
       message,
       retryAfterSeconds,
+    };
+  }
+  if (failure.reason === 'deadline') {
+    return {
+      status: 504,
+      type: 'timeout_error',
+      code: 'deadline_exceeded',
+      message: `pipeline '${pipeline}' spent its deadline after ${attempts.length} attempt(s)${trail}`,
     };
   }
   if (attempts.every((a) => a.outcome === 'unavailable')) {

@@ -49,8 +49,43 @@ describe('attempt loop', () => {
     const h = createRouterHarness({ models: { A: [UNAVAILABLE, OK] }, tiers: tiersOf([['A']]) });
     const result = await h.route();
     expect(result.ok).toBe(true);
-    expect(result.attempts.map((a) => a.action)).toEqual(['first', 'fail-open']);
+    expect(result.attempts.map((a) => a.action)).toEqual(['first', 'retry']);
     expect(h.calls('A')).toBe(2);
+  });
+
+  it('labels a retry fail-open when the model it retries has opened meanwhile', async () => {
+    const h = createRouterHarness({
+      models: { A: [{ fail: 'upstream_auth', status: 401 }, OK] },
+      tiers: tiersOf([['A']]),
+    });
+    const result = await h.route();
+    expect(result.attempts.map((a) => a.action)).toEqual(['first', 'fail-open']);
+  });
+
+  it('starts no attempt when the breaker read took the time that was left', async () => {
+    const h = createRouterHarness({
+      models: { A: [OK] },
+      tiers: tiersOf([['A']]),
+      policy: { deadlineMs: 1_000 },
+    });
+    const read = h.breakers.read.bind(h.breakers);
+    h.breakers.read = async (pipeline) => {
+      h.clock.advance(1_500);
+      return read(pipeline);
+    };
+    const result = await h.route();
+    expect(result.ok === false && result.reason).toBe('deadline');
+    expect(h.calls('A')).toBe(0);
+  });
+
+  it('answers a request whose routes were all rate limited even when a ledger write throws', async () => {
+    const h = createRouterHarness({ models: { A: [RATE_LIMITED], B: [OK] }, tiers: tiersOf([['A'], ['B']]) });
+    h.deps.ledger = () => {
+      throw new Error('ENOSPC: no space left on device');
+    };
+    const result = await h.route();
+    expect(result.ok).toBe(true);
+    expect(h.calls('B')).toBe(1);
   });
 
   it('records every attempt before the next selection, so a breaker opened on attempt 1 is excluded on attempt 2', async () => {

@@ -56,6 +56,15 @@ describe('terminal error', () => {
     expect(terminalError(failure('exhausted', [attempt('a', 'unavailable', 503)]), 'p').status).toBe(503);
   });
 
+  it('answers 429 when every route was rate limited, even if the deadline ran out meanwhile', () => {
+    const t = terminalError(failure('deadline', [attempt('a', 'rate_limited', 429, 2_000)]), 'p');
+    expect(t).toMatchObject({ status: 429, retryAfterSeconds: 2 });
+  });
+
+  it('answers 503 naming no route when there was nothing to call', () => {
+    expect(terminalError(failure('exhausted', []), 'p')).toMatchObject({ status: 503, code: 'no_route' });
+  });
+
   it('answers 504 when the deadline is spent', () => {
     expect(terminalError(failure('deadline', [attempt('a', 'timeout')]), 'p')).toMatchObject({
       status: 504,
