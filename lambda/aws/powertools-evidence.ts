@@ -1,6 +1,7 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { BreakerOpened } from '../core/breaker/breakers.js';
+import { AD_HOC_PREFIX } from '../core/gateway/gateway.js';
 import type { LedgerEntry, LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import { logBreakerOpened } from '../runtime/breaker-log-events.js';
@@ -14,6 +15,14 @@ export const METRICS = {
   breakerOpenings: 'BreakerOpenings',
   requestLatency: 'RequestLatency',
 } as const;
+
+/**
+ * The metric dimension of a pipeline. Ad-hoc chains are callers' free text: one dimension value
+ * for all of them, so their number cannot grow the metric count (and the bill) without bound.
+ */
+function dimensionOf(pipeline: string): string {
+  return pipeline.startsWith(AD_HOC_PREFIX) ? '(ad-hoc)' : pipeline;
+}
 
 /** Our `Logger` over the Powertools logger (structured JSON with the Lambda context). */
 export function powertoolsLogger(logger: PowertoolsLogger): Logger {
@@ -50,7 +59,10 @@ export function powertoolsLedger(logger: PowertoolsLogger, metrics: Metrics): Le
   return (entry: LedgerEntry) => {
     logger.info(`ledger ${entry.type}`, { ...entry });
     if (entry.type === 'attempt') {
-      emit(metrics, METRICS.attempts, MetricUnit.Count, 1, { pipeline: entry.pipeline, model: entry.model });
+      emit(metrics, METRICS.attempts, MetricUnit.Count, 1, {
+        pipeline: dimensionOf(entry.pipeline),
+        model: entry.model,
+      });
       if (entry.action === 'fallback') {
         emit(metrics, METRICS.fallbacks, MetricUnit.Count, 1, {
           pipeline: entry.pipeline,
@@ -59,12 +71,12 @@ export function powertoolsLedger(logger: PowertoolsLogger, metrics: Metrics): Le
       }
       return;
     }
-    emit(metrics, METRICS.requests, MetricUnit.Count, 1, { pipeline: entry.pipeline });
+    emit(metrics, METRICS.requests, MetricUnit.Count, 1, { pipeline: dimensionOf(entry.pipeline) });
     emit(metrics, METRICS.requestLatency, MetricUnit.Milliseconds, entry.latencyMs, {
       pipeline: entry.pipeline,
     });
     if (entry.reason === 'exhausted' || entry.reason === 'deadline') {
-      emit(metrics, METRICS.exhausted, MetricUnit.Count, 1, { pipeline: entry.pipeline });
+      emit(metrics, METRICS.exhausted, MetricUnit.Count, 1, { pipeline: dimensionOf(entry.pipeline) });
     }
   };
 }

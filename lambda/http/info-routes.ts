@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { Catalog } from '../core/catalog/catalog.js';
 import type { Gateway } from '../core/gateway/gateway.js';
+import { errorBody, errorResponse } from './openai-errors.js';
 
 /** `GET /v1/models`, `/v1/pipelines`, `/v1/breakers` and `/healthz`. */
 export function addInfoRoutes(app: Hono, gateway: Gateway, catalog: Catalog): void {
@@ -43,6 +44,13 @@ export function addInfoRoutes(app: Hono, gateway: Gateway, catalog: Catalog): vo
 
   app.get('/v1/breakers', async (c) => {
     const pipeline = c.req.query('pipeline');
-    return c.json({ object: 'list', data: await gateway.breakers(pipeline || undefined) });
+    const data = await gateway.breakers(pipeline || undefined);
+    if (data === undefined) {
+      return errorResponse(
+        404,
+        errorBody(`unknown pipeline '${pipeline}'`, 'invalid_request_error', 'model_not_found', 'pipeline'),
+      );
+    }
+    return c.json({ object: 'list', data });
   });
 }

@@ -125,9 +125,12 @@ describe('info endpoints', () => {
     ]);
   });
 
-  it('shows breakers as closed with empty windows before any traffic', async () => {
-    const body = await (await fetch(`${h.url}/v1/breakers?pipeline=q`)).json();
-    expect(body.data).toEqual([]);
+  it('shows the breakers of a pipeline, and answers 404 for a name that routes nowhere', async () => {
+    const body = await (await fetch(`${h.url}/v1/breakers?pipeline=p`)).json();
+    expect(body.data).toEqual([expect.objectContaining({ pipeline: 'p', model: 'a', state: 'closed' })]);
+    const unknown = await fetch(`${h.url}/v1/breakers?pipeline=q`);
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error.param).toBe('pipeline');
   });
 
   it('answers /healthz', async () => {

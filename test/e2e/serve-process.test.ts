@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeUpstream } from '../../lambda/local/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/local/fakes/openai-fake.js';
@@ -97,5 +99,67 @@ describe('switchyard serve (real process)', () => {
     expect(code).toBe(1);
     expect(err).toContain('already in use');
     expect(err.trim().split('\n')).toHaveLength(1);
+  }, 30_000);
+
+  it('writes the ledger to --ledger FILE and refuses a path it cannot open', async () => {
+    fake = await startFakeOpenAI();
+    const config = writeTempConfig({
+      providers: { fake: { type: 'openai', baseURL: fake.url } },
+      models: { a: { provider: 'fake', model: 'model-a' } },
+      pipelines: { p: { chain: 'a' } },
+    });
+    const ledger = join(dirname(config), 'ledger.jsonl');
+    const proc = spawn(
+      process.execPath,
+      ['bin/switchyard.js', 'serve', '--config', config, '--port', '0', '--ledger', ledger],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child = proc;
+    let out = '';
+    proc.stdout?.on('data', (d) => {
+      out += d;
+    });
+    await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(out), 15_000);
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'p', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(200);
+    proc.kill('SIGTERM');
+    await new Promise((resolve) => proc.on('exit', resolve));
+    const lines = readFileSync(ledger, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.type)).toEqual(['attempt', 'request']);
+    expect(out).not.toContain('"type":"attempt"');
+
+    const bad = spawn(
+      process.execPath,
+      [
+        'bin/switchyard.js',
+        'serve',
+        '--config',
+        config,
+        '--port',
+        '0',
+        '--ledger',
+        '/no/such/dir/ledger.jsonl',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child = bad;
+    let err = '';
+    bad.stderr?.on('data', (d) => {
+      err += d;
+    });
+    expect(await new Promise((resolve) => bad.on('exit', resolve))).toBe(2);
+    expect(err).toContain('cannot open --ledger /no/such/dir/ledger.jsonl: ENOENT');
   }, 30_000);
 });

@@ -117,7 +117,10 @@ export function openingReason(
   now: number,
 ): OpenReason | undefined {
   if (!isCountedFailure(sample) || isOpen(after, now)) return undefined;
-  if (sample.outcome === 'upstream_auth' || sample.outcome === 'model_not_found') return sample.outcome;
+  const { outcome } = sample;
+  if ((outcome === 'upstream_auth' || outcome === 'model_not_found') && FAILURE_POLICY[outcome].opensAtOnce) {
+    return outcome;
+  }
   if (after.consecutive429 >= policy.consecutive429) return 'consecutive_429';
   const { attempts, failures } = windowCounts(after, now, policy);
   if (attempts >= policy.minSamples && failures / attempts >= policy.failureRate) return 'failure_rate';

@@ -64,7 +64,7 @@ export const modelSchema = z.strictObject({
   model: name,
   /** Other names this model answers to in chains. */
   aliases: z.array(chainName).optional(),
-  /** Upper bound of one attempt in ms. Default 30000. */
+  /** Upper bound of one attempt in ms. Default 10000. */
   timeoutMs: positiveInt.optional(),
   price: priceSchema.optional(),
 });

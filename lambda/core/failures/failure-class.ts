@@ -26,21 +26,19 @@ export interface FailurePolicy {
   readonly countsInBreaker: boolean;
   /** The breaker opens at once (our credential or a retired model): quarantine the route and alert. */
   readonly opensAtOnce: boolean;
-  /** HTTP status the caller sees when this is the failure that ends the request. */
-  readonly callerStatus: number;
 }
 
-/** The failure matrix of SPEC §6 as data. */
+/** The failure matrix of SPEC §6 as data (what the caller finally sees is `terminalError`'s decision). */
 export const FAILURE_POLICY: Readonly<Record<FailureClass, FailurePolicy>> = {
-  rate_limited: { fallback: true, countsInBreaker: true, opensAtOnce: false, callerStatus: 429 },
-  unavailable: { fallback: true, countsInBreaker: true, opensAtOnce: false, callerStatus: 503 },
-  timeout: { fallback: true, countsInBreaker: true, opensAtOnce: false, callerStatus: 504 },
-  network: { fallback: true, countsInBreaker: true, opensAtOnce: false, callerStatus: 502 },
-  upstream_auth: { fallback: true, countsInBreaker: true, opensAtOnce: true, callerStatus: 502 },
-  model_not_found: { fallback: true, countsInBreaker: true, opensAtOnce: true, callerStatus: 502 },
-  malformed_response: { fallback: true, countsInBreaker: true, opensAtOnce: false, callerStatus: 502 },
-  invalid_request: { fallback: false, countsInBreaker: false, opensAtOnce: false, callerStatus: 400 },
-  context_length: { fallback: false, countsInBreaker: false, opensAtOnce: false, callerStatus: 400 },
-  content_policy: { fallback: false, countsInBreaker: false, opensAtOnce: false, callerStatus: 400 },
-  cancelled: { fallback: false, countsInBreaker: false, opensAtOnce: false, callerStatus: 499 },
+  rate_limited: { fallback: true, countsInBreaker: true, opensAtOnce: false },
+  unavailable: { fallback: true, countsInBreaker: true, opensAtOnce: false },
+  timeout: { fallback: true, countsInBreaker: true, opensAtOnce: false },
+  network: { fallback: true, countsInBreaker: true, opensAtOnce: false },
+  upstream_auth: { fallback: true, countsInBreaker: true, opensAtOnce: true },
+  model_not_found: { fallback: true, countsInBreaker: true, opensAtOnce: true },
+  malformed_response: { fallback: true, countsInBreaker: true, opensAtOnce: false },
+  invalid_request: { fallback: false, countsInBreaker: false, opensAtOnce: false },
+  context_length: { fallback: false, countsInBreaker: false, opensAtOnce: false },
+  content_policy: { fallback: false, countsInBreaker: false, opensAtOnce: false },
+  cancelled: { fallback: false, countsInBreaker: false, opensAtOnce: false },
 };

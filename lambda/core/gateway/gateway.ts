@@ -58,8 +58,12 @@ export interface Gateway {
   stream(target: Target, chat: ChatRequest, context: CallContext): Promise<RouteResult<CommittedStream>>;
   /** Every configured pipeline with its effective chain. */
   pipelines(): Promise<Target[]>;
-  breakers(pipeline?: string): Promise<BreakerView[]>;
+  /** Breakers of every configured pipeline, or of one; undefined for a name that is not routable. */
+  breakers(pipeline?: string): Promise<BreakerView[] | undefined>;
 }
+
+/** Prefix of the pipeline id of an ad-hoc chain (`chain:(a|b),c`) in breakers, ledger and metrics. */
+export const AD_HOC_PREFIX = 'chain:';
 
 const iso = (ms: number | undefined, now: number) =>
   ms !== undefined && ms > now ? new Date(ms).toISOString() : null;
@@ -132,15 +136,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
           message: `unknown pipeline or model '${model}'${why ? ` (${why})` : ''}`,
         };
       }
-      const canonical = printChain(parsed.tiers);
+      // `chain:` keeps an ad-hoc chain's breakers apart from any pipeline that shares its text.
+      const id = `${AD_HOC_PREFIX}${printChain(parsed.tiers)}`;
       return {
         kind: 'chain',
-        pipeline: canonical,
+        pipeline: id,
         source: 'request',
         chain: model,
         tiers: parsed.tiers,
         warnings: parsed.warnings,
-        policy: catalog.policy(canonical),
+        policy: catalog.policy(id),
       };
     },
 
@@ -153,6 +158,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     },
 
     async breakers(pipeline) {
+      // Only names that route: an arbitrary name must not create state (or a store read) of its own.
+      if (pipeline !== undefined && !isPipeline(pipeline) && !pipeline.startsWith(AD_HOC_PREFIX))
+        return undefined;
       const now = clock.now();
       const names = pipeline !== undefined ? [pipeline] : catalog.pipelines;
       const views: BreakerView[] = [];

@@ -96,6 +96,7 @@ export async function breakersCommand(args: string[], io: CliIo): Promise<number
       store: watched(selected.store, errors),
     });
     const views = await local.gateway.breakers(values.pipeline);
+    if (views === undefined) throw new CliUsageError(`unknown pipeline '${values.pipeline}'`);
     if (errors.length > 0) {
       const error = errors[0];
       const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

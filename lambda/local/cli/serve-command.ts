@@ -1,5 +1,7 @@
-import { appendFileSync } from 'node:fs';
+import { createWriteStream, openSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Logger } from '../../core/logger.js';
 import { systemClock } from '../../runtime/system-time.js';
 import { selectBreakerStore } from '../../stores/select-breaker-store.js';
 import { loadConfig } from '../config-file.js';
@@ -62,9 +64,9 @@ export async function serveCommand(
   const { config, origin } = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
   const breakerStore = await selectBreakerStore(storeSettings, { ensureTable: true });
   const stdoutLine: LineWriter = (line) => io.stdout(`${line}\n`);
-  const ledgerFile = values.ledger;
-  const ledgerLine: LineWriter = ledgerFile ? (line) => appendFileSync(ledgerFile, `${line}\n`) : stdoutLine;
   const log = createJsonLogger(stdoutLine);
+  const ledgerFile = values.ledger === undefined ? undefined : openLedgerFile(values.ledger, io.cwd, log);
+  const ledgerLine: LineWriter = ledgerFile?.write ?? stdoutLine;
   // Jobs: memory by default; DynamoDB + SQS when SWITCHYARD_JOBS=aws or AWS_ENDPOINT_URL_SQS is set.
   const jobs = await selectJobBackend({ config, env: io.env, clock: systemClock, log });
   const local = createLocalGateway({
@@ -101,6 +103,41 @@ export async function serveCommand(
   await worker.stop();
   jobs.close();
   breakerStore.close();
+  await ledgerFile?.close();
   io.stdout('switchyard: stopped\n');
   return EXIT_OK;
+}
+
+/**
+ * The `--ledger` file, opened (append) before the server starts so a bad path is a one-line
+ * error at once, then written through a stream: a disk problem later is logged, never thrown
+ * into a request.
+ */
+function openLedgerFile(
+  path: string,
+  cwd: string,
+  log: Logger,
+): { write: LineWriter; close(): Promise<void> } {
+  const full = resolve(cwd, path);
+  let fd: number;
+  try {
+    fd = openSync(full, 'a');
+  } catch (error) {
+    throw new CliUsageError(
+      `cannot open --ledger ${full}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+  const stream = createWriteStream('', { fd });
+  let failed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (!failed)
+      log.error('ledger file write failed; ledger lines are being lost', { file: full, code: error.code });
+    failed = true;
+  });
+  return {
+    write: (line) => {
+      if (!failed) stream.write(`${line}\n`);
+    },
+    close: () => new Promise<void>((done) => stream.end(done)),
+  };
 }
