@@ -5,6 +5,7 @@ import { SSMProvider } from '@aws-lambda-powertools/parameters/ssm';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
 import { loadConfig } from '../local/config-file.js';
@@ -26,7 +27,11 @@ export interface AwsRuntime {
 
 /** Builds the runtime from the process: the bundled config next to the handler, real AWS clients. */
 export function createAwsRuntime(env: NodeJS.ProcessEnv = process.env): AwsRuntime {
-  const ssm = new SSMClient({});
+  // Bounded: a slow SSM must not eat a request's deadline (chains and keys have fallbacks).
+  const ssm = new SSMClient({
+    maxAttempts: 2,
+    requestHandler: new NodeHttpHandler({ connectionTimeout: 1_000, requestTimeout: 2_000 }),
+  });
   const { config } = loadConfig({ env, cwd: env.LAMBDA_TASK_ROOT ?? process.cwd() });
   return {
     env,

@@ -31,6 +31,7 @@ export async function createAwsGateway(runtime: AwsRuntime): Promise<AssembledGa
   const chainParameters = createSsmChainParameters(runtime.ssmProvider, {
     ssmPrefix,
     cacheMs: config.aws?.chainCacheMs ?? 30_000,
+    log,
   });
   return assembleGateway({
     config,

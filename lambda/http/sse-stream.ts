@@ -59,6 +59,14 @@ export function sseBody(
     }
   };
 
+  const silenceError = (ms: number) =>
+    new ProviderError({
+      provider: route.provider,
+      model: route.model,
+      failureClass: 'timeout',
+      message: `no output for ${ms} ms`,
+    });
+
   const emit = (controller: ReadableStreamDefaultController<Uint8Array>, event: CommittedStream['first']) => {
     if (event.type === 'finish') usage = event.usage ?? usage;
     controller.enqueue(sse(eventChunk(event, ids)));
@@ -72,12 +80,21 @@ export function sseBody(
     async pull(controller) {
       if (finished) return;
       let next: IteratorResult<CommittedStream['first']>;
+      // An upstream that goes silent mid-stream must not hold the caller forever: the model's
+      // attempt timeout bounds the wait for each chunk.
+      let silent = false;
+      const idle = setTimeout(() => {
+        silent = true;
+        options.abortCaller();
+      }, route.timeoutMs);
       try {
         next = await rest.next();
       } catch (error) {
         finished = true;
-        await fail(error, controller);
+        await fail(silent ? silenceError(route.timeoutMs) : error, controller);
         return;
+      } finally {
+        clearTimeout(idle);
       }
       if (next.done) {
         finished = true;

@@ -109,7 +109,7 @@ describe('bad input over HTTP', () => {
 describe('info endpoints', () => {
   it('lists pipelines and model keys in the OpenAI model list', async () => {
     const list = await h.client.models.list();
-    expect(list.data.map((m) => m.id)).toEqual(['p', 'a', 'b', 'c', 'br']);
+    expect(list.data.map((m) => m.id)).toEqual(['p', 'a', 'b', 'c', 'br', 'quick']);
   });
 
   it('shows each pipeline with its effective chain, source and policy', async () => {

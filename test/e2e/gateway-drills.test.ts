@@ -100,6 +100,23 @@ describe('failure drills over HTTP', () => {
     expect(seen.join('')).not.toBe('');
   });
 
+  it('4c. an upstream that goes silent mid-stream is cut after the attempt timeout, with an error event', async () => {
+    h = await startGatewayHarness({ p: { chain: 'quick,b' } });
+    h.openai.script('model-quick', [{ text: 'one two three four', stallAfterChunks: 2 }]);
+    const res = await h.post({ model: 'p', stream: true, ...HELLO });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('"content":"one"');
+    expect(text).toContain('no output for 400 ms');
+    expect(text).not.toContain('[DONE]');
+    await waitFor(() => h.requests().length === 1);
+    expect(lastRequest()).toMatchObject({ reason: 'partial', model: 'quick' });
+    expect(h.attempts()).toEqual([
+      expect.objectContaining({ model: 'quick', outcome: 'timeout', phase: 'after_output' }),
+    ]);
+    expect(h.received('model-b')).toBe(0);
+  });
+
   it('5. an invalid request (upstream 400) passes through as 400; the second model never receives it', async () => {
     h = await startGatewayHarness({ p: { chain: 'a,b' } });
     h.openai.script('model-a', [{ status: 400, errorMessage: "Invalid 'messages[0].content': too odd." }]);

@@ -13,7 +13,8 @@ export const PRICE = { inputPerMTok: 2, outputPerMTok: 8 };
 
 /**
  * The real gateway over real HTTP on loopback, in front of the two fakes. Models: `a`, `b`, `c`
- * on the OpenAI-compatible fake (raw ids `model-a`…), `br` on the Bedrock fake (`bedrock-model`).
+ * on the OpenAI-compatible fake (raw ids `model-a`…), `br` on the Bedrock fake (`bedrock-model`), and
+ * `quick` (`model-quick`, a 400 ms attempt timeout) for silences.
  */
 export async function startGatewayHarness(
   pipelines: Record<string, unknown>,
@@ -31,6 +32,7 @@ export async function startGatewayHarness(
       b: { provider: 'fake', model: 'model-b', price: PRICE },
       c: { provider: 'fake', model: 'model-c', price: PRICE },
       br: { provider: 'br', model: 'bedrock-model', price: PRICE },
+      quick: { provider: 'fake', model: 'model-quick', timeoutMs: 400 },
     },
     pipelines,
   });

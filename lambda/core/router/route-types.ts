@@ -78,6 +78,8 @@ export interface RouteSuccess<T> {
   attempts: AttemptRecord[];
   /** The trail so far, ending with the answering model, e.g. `a:429,b:200`. */
   route: string;
+  /** The answering model's attempt timeout, in ms: after the commit it bounds the silence between chunks. */
+  timeoutMs: number;
   /** The answering attempt's signal: aborted when the caller goes away. */
   signal: AbortSignal;
   /**

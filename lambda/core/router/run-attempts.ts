@@ -105,6 +105,7 @@ export async function runAttempts<T>(
       provider: record.provider,
       attempts,
       route: trail.join(','),
+      timeoutMs: route.timeoutMs,
       signal: control.signal,
       async settle(settlement: Settlement) {
         if (settled) return;

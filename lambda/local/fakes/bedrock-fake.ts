@@ -83,7 +83,7 @@ async function handleBedrock(ex: Exchange, script: FakeScript): Promise<void> {
     const kind = fault.malformed === 'schema' ? 'schema' : 'unparseable';
     if (!stream) return ex.text(200, malformedConverse(kind), 'application/json', headers);
     ex.writeHead(200, { ...headers, ...EVENT_STREAM_HEADERS });
-    return ex.frames(malformedConverseStream(kind), 0, false);
+    return ex.frames(malformedConverseStream(kind), 0, 'end');
   }
 
   const plan = planAnswer({
@@ -103,10 +103,16 @@ async function handleBedrock(ex: Exchange, script: FakeScript): Promise<void> {
     return ex.json(status, answer, headers);
   }
   const frames = converseStreamFrames(plan, latencyMs, {
-    cutAfterChunks: fault.cutAfterChunks,
+    cutAfterChunks: fault.cutAfterChunks ?? fault.stallAfterChunks,
     error: midStreamError ? bedrockError(status, fault) : undefined,
   });
   ex.writeHead(midStreamError ? 200 : status, { ...headers, ...EVENT_STREAM_HEADERS });
   // An exception event ends the stream cleanly; a plain cut destroys the socket.
-  await ex.frames(frames, fault.chunkDelayMs ?? 0, fault.cutAfterChunks !== undefined && !midStreamError);
+  const ending =
+    fault.cutAfterChunks !== undefined && !midStreamError
+      ? 'destroy'
+      : fault.stallAfterChunks !== undefined
+        ? 'stall'
+        : 'end';
+  await ex.frames(frames, fault.chunkDelayMs ?? 0, ending);
 }

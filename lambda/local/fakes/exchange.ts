@@ -147,22 +147,31 @@ export class Exchange {
    * one by one. Then ends the response, or with `cut` destroys the socket once the frames are
    * flushed. Stops early when the client goes away.
    */
-  async frames(frames: ReadonlyArray<string | Uint8Array>, delayMs: number, cut: boolean): Promise<void> {
+  async frames(
+    frames: ReadonlyArray<string | Uint8Array>,
+    delayMs: number,
+    ending: 'end' | 'destroy' | 'stall',
+  ): Promise<void> {
     if (this.signal.aborted) return;
-    if (!delayMs) {
+    if (!delayMs && ending !== 'stall') {
       const joined = joinFrames(frames);
-      if (cut) this.writeThenDestroy([joined]);
+      if (ending === 'destroy') this.writeThenDestroy([joined]);
       else this.res.end(joined);
       return;
     }
     for (let i = 0; i < frames.length; i++) {
       if (this.signal.aborted) return;
-      if (i > 0) await this.sleep(delayMs);
+      if (i > 0 && delayMs) await this.sleep(delayMs);
       if (this.signal.aborted) return;
       this.res.write(frames[i] as string | Uint8Array);
     }
-    if (cut) this.writeThenDestroy([]);
-    else this.res.end();
+    if (ending === 'destroy') this.writeThenDestroy([]);
+    else if (ending === 'end') this.res.end();
+    // 'stall': the connection stays open and silent until the client goes away.
+    else
+      await new Promise<void>((resolve) =>
+        this.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
   }
 
   /** Destroys the socket now (a scripted failure, not a client abort). */

@@ -38,6 +38,8 @@ export const faultSchema = z
      * `status`). Non-streaming: send the first half of the body, then destroy the socket.
      */
     cutAfterChunks: z.int().nonnegative().optional(),
+    /** Streaming: send N content chunks, then go silent with the connection open (a stalled upstream). */
+    stallAfterChunks: z.int().nonnegative().optional(),
     /**
      * Answer 200 with a bad body. `true` or `'unparseable'`: not valid JSON (streaming: an event
      * whose payload is not JSON). `'schema'`: valid JSON of the wrong shape.

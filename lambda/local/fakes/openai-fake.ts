@@ -81,7 +81,7 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
     const kind = fault.malformed === 'schema' ? 'schema' : 'unparseable';
     if (!stream) return ex.text(200, malformedCompletion(kind, meta), 'application/json', headers);
     ex.writeHead(200, { ...headers, ...SSE_HEADERS });
-    return ex.frames(malformedStream(kind, meta), 0, false);
+    return ex.frames(malformedStream(kind, meta), 0, 'end');
   }
 
   const plan = planAnswer({
@@ -101,10 +101,16 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
   }
   const frames = streamFrames(meta, plan, {
     includeUsage: body.stream_options?.include_usage === true,
-    cutAfterChunks: fault.cutAfterChunks,
+    cutAfterChunks: fault.cutAfterChunks ?? fault.stallAfterChunks,
     error: midStreamError ? openaiErrorBody(status, body.model, fault) : undefined,
   });
   ex.writeHead(midStreamError ? 200 : status, { ...headers, ...SSE_HEADERS });
   // An in-stream error ends the stream cleanly; a plain cut destroys the socket.
-  await ex.frames(frames, fault.chunkDelayMs ?? 0, fault.cutAfterChunks !== undefined && !midStreamError);
+  const ending =
+    fault.cutAfterChunks !== undefined && !midStreamError
+      ? 'destroy'
+      : fault.stallAfterChunks !== undefined
+        ? 'stall'
+        : 'end';
+  await ex.frames(frames, fault.chunkDelayMs ?? 0, ending);
 }

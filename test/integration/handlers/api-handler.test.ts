@@ -137,4 +137,20 @@ describe('API Lambda handler (API Gateway REST events, dynalite, fake SSM, fake 
     expect(logs).not.toContain('launch date');
     expect(upstream.requests.length).toBeGreaterThan(0);
   });
+
+  it('keeps routing by the last SSM chain while SSM fails, instead of reverting to the config', async () => {
+    ssm.put('/switchyard/chains/p', 'b');
+    await new Promise((r) => setTimeout(r, CACHE_MS + 100));
+    expect((await invokeStreaming(handler, event(chat()))).headers['x-switchyard-model']).toBe('b');
+    ssm.fail(
+      'GetParametersByPath',
+      { type: 'ThrottlingException', status: 400, message: 'Rate exceeded' },
+      10,
+    );
+    await new Promise((r) => setTimeout(r, CACHE_MS + 100));
+    const res = await invokeStreaming(handler, event(chat()));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-switchyard-model']).toBe('b');
+    expect(written.join('')).toContain('SSM chains unreadable; serving the last chains it gave');
+  });
 });
