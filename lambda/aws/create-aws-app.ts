@@ -11,7 +11,7 @@ import { powertoolsLedger, powertoolsLogger, reportBreakerOpened } from './power
 import { loadProviderKeys } from './provider-keys.js';
 import { callerKeysParameterName, createSsmCallerKeys } from './ssm-caller-keys.js';
 import { createSsmChainParameters } from './ssm-chain-parameters.js';
-import { DEFAULT_SSM_PREFIX } from './ssm-chains.js';
+import { resolveSsmPrefix } from './ssm-chains.js';
 
 /**
  * The gateway in AWS mode, for the API and the worker alike: the bundled config, chains from env >
@@ -21,7 +21,7 @@ import { DEFAULT_SSM_PREFIX } from './ssm-chains.js';
  */
 export async function createAwsGateway(runtime: AwsRuntime): Promise<AssembledGateway> {
   const { env, config, logger, metrics } = runtime;
-  const ssmPrefix = env.SWITCHYARD_SSM_PREFIX?.trim() || config.aws?.ssmPrefix || DEFAULT_SSM_PREFIX;
+  const ssmPrefix = resolveSsmPrefix(config, env);
   const log = powertoolsLogger(logger);
   const read = readSecret(runtime);
   const [access, selected] = await Promise.all([

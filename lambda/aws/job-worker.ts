@@ -1,4 +1,6 @@
+import { createCatalog } from '../core/catalog/catalog.js';
 import type { Gateway } from '../core/gateway/gateway.js';
+import { jobLeaseMs } from '../core/jobs/job-lease.js';
 import { runJob } from '../core/jobs/run-job.js';
 import { createDeliverySecrets } from '../jobs/job-secrets.js';
 import { createWebhookDeliverer } from '../jobs/webhook-deliverer.js';
@@ -20,9 +22,6 @@ export interface JobWorker {
   process(body: string): Promise<void>;
 }
 
-/** A claim keeps other workers off a job for this long: longer than any deadline plus a delivery. */
-export const WORKER_LEASE_MS = 110_000;
-
 /** The worker's logic for one message, with the AWS job store and a signed-webhook deliverer. */
 export function createJobWorker(
   runtime: AwsRuntime,
@@ -31,6 +30,8 @@ export function createJobWorker(
   const jobs = awsJobs(runtime);
   if (!jobs) throw new Error('the worker needs SWITCHYARD_JOBS_TABLE and SWITCHYARD_JOB_QUEUE_URL');
   const log = powertoolsLogger(runtime.logger);
+  // Longer than any pipeline's deadline plus a delivery; the stack keeps the visibility timeout above it.
+  const leaseMs = jobLeaseMs(createCatalog(runtime.config));
   const deliverer = createWebhookDeliverer({
     secret: createDeliverySecrets({ env: runtime.env, readSecret: readSecret(runtime) }),
   });
@@ -48,7 +49,7 @@ export function createJobWorker(
         gateway,
         deliverer,
         clock: systemClock,
-        leaseMs: WORKER_LEASE_MS,
+        leaseMs,
         log,
       });
       if (outcome === 'retry') throw new JobNotDoneError(jobId);

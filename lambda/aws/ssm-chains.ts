@@ -6,7 +6,8 @@ import {
   type SSMClient,
 } from '@aws-sdk/client-ssm';
 import type { ChainParameterStore } from '../core/catalog/chain-sources.js';
-import { SwitchyardError } from '../core/errors.js';
+import { awsSchema, type SwitchyardConfig } from '../core/catalog/config-schema.js';
+import { ConfigError, SwitchyardError } from '../core/errors.js';
 
 /** Default prefix of Switchyard's SSM parameters. */
 export const DEFAULT_SSM_PREFIX = '/switchyard';
@@ -171,4 +172,19 @@ export function createSsmChainStore(options: { client: SSMClient; ssmPrefix: str
       return { from, to, version };
     },
   };
+}
+
+/**
+ * The SSM prefix, the same for operator commands and the deployed Lambdas: `SWITCHYARD_SSM_PREFIX`
+ * if set (what the stack gives its functions), else the config's `aws.ssmPrefix`, else
+ * `/switchyard`. A malformed value is a `ConfigError` naming the variable.
+ */
+export function resolveSsmPrefix(config: SwitchyardConfig, env: NodeJS.ProcessEnv): string {
+  const fromEnv = env.SWITCHYARD_SSM_PREFIX?.trim();
+  if (!fromEnv) return config.aws?.ssmPrefix ?? DEFAULT_SSM_PREFIX;
+  const parsed = awsSchema.shape.ssmPrefix.safeParse(fromEnv);
+  if (!parsed.success) {
+    throw new ConfigError('SWITCHYARD_SSM_PREFIX', `'${fromEnv}' must be an SSM path such as /switchyard`);
+  }
+  return parsed.data;
 }

@@ -6,7 +6,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import type { ScheduleConfig, SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
 import { BundledFunction } from './bundled-function.js';
-import { pipelineConstructId } from './chain-parameters.js';
+import { constructIdsFor } from './chain-parameters.js';
 import type { JobQueues } from './job-queues.js';
 import { grantRouting } from './routing-grants.js';
 
@@ -42,12 +42,13 @@ export class ScheduledJobs extends Construct {
     };
 
     const scheduled = Object.entries(props.schedules);
+    const ruleIds = constructIdsFor(Object.keys(props.schedules), 'schedules');
     this.scheduler = scheduled.length > 0 ? this.createScheduler(props, jobsEnv) : undefined;
     const scheduler = this.scheduler;
     this.rules = scheduler
       ? scheduled.map(
           ([name, schedule]) =>
-            new Rule(this, `${pipelineConstructId(name)}Rule`, {
+            new Rule(this, `${ruleIds.get(name) ?? name}Rule`, {
               description: `Switchyard schedule '${name}' (pipeline ${schedule.pipeline}, ${schedule.jobs.length} job(s))`,
               schedule: Schedule.expression(schedule.expression),
               targets: [

@@ -302,6 +302,13 @@ describe('Switchyard stack', () => {
     );
   });
 
+  it('refuses two pipelines whose names would share a construct id, naming both', () => {
+    const clash = { ...config, pipelines: { 'a-b': { chain: 'gpt-mini' }, a_b: { chain: 'gpt-mini' } } };
+    expect(() => synth({ config: clash, configFile: writeTempConfig(clash) })).toThrow(
+      /pipelines 'a-b' and 'a_b' would share the construct id 'AB'/,
+    );
+  });
+
   it('refuses a pipeline deadline that does not fit the integration timeout', () => {
     const tooLong = { ...config, pipelines: { slow: { chain: 'gpt-mini', deadlineMs: 60_000 } } };
     expect(() => synth({ config: tooLong, configFile: writeTempConfig(tooLong) })).toThrow(

@@ -3,6 +3,7 @@ import {
   type ChainVersion,
   createSsmChainStore,
   RollbackError,
+  resolveSsmPrefix,
   type SsmChainStore,
 } from '../../aws/ssm-chains.js';
 import { type Catalog, createCatalog } from '../../core/catalog/catalog.js';
@@ -10,7 +11,7 @@ import type { ParsedChain } from '../../core/dsl/types.js';
 import { loadConfig } from '../config-file.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_OK } from './cli-io.js';
 import { formatTable } from './format-table.js';
-import { createCliSsmClient, resolveSsmPrefix, ssmCall } from './ssm-cli-support.js';
+import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';
 
 export const CHAIN_USAGE = [
   'usage: switchyard chain get <pipeline>',

@@ -7,12 +7,13 @@ import {
   readCallerKeysParameter,
   writeCallerKeysParameter,
 } from '../../aws/ssm-caller-keys.js';
+import { resolveSsmPrefix } from '../../aws/ssm-chains.js';
 import type { SwitchyardConfig } from '../../core/catalog/config-schema.js';
 import { sha256Hex } from '../../http/caller-auth.js';
 import { loadConfig } from '../config-file.js';
 import { type CliIo, CliUsageError, EXIT_OK } from './cli-io.js';
 import { formatTable } from './format-table.js';
-import { createCliSsmClient, resolveSsmPrefix, ssmCall } from './ssm-cli-support.js';
+import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';
 
 export const KEYS_USAGE = [
   'usage: switchyard keys issue <name> [--ssm [--replace]]',

@@ -1,7 +1,5 @@
 import { SSMClient, type SSMClientConfig } from '@aws-sdk/client-ssm';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { DEFAULT_SSM_PREFIX } from '../../aws/ssm-chains.js';
-import { awsSchema, type SwitchyardConfig } from '../../core/catalog/config-schema.js';
 import { SwitchyardError } from '../../core/errors.js';
 import { CliUsageError } from './cli-io.js';
 
@@ -11,19 +9,6 @@ export class SsmCommandError extends SwitchyardError {
     super(message, options);
     this.name = 'SsmCommandError';
   }
-}
-
-/**
- * The SSM prefix for operator commands: `SWITCHYARD_SSM_PREFIX` if set (what the deployed
- * Lambdas are given), else the config's `aws.ssmPrefix`, else `/switchyard`.
- */
-export function resolveSsmPrefix(config: SwitchyardConfig, env: NodeJS.ProcessEnv): string {
-  const fromEnv = env.SWITCHYARD_SSM_PREFIX?.trim();
-  if (!fromEnv) return config.aws?.ssmPrefix ?? DEFAULT_SSM_PREFIX;
-  const parsed = awsSchema.shape.ssmPrefix.safeParse(fromEnv);
-  if (!parsed.success)
-    throw new CliUsageError(`SWITCHYARD_SSM_PREFIX '${fromEnv}' must be an SSM path such as /switchyard`);
-  return parsed.data;
 }
 
 /**
