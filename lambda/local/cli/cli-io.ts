@@ -27,3 +27,13 @@ export const processStopSignal: StopSignal = () =>
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
+
+/** A TCP port from a flag or variable (`source` names it in the error); undefined when not given. */
+export function parsePort(value: string | undefined, source: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new CliUsageError(`${source} must be a port number between 0 and 65535, not '${value}'`);
+  }
+  return port;
+}

@@ -1,20 +1,19 @@
 import { parseArgs } from 'node:util';
 import { runFakeUpstreams } from '../fakes/run-fake-upstreams.js';
-import { type CliIo, CliUsageError, EXIT_OK, processStopSignal, type StopSignal } from './cli-io.js';
+import {
+  type CliIo,
+  CliUsageError,
+  EXIT_OK,
+  parsePort,
+  processStopSignal,
+  type StopSignal,
+} from './cli-io.js';
 
 export const FAKES_USAGE = 'usage: switchyard fakes [--openai-port N] [--bedrock-port N]';
 
 /** Default ports, matching `examples/fakes.config.json`. */
 export const FAKE_OPENAI_PORT = 4010;
 export const FAKE_BEDROCK_PORT = 4011;
-
-function port(value: string | undefined, fallback: number, flag: string): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65_535)
-    throw new CliUsageError(`${flag} must be a port number, not '${value}'`);
-  return n;
-}
 
 /** `switchyard fakes`: scriptable fake upstreams on loopback, until SIGINT/SIGTERM. */
 export async function fakesCommand(
@@ -29,8 +28,8 @@ export async function fakesCommand(
   });
   if (positionals.length > 0) throw new CliUsageError(FAKES_USAGE);
   const fakes = await runFakeUpstreams({
-    openaiPort: port(values['openai-port'], FAKE_OPENAI_PORT, '--openai-port'),
-    bedrockPort: port(values['bedrock-port'], FAKE_BEDROCK_PORT, '--bedrock-port'),
+    openaiPort: parsePort(values['openai-port'], '--openai-port') ?? FAKE_OPENAI_PORT,
+    bedrockPort: parsePort(values['bedrock-port'], '--bedrock-port') ?? FAKE_BEDROCK_PORT,
     log: (line) => io.stdout(`${line}\n`),
   });
   await stopSignal();

@@ -11,7 +11,14 @@ import { selectJobBackend } from '../local-job-backend.js';
 import { createLocalJobWorker } from '../local-job-worker.js';
 import { startServer } from '../start-server.js';
 import { cliStoreSettings } from './breakers-command.js';
-import { type CliIo, CliUsageError, EXIT_OK, processStopSignal, type StopSignal } from './cli-io.js';
+import {
+  type CliIo,
+  CliUsageError,
+  EXIT_OK,
+  parsePort,
+  processStopSignal,
+  type StopSignal,
+} from './cli-io.js';
 
 export const SERVE_USAGE =
   'usage: switchyard serve [--config FILE] [--port N] [--host ADDR] [--ledger FILE] [--max-body-bytes N]' +
@@ -19,15 +26,6 @@ export const SERVE_USAGE =
 
 /** Default port of the local gateway. */
 export const DEFAULT_PORT = 8787;
-
-function portFrom(value: string | undefined, source: string): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new CliUsageError(`${source} must be a port number between 0 and 65535, not '${value}'`);
-  }
-  return port;
-}
 
 /**
  * `switchyard serve`: the local gateway on 127.0.0.1, breakers in memory or, with `--store
@@ -54,7 +52,7 @@ export async function serveCommand(
     allowPositionals: true,
   });
   if (positionals.length > 0) throw new CliUsageError(SERVE_USAGE);
-  const port = portFrom(values.port, '--port') ?? portFrom(io.env.PORT, 'PORT') ?? DEFAULT_PORT;
+  const port = parsePort(values.port, '--port') ?? parsePort(io.env.PORT, 'PORT') ?? DEFAULT_PORT;
   const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
   if (maxBody !== undefined && !(Number.isInteger(maxBody) && maxBody > 0)) {
     throw new CliUsageError('--max-body-bytes must be a positive integer');

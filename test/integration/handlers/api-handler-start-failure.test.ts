@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CapturedOutput, captureProcessOutput } from '../../helpers/capture-output.js';
 import { writeTempConfig } from '../../helpers/cli-harness.js';
 import { DYNALITE_ENV } from '../../helpers/dynalite.js';
 import { installLambdaStreamingRuntime, invokeStreaming } from '../../helpers/lambda-runtime.js';
@@ -9,11 +10,7 @@ const fixture = JSON.parse(
 );
 const saved = { ...process.env };
 let handler: unknown;
-const written: string[] = [];
-const originalWrite = {
-  out: process.stdout.write.bind(process.stdout),
-  err: process.stderr.write.bind(process.stderr),
-};
+let output: CapturedOutput;
 
 beforeAll(async () => {
   Object.assign(process.env, DYNALITE_ENV, {
@@ -27,19 +24,13 @@ beforeAll(async () => {
     SWITCHYARD_STORE: 'dynamodb',
     SWITCHYARD_TABLE: 'unreachable',
   });
-  const capture = ((chunk: string | Uint8Array) => {
-    written.push(String(chunk));
-    return true;
-  }) as typeof process.stdout.write;
-  process.stdout.write = capture;
-  process.stderr.write = capture;
+  output = captureProcessOutput();
   installLambdaStreamingRuntime();
   ({ handler } = await import('../../../lambda/handlers/api.js'));
 });
 
 afterAll(() => {
-  process.stdout.write = originalWrite.out;
-  process.stderr.write = originalWrite.err;
+  output.restore();
   process.env = saved;
 });
 
@@ -51,6 +42,6 @@ describe('API Lambda handler when the gateway cannot start', () => {
     expect(res.statusCode).toBe(503);
     expect(JSON.parse(res.body).error.code).toBe('service_unavailable');
     expect(res.body).not.toMatch(/\n\s+at /);
-    expect(written.join('')).toContain('gateway failed to start');
+    expect(output.text()).toContain('gateway failed to start');
   }, 20_000);
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../lambda/http/caller-auth.js';
 import type { FakeUpstream } from '../../../lambda/local/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../../lambda/local/fakes/openai-fake.js';
+import { type CapturedOutput, captureProcessOutput } from '../../helpers/capture-output.js';
 import { writeTempConfig } from '../../helpers/cli-harness.js';
 import { DYNALITE_ENV, type RunningDynalite, startDynalite } from '../../helpers/dynalite.js';
 import { type FakeSsm, startFakeSsm } from '../../helpers/fake-ssm.js';
@@ -38,11 +39,7 @@ let dynalite: RunningDynalite;
 let ssm: FakeSsm;
 let upstream: FakeUpstream;
 let handler: unknown;
-const written: string[] = [];
-const originalWrite = {
-  out: process.stdout.write.bind(process.stdout),
-  err: process.stderr.write.bind(process.stderr),
-};
+let output: CapturedOutput;
 
 beforeAll(async () => {
   [dynalite, ssm, upstream] = await Promise.all([startDynalite(), startFakeSsm(), startFakeOpenAI()]);
@@ -72,19 +69,13 @@ beforeAll(async () => {
     POWERTOOLS_SERVICE_NAME: 'switchyard',
   });
   // Every line the handler logs (Powertools logger, EMF metrics) goes through these.
-  const capture = ((chunk: string | Uint8Array) => {
-    written.push(String(chunk));
-    return true;
-  }) as typeof process.stdout.write;
-  process.stdout.write = capture;
-  process.stderr.write = capture;
+  output = captureProcessOutput();
   installLambdaStreamingRuntime();
   ({ handler } = await import('../../../lambda/handlers/api.js'));
 });
 
 afterAll(async () => {
-  process.stdout.write = originalWrite.out;
-  process.stderr.write = originalWrite.err;
+  output.restore();
   await Promise.all([dynalite.stop(), ssm.close(), upstream.close()]);
 });
 
@@ -109,7 +100,7 @@ describe('API Lambda handler (API Gateway REST events, dynalite, fake SSM, fake 
     const res = await invokeStreaming(handler, event(chat()));
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-switchyard-model']).toBe('a');
-    expect(written.join('')).toContain('chain resolves to no model; source skipped');
+    expect(output.text()).toContain('chain resolves to no model; source skipped');
   });
 
   it.each([
@@ -129,7 +120,7 @@ describe('API Lambda handler (API Gateway REST events, dynalite, fake SSM, fake 
   });
 
   it('keeps the provider key, the caller key and the prompt out of every log line', async () => {
-    const logs = written.join('');
+    const logs = output.text();
     expect(logs).toContain('"type":"request"');
     expect(logs).toContain('"_aws"'); // EMF metrics
     expect(logs).not.toContain(PROVIDER_KEY);
@@ -151,6 +142,6 @@ describe('API Lambda handler (API Gateway REST events, dynalite, fake SSM, fake 
     const res = await invokeStreaming(handler, event(chat()));
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-switchyard-model']).toBe('b');
-    expect(written.join('')).toContain('SSM chains unreadable; serving the last chains it gave');
+    expect(output.text()).toContain('SSM chains unreadable; serving the last chains it gave');
   });
 });

@@ -2,24 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseChain } from '../../../lambda/core/dsl/parse-chain.js';
 import { printChain } from '../../../lambda/core/dsl/print-chain.js';
-import type { NameResolution, NameResolver } from '../../../lambda/core/dsl/types.js';
+import { FAKE_NAMES, fakeResolver } from '../../helpers/fake-resolver.js';
 
-// Keys a, b, c; `fast` is an alias of a; `shared-id` is a raw id of both b and c (ambiguous).
-const NAMES: Record<string, NameResolution> = {
-  a: { kind: 'model', key: 'a' },
-  b: { kind: 'model', key: 'b' },
-  c: { kind: 'model', key: 'c' },
-  fast: { kind: 'model', key: 'a' },
-  'meta.llama3-3-70b-instruct-v1:0': { kind: 'model', key: 'c' },
-  'shared-id': { kind: 'ambiguous', candidates: ['b', 'c'] },
-};
-const resolver: NameResolver = {
-  resolve: (name) => (Object.hasOwn(NAMES, name) ? (NAMES[name] as NameResolution) : { kind: 'unknown' }),
-};
+const resolver = fakeResolver;
 
 // Pieces a chain is made of, plus the kinds of garbage real input contains, so that random strings
 // hit the interesting paths (groups, weights, duplicates) far more often than fc.string alone.
-const name = fc.constantFrom(...Object.keys(NAMES), 'nosuchmodel');
+const name = fc.constantFrom(...Object.keys(FAKE_NAMES), 'nosuchmodel');
 const weightText = fc.constantFrom('3', '0', '-1', '2.5', '.5', 'x', '1e3', '0.0000001', '1000001', '');
 const piece = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('(', ')', '|', ',', '*', ' ') },

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseChain } from '../../../lambda/core/dsl/parse-chain.js';
-import type { NameResolution, NameResolver, ParsedChain } from '../../../lambda/core/dsl/types.js';
+import type { NameResolver, ParsedChain } from '../../../lambda/core/dsl/types.js';
 import { MAX_CHAIN_WARNINGS } from '../../../lambda/core/dsl/warning-list.js';
+import { fakeResolver } from '../../helpers/fake-resolver.js';
 
 // Keys a, b, c; `fast` is an alias of a; one raw id belongs to c alone, another is shared by b and c.
-const NAMES: Record<string, NameResolution> = {
-  a: { kind: 'model', key: 'a' },
-  b: { kind: 'model', key: 'b' },
-  c: { kind: 'model', key: 'c' },
-  fast: { kind: 'model', key: 'a' },
-  'meta.llama3-3-70b-instruct-v1:0': { kind: 'model', key: 'c' },
-  'meta-llama/llama-3.3-70b-instruct': { kind: 'ambiguous', candidates: ['b', 'c'] },
-};
-const resolver: NameResolver = {
-  resolve: (name) => (Object.hasOwn(NAMES, name) ? (NAMES[name] as NameResolution) : { kind: 'unknown' }),
-};
+const resolver = fakeResolver;
 
 /** Tiers in chain-like notation, `a*3` for weighted members, so tables stay readable. */
 function tiersOf(parsed: ParsedChain): string[][] {
