@@ -1,3 +1,4 @@
+import { setBounded } from '../core/bounded-map.js';
 import type { BreakerPolicy } from '../core/breaker/breaker-policy.js';
 import {
   type AttemptSample,
@@ -91,7 +92,7 @@ export class CachedBreakerStore implements BreakerStore {
         if (write.seq > startSeq) models.set(model, write.snapshot);
         else writes?.delete(model);
       }
-      if (this.options.lifetimeMs > 0) this.entries.set(pipeline, { fetchedAt: now, models });
+      if (this.options.lifetimeMs > 0) setBounded(this.entries, pipeline, { fetchedAt: now, models });
       return models;
     } finally {
       this.inFlight.delete(pipeline);
@@ -105,7 +106,7 @@ export class CachedBreakerStore implements BreakerStore {
       let writes = this.localWrites.get(pipeline);
       if (!writes) {
         writes = new Map();
-        this.localWrites.set(pipeline, writes);
+        setBounded(this.localWrites, pipeline, writes);
       }
       writes.set(model, { seq: this.seq, snapshot });
     }

@@ -1,3 +1,4 @@
+import { setBounded } from '../core/bounded-map.js';
 import type { BreakerPolicy } from '../core/breaker/breaker-policy.js';
 import {
   type AttemptSample,
@@ -10,7 +11,8 @@ import {
 import type { BreakerStore, OpenRequest } from '../core/breaker/breaker-store.js';
 
 /**
- * Breaker state in this process only: the local default. Every operation is synchronous under
+ * Breaker state in this process only: the local default. It holds at most
+ * `PIPELINE_STATE_LIMIT` pipelines (ad-hoc chains included); the oldest is forgotten beyond. Every operation is synchronous under
  * the hood, so concurrent requests in one process never lose an update.
  */
 export class MemoryBreakerStore implements BreakerStore {
@@ -44,7 +46,7 @@ export class MemoryBreakerStore implements BreakerStore {
     let models = this.pipelines.get(pipeline);
     if (!models) {
       models = new Map();
-      this.pipelines.set(pipeline, models);
+      setBounded(this.pipelines, pipeline, models);
     }
     return models;
   }

@@ -1,3 +1,4 @@
+import { setBounded } from '../bounded-map.js';
 import type { Clock } from '../time.js';
 import type { BreakerPolicy } from './breaker-policy.js';
 import {
@@ -53,7 +54,7 @@ export function createBreakers(options: BreakersOptions): Breakers {
     let models = lastKnown.get(pipeline);
     if (!models) {
       models = new Map();
-      lastKnown.set(pipeline, models);
+      setBounded(lastKnown, pipeline, models);
     }
     models.set(model, snapshot);
   };
@@ -89,7 +90,7 @@ export function createBreakers(options: BreakersOptions): Breakers {
     async read(pipeline) {
       try {
         const snapshots = await store.readPipeline(pipeline, clock.now());
-        lastKnown.set(pipeline, new Map(snapshots));
+        setBounded(lastKnown, pipeline, new Map(snapshots));
         return snapshots;
       } catch (error) {
         events.onStoreError?.('read', error);
