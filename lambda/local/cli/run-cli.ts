@@ -13,6 +13,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: (args, io) => serveCommand(args, io),
     summary: 'run the local gateway (OpenAI-compatible HTTP API)',
   },
+  probe: {
+    run: async (args, io) => (await import('./probe-command.js')).probeCommand(args, io),
+    summary: 'send a minimal prompt to every configured model and report dead or retired ones',
+  },
   explain: { run: explainCommand, summary: 'show how a chain or a pipeline resolves against the catalog' },
   fakes: {
     run: (args, io) => fakesCommand(args, io),
