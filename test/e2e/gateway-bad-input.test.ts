@@ -93,6 +93,13 @@ describe('bad input over HTTP', () => {
     expect(res.headers.get('x-switchyard-model')).toBe('b');
   });
 
+  it('reads a chain: id (as jobs store ad-hoc chains) as the chain it names, without warnings', async () => {
+    const res = await h.post({ model: 'chain:c,b', ...HELLO });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-switchyard-model')).toBe('c');
+    expect(res.headers.get('x-switchyard-route')).toBe('c:200');
+  });
+
   it('keeps the caller x-request-id', async () => {
     const res = await h.post({ model: 'p', ...HELLO }, { 'x-request-id': 'trace-42' });
     expect(res.headers.get('x-request-id')).toBe('trace-42');

@@ -127,7 +127,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
           message: `pipeline '${model}' has no chain that resolves to a model`,
         };
       }
-      const parsed = catalog.parse(model);
+      // A stored ad-hoc pipeline id (a job's `chain:(a|b),c`) names its chain again.
+      const chainText = model.startsWith(AD_HOC_PREFIX) ? model.slice(AD_HOC_PREFIX.length) : model;
+      const parsed = catalog.parse(chainText);
       if (parsed.tiers.length === 0) {
         const why = parsed.warnings.map((w) => w.message).join('; ');
         return {
@@ -142,7 +144,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         kind: 'chain',
         pipeline: id,
         source: 'request',
-        chain: model,
+        chain: chainText,
         tiers: parsed.tiers,
         warnings: parsed.warnings,
         policy: catalog.policy(id),
