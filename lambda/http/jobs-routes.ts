@@ -151,6 +151,7 @@ export function addJobsRoutes(app: Hono, gateway: Gateway, options: JobsHttpOpti
       updatedAt: now,
       runs: [],
       expiresAt: Math.floor(now / 1000) + retentionDays * 86_400,
+      owner: callerKeyName,
     };
 
     // Persist first: once the record exists, a lost enqueue is repaired by the caller's retry.
@@ -192,7 +193,10 @@ export function addJobsRoutes(app: Hono, gateway: Gateway, options: JobsHttpOpti
 
   app.get('/v1/jobs/:id', async (c) => {
     const id = c.req.param('id');
-    const record = JOB_ID.test(id) ? await options.store.get(id) : undefined;
+    const found = JOB_ID.test(id) ? await options.store.get(id) : undefined;
+    // Another key's job reads exactly like a missing one: its existence is not ours to reveal.
+    const caller = c.get('callerKeyName' as never) as string | undefined;
+    const record = found && (found.owner === undefined || found.owner === caller) ? found : undefined;
     if (!record) {
       // Only a well-formed id is echoed back: never junk from the URL.
       const message = JOB_ID.test(id) ? `no job '${id}'` : 'no such job';

@@ -61,6 +61,11 @@ export interface JobRecord {
   /** Set once the message is on the queue, so a retried fan-out can tell a lost enqueue from a done one. */
   enqueuedAt?: number | undefined;
   schedule?: string | undefined;
+  /**
+   * The caller key name that created the job through the API (auth on). Only that key may read it
+   * back: a job holds a prompt and an answer. Scheduled jobs have no owner.
+   */
+  owner?: string | undefined;
   /** Lease of the worker that runs it: another worker does not take it before this time. */
   leaseUntil?: number | undefined;
   /** TTL, epoch seconds. */
