@@ -15,9 +15,9 @@ import { silentLogger } from '../../lambda/core/logger.js';
 import type { RouteModel } from '../../lambda/core/router/route-types.js';
 import { createMemoryJobQueue } from '../../lambda/jobs/memory-job-queue.js';
 import { createMemoryJobStore } from '../../lambda/jobs/memory-job-store.js';
+import { seededRandom } from '../../lambda/runtime/seeded-random.js';
 import { createMemoryBreakerStore } from '../../lambda/stores/memory-breaker-store.js';
 import { createFakeClock } from './fake-clock.js';
-import { seededRandom } from './seeded-random.js';
 
 /** A config with models a, b, c (never called over HTTP here) and pipeline `p` = `(a|b),c`. */
 export function jobsConfig(extra: Record<string, unknown> = {}): SwitchyardConfig {

@@ -4,7 +4,6 @@
  * number lives here, so the live view, the summary and the report describe the same run.
  */
 import type { BreakerPolicy } from '../../core/breaker/breaker-policy.js';
-import type { Random } from '../../core/time.js';
 
 /** One stretch of the story with a steady arrival rate on the main pipeline. */
 export interface DemoPhase {
@@ -226,16 +225,4 @@ export function tierOf(scenario: DemoScenario, modelKey: string | undefined): nu
 /** Every pipeline of the run: the main one first, then the cron pipelines. */
 export function demoPipelines(scenario: DemoScenario): string[] {
   return [scenario.mainPipeline, ...scenario.cron.pipelines];
-}
-
-/** mulberry32: a tiny deterministic PRNG, so two runs see the same latencies and wake times. */
-export function seededRandom(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -3,23 +3,18 @@
  * scenario over real HTTP, the live view, then the summary and `demo-report.html`. Everything it
  * starts it also stops, whatever happens.
  */
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { LedgerEntry, LedgerSink } from '../../core/ledger/ledger-entry.js';
+import { seededRandom } from '../../runtime/seeded-random.js';
 import { createLocalGateway } from '../create-local-gateway.js';
 import { type RunningServer, startServer } from '../start-server.js';
 import { createBreakerTimeline } from './breaker-timeline.js';
 import { buildDemoConfig } from './demo-config.js';
 import { renderReport } from './demo-report.js';
-import {
-  createDemoScenario,
-  type DemoScenario,
-  phaseAt,
-  phaseIndexAt,
-  seededRandom,
-  tierOf,
-} from './demo-scenario.js';
+import { createDemoScenario, type DemoScenario, phaseAt, phaseIndexAt, tierOf } from './demo-scenario.js';
 import { computeStats, type DemoStats, tierCount } from './demo-stats.js';
 import { checkLedger, type LedgerCheck } from './ledger-check.js';
 import { createLiveView, type LiveMode, recentActivity } from './live-view.js';

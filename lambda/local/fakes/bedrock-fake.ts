@@ -17,7 +17,7 @@ import { planAnswer } from './fake-answer.js';
 import type { FakeScript } from './fake-script.js';
 import { startFakeServer } from './fake-server.js';
 import type { FakeUpstream, FakeUpstreamOptions } from './fake-upstream.js';
-import { describeIssues } from './fault.js';
+import { describeIssues, streamCut } from './fault.js';
 
 const ROUTE = /^\/model\/([^/]+)\/(converse|converse-stream)$/;
 
@@ -102,17 +102,11 @@ async function handleBedrock(ex: Exchange, script: FakeScript): Promise<void> {
     if (fault.cutAfterChunks !== undefined) return ex.partialJson(answer, headers);
     return ex.json(status, answer, headers);
   }
+  const cut = streamCut(fault, midStreamError);
   const frames = converseStreamFrames(plan, latencyMs, {
-    cutAfterChunks: fault.cutAfterChunks ?? fault.stallAfterChunks,
+    cutAfterChunks: cut.afterChunks,
     error: midStreamError ? bedrockError(status, fault) : undefined,
   });
   ex.writeHead(midStreamError ? 200 : status, { ...headers, ...EVENT_STREAM_HEADERS });
-  // An exception event ends the stream cleanly; a plain cut destroys the socket.
-  const ending =
-    fault.cutAfterChunks !== undefined && !midStreamError
-      ? 'destroy'
-      : fault.stallAfterChunks !== undefined
-        ? 'stall'
-        : 'end';
-  await ex.frames(frames, fault.chunkDelayMs ?? 0, ending);
+  await ex.frames(frames, fault.chunkDelayMs ?? 0, cut.ending);
 }

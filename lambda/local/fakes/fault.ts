@@ -104,3 +104,23 @@ export function parseFault(fault: unknown): Fault {
   }
   return result.data;
 }
+
+/** How a scripted stream ends: cleanly, with a cut socket, or silent with the connection open. */
+export type StreamEnding = 'end' | 'destroy' | 'stall';
+
+/**
+ * The chunk count after which a streamed answer stops (`cutAfterChunks`, else `stallAfterChunks`),
+ * and how it stops. An in-stream error event ends the stream cleanly after its chunks.
+ */
+export function streamCut(
+  fault: Fault,
+  midStreamError: boolean,
+): { afterChunks: number | undefined; ending: StreamEnding } {
+  const ending: StreamEnding =
+    fault.cutAfterChunks !== undefined && !midStreamError
+      ? 'destroy'
+      : fault.stallAfterChunks !== undefined
+        ? 'stall'
+        : 'end';
+  return { afterChunks: fault.cutAfterChunks ?? fault.stallAfterChunks, ending };
+}

@@ -8,7 +8,7 @@ import { planAnswer } from './fake-answer.js';
 import type { FakeScript } from './fake-script.js';
 import { startFakeServer } from './fake-server.js';
 import type { FakeUpstream, FakeUpstreamOptions } from './fake-upstream.js';
-import { describeIssues } from './fault.js';
+import { describeIssues, streamCut } from './fault.js';
 import { chatRequestSchema, openaiPromptChars, openaiStops } from './openai-request.js';
 import {
   completionBody,
@@ -99,18 +99,12 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
     if (fault.cutAfterChunks !== undefined) return ex.partialJson(completion, headers);
     return ex.json(status, completion, headers);
   }
+  const cut = streamCut(fault, midStreamError);
   const frames = streamFrames(meta, plan, {
     includeUsage: body.stream_options?.include_usage === true,
-    cutAfterChunks: fault.cutAfterChunks ?? fault.stallAfterChunks,
+    cutAfterChunks: cut.afterChunks,
     error: midStreamError ? openaiErrorBody(status, body.model, fault) : undefined,
   });
   ex.writeHead(midStreamError ? 200 : status, { ...headers, ...SSE_HEADERS });
-  // An in-stream error ends the stream cleanly; a plain cut destroys the socket.
-  const ending =
-    fault.cutAfterChunks !== undefined && !midStreamError
-      ? 'destroy'
-      : fault.stallAfterChunks !== undefined
-        ? 'stall'
-        : 'end';
-  await ex.frames(frames, fault.chunkDelayMs ?? 0, ending);
+  await ex.frames(frames, fault.chunkDelayMs ?? 0, cut.ending);
 }

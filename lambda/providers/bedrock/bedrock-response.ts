@@ -6,7 +6,7 @@ import type {
   ToolCall,
   Usage,
 } from '../../core/chat/chat-model.js';
-import { isRecord, tokenCount } from '../shared/json-shape.js';
+import { isRecord, usageFrom } from '../shared/json-shape.js';
 import { type ErrorSubject, malformedResponse } from '../shared/to-provider-error.js';
 
 // Converse bodies are read defensively (`unknown` where the SDK's types promise more than an
@@ -33,11 +33,7 @@ export function mapBedrockStopReason(reason: unknown): FinishReason {
 
 /** Maps Converse `usage`; `undefined` unless both input and output token counts are present. */
 export function mapBedrockUsage(usage: unknown): Usage | undefined {
-  if (!isRecord(usage)) return undefined;
-  const inputTokens = tokenCount(usage.inputTokens);
-  const outputTokens = tokenCount(usage.outputTokens);
-  if (inputTokens === undefined || outputTokens === undefined) return undefined;
-  return { inputTokens, outputTokens };
+  return usageFrom(usage, 'inputTokens', 'outputTokens');
 }
 
 /**

@@ -5,7 +5,7 @@ import type {
   ToolCall,
   Usage,
 } from '../../core/chat/chat-model.js';
-import { isRecord, type JsonRecord, tokenCount } from '../shared/json-shape.js';
+import { isRecord, type JsonRecord, usageFrom } from '../shared/json-shape.js';
 import { type ErrorSubject, malformedResponse } from '../shared/to-provider-error.js';
 
 // Bodies are read as `unknown` on purpose: an OpenAI-compatible server is untrusted, and a body
@@ -28,11 +28,7 @@ export function mapOpenAIFinishReason(reason: unknown): FinishReason {
 
 /** Maps `usage`; `undefined` unless both prompt and completion token counts are present. */
 export function mapOpenAIUsage(usage: unknown): Usage | undefined {
-  if (!isRecord(usage)) return undefined;
-  const inputTokens = tokenCount(usage.prompt_tokens);
-  const outputTokens = tokenCount(usage.completion_tokens);
-  if (inputTokens === undefined || outputTokens === undefined) return undefined;
-  return { inputTokens, outputTokens };
+  return usageFrom(usage, 'prompt_tokens', 'completion_tokens');
 }
 
 /** Some compatible servers send `arguments` as an object instead of JSON text. */

@@ -13,11 +13,11 @@ import { startFakeOpenAI } from '../../../lambda/local/fakes/openai-fake.js';
 import { type LocalJobBackend, selectJobBackend } from '../../../lambda/local/local-job-backend.js';
 import { createLocalJobWorker } from '../../../lambda/local/local-job-worker.js';
 import { type RunningServer, startServer } from '../../../lambda/local/start-server.js';
+import { seededRandom } from '../../../lambda/runtime/seeded-random.js';
 import { systemClock } from '../../../lambda/runtime/system-time.js';
 import { runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';
 import { type RunningDynalite, startDynalite } from '../../helpers/dynalite.js';
 import { FAUXQS_ENV, type RunningFauxqs, sqsClientFor, startFauxqs } from '../../helpers/fauxqs.js';
-import { seededRandom } from '../../helpers/seeded-random.js';
 import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
 
 const SECRET = 'whsec-flow-0123456789';

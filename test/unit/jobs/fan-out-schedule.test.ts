@@ -7,9 +7,9 @@ import {
 import type { JobQueue } from '../../../lambda/core/jobs/job-ports.js';
 import { createMemoryJobQueue } from '../../../lambda/jobs/memory-job-queue.js';
 import { createMemoryJobStore } from '../../../lambda/jobs/memory-job-store.js';
+import { seededRandom } from '../../../lambda/runtime/seeded-random.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
 import { scheduleOf } from '../../helpers/job-harness.js';
-import { seededRandom } from '../../helpers/seeded-random.js';
 
 const TIME = '2026-11-29T03:00:00Z';
 

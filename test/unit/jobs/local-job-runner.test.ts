@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fanOutSchedule } from '../../../lambda/core/jobs/fan-out-schedule.js';
 import { silentLogger } from '../../../lambda/core/logger.js';
 import { createLocalJobRunner } from '../../../lambda/jobs/local-job-runner.js';
+import { seededRandom } from '../../../lambda/runtime/seeded-random.js';
 import { waitFor } from '../../helpers/gateway-harness.js';
 import { createJobHarness, scheduleOf } from '../../helpers/job-harness.js';
-import { seededRandom } from '../../helpers/seeded-random.js';
 
 async function harnessWith(jobs: number) {
   const h = createJobHarness({ maxReceiveCount: 3 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fanOutSchedule } from '../../../lambda/core/jobs/fan-out-schedule.js';
+import { seededRandom } from '../../../lambda/runtime/seeded-random.js';
 import { createJobHarness, recordingDeliverer, scheduleOf } from '../../helpers/job-harness.js';
-import { seededRandom } from '../../helpers/seeded-random.js';
 
 const TIME = '2026-11-29T03:00:00Z';
 const ID = `nightly:job-1:${TIME}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pickWeighted, selectModel } from '../../../lambda/core/router/select-model.js';
+import { seededRandom } from '../../../lambda/runtime/seeded-random.js';
 import { tiersOf } from '../../helpers/router-harness.js';
-import { seededRandom } from '../../helpers/seeded-random.js';
 
 const none = { isBlocked: () => false, hasFailed: () => false };
 

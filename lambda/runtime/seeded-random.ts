@@ -1,6 +1,6 @@
-import type { Random } from '../../lambda/core/time.js';
+import type { Random } from '../core/time.js';
 
-/** mulberry32: a tiny deterministic PRNG, so selections in tests repeat exactly. */
+/** mulberry32: a tiny deterministic PRNG, so tests, the demo and the spike simulation repeat exactly. */
 export function seededRandom(seed: number): Random {
   let a = seed >>> 0;
   return () => {
