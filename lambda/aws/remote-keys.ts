@@ -46,10 +46,11 @@ const chunks = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
 
 /**
- * The cache behind keys named outside the prefix. A key that was read is kept for a jittered
- * lifetime; a missing one (or one whose read failed) is retried after `backoffMs(failures)`. A
- * failed read keeps the value held before (a throttled SSM must not unset a working key); a key
- * that SSM says no longer exists is dropped.
+ * The cache behind keys named outside the prefix. SSM names are read in fixed batches of up to 10
+ * (a batch is read whole when any name in it is due); a key that was read is kept for a jittered
+ * lifetime shared by its batch; a missing one (or one whose read failed) is retried after
+ * `backoffMs(failures)`. A failed read keeps the value held before (a throttled SSM must not unset
+ * a working key); a key that SSM says no longer exists is dropped.
  */
 export function createRemoteKeys(options: RemoteKeysOptions): RemoteKeys {
   const { readers, clock, log } = options;
@@ -58,12 +59,13 @@ export function createRemoteKeys(options: RemoteKeysOptions): RemoteKeys {
   );
   let inflight: Promise<void> | undefined;
 
-  const settle = (name: string, value: string | undefined, failed: boolean) => {
+  /** `lifetime` is shared by a batch, so its keys stay due together and cost one call per lifetime. */
+  const settle = (name: string, value: string | undefined, failed: boolean, lifetime: number) => {
     const entry = entries.get(name) as Entry;
     if (!failed) entry.value = value?.trim() || undefined;
     if (entry.value !== undefined && !failed) {
       entry.failures = 0;
-      entry.dueAt = clock.now() + options.lifetimeMs();
+      entry.dueAt = clock.now() + lifetime;
     } else {
       entry.dueAt = clock.now() + options.backoffMs(entry.failures);
       entry.failures += 1;
@@ -74,28 +76,33 @@ export function createRemoteKeys(options: RemoteKeysOptions): RemoteKeys {
       names: names.join(','),
       error: error instanceof Error ? error.name : 'unknown',
     });
-    for (const name of names) settle(name, undefined, true);
+    for (const name of names) settle(name, undefined, true, 0);
   };
 
   const due = () => [...entries].filter(([, e]) => clock.now() >= e.dueAt).map(([n]) => n);
 
+  const ssmBatches = chunks(options.names.filter(isSsmName), SSM_BATCH_SIZE);
+
+  // A batch is read whole when any of its names is due: the call costs the same for 1 name or 10.
   const run = async () => {
-    const names = due();
-    const ssm = names.filter(isSsmName);
+    const dueNames = new Set(due());
     await Promise.all([
-      ...chunks(ssm, SSM_BATCH_SIZE).map(async (batch) => {
-        try {
-          const values = await readers.ssmBatch(batch);
-          for (const name of batch) settle(name, values.get(name), false);
-        } catch (error) {
-          failed(batch, error);
-        }
-      }),
-      ...names
+      ...ssmBatches
+        .filter((batch) => batch.some((n) => dueNames.has(n)))
+        .map(async (batch) => {
+          try {
+            const values = await readers.ssmBatch(batch);
+            const lifetime = options.lifetimeMs();
+            for (const name of batch) settle(name, values.get(name), false, lifetime);
+          } catch (error) {
+            failed(batch, error);
+          }
+        }),
+      ...[...dueNames]
         .filter((n) => !isSsmName(n))
         .map(async (name) => {
           try {
-            settle(name, await readers.secret(name), false);
+            settle(name, await readers.secret(name), false, options.lifetimeMs());
           } catch (error) {
             failed([name], error);
           }

@@ -115,6 +115,18 @@ describe('AWS provider keys', () => {
     expect(keys.apiKey('p11')).toBe('sk-11');
   });
 
+  it('keeps the keys of one batch due together: one GetParameters per lifetime, not one per key', async () => {
+    const providers = { a: `/out-${run}/keys/a`, b: `/out-${run}/keys/b`, c: `/out-${run}/keys/c` };
+    for (const name of Object.values(providers)) ssm.put(name, 'sk', { type: 'SecureString' });
+    const keys = keysFor(providers);
+    await keys.load();
+    for (let minute = 1; minute <= 15; minute += 1) {
+      clock.advance(60_000);
+      await keys.load();
+    }
+    expect(batches()).toHaveLength(4); // at 0, 5, 10 and 15 min
+  });
+
   it('re-reads a missing key outside the prefix after 1 s, 2 s, 4 s … up to 60 s', async () => {
     const keys = keysFor({ openai: `/out-${run}/keys/openai` });
     await keys.load();
