@@ -17,7 +17,8 @@ export interface ProviderAccess {
   /**
    * The current API key of an OpenAI-compatible provider, or undefined when this process has none
    * (never configured, not written yet, or unreadable): the attempt then fails at once, without a
-   * network call, as `not_configured` (the chain falls back; no breaker sample, no alert).
+   * network call, as `not_configured` (the chain falls back; no breaker sample, no alert). A
+   * blank string counts as none.
    */
   apiKey(providerName: string): string | undefined;
   /**
@@ -38,7 +39,8 @@ export interface ProviderAccess {
 function currentKey(entry: CatalogModel, access: ProviderAccess): () => string {
   return () => {
     const key = access.apiKey(entry.providerName);
-    if (key !== undefined) return key;
+    // A blank key is no key: sent, it would read as a refused credential and quarantine the route.
+    if (key !== undefined && key.trim() !== '') return key;
     throw new ProviderError({
       provider: entry.providerName,
       model: entry.key,

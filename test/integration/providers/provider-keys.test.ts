@@ -58,6 +58,12 @@ describe('provider keys are read at every attempt', () => {
     expect(sentAuthorization).toEqual([]);
   });
 
+  it('treats a blank key as no key', async () => {
+    keys.set('keyed', '   ');
+    expect((await providerErrorOf(model.generate(HELLO, callOptions()))).failureClass).toBe('not_configured');
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('fails a stream the same way, before its first event', async () => {
     const { events, error } = await streamErrorOf(model.stream(HELLO, callOptions()));
     expect(events).toEqual([]);
