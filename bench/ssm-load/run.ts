@@ -76,7 +76,7 @@ async function simulate(scenario: Scenario, containers: number) {
       const before = ssm.requests.length;
       await Promise.all(starting.map((c) => c.start()));
       coldCalls += ssm.requests.length - before;
-      await Promise.all(fleet.filter((_, i) => startAt[i] <= second).map((c) => c.request()));
+      await Promise.all(fleet.filter((_, i) => (startAt[i] ?? 0) <= second).map((c) => c.request()));
       now += 1_000;
     }
     const steady = ssm.requests.slice(steadyFrom);
