@@ -20,6 +20,7 @@ export interface SimContainer {
   request(): Promise<void>;
 }
 
+/** One simulated container: the shared SSM client and virtual clock, its own jitter seed. */
 export interface SimContainerOptions {
   client: SSMClient;
   config: SwitchyardConfig;
@@ -28,6 +29,7 @@ export interface SimContainerOptions {
   seed: number;
 }
 
+/** Builds one simulated container (see `SimContainer`). */
 export function createSimContainer(options: SimContainerOptions): SimContainer {
   const { client, config, prefix, clock } = options;
   const random = seededRandom(options.seed);

@@ -45,6 +45,7 @@ export interface ParameterSource {
   nextReadAt(): number;
 }
 
+/** Settings of `createParameterSource`; times in ms. */
 export interface ParameterSourceOptions {
   client: SSMClient;
   /** The SSM path, e.g. `/switchyard` (a trailing `/` is ignored). */

@@ -6,11 +6,13 @@ import { createNodeHttpFetch } from '../providers/shared/node-http-fetch.js';
 import { jittered, type ParameterSource } from './parameter-snapshot.js';
 import { createRemoteKeys, type RemoteKeyReaders } from './remote-keys.js';
 
+/** True when `apiKeySecret` names an SSM parameter (`/…`) rather than a Secrets Manager secret. */
 export { isSsmName } from './remote-keys.js';
 
 /** Default lifetime of a provider key read from outside the prefix, in ms (5 min, jittered). */
 export const DEFAULT_PROVIDER_KEY_CACHE_MS = 300_000;
 
+/** Settings of `createAwsProviderKeys`; times in ms. */
 export interface AwsProviderKeysOptions {
   config: SwitchyardConfig;
   /** The container's parameter snapshot: keys named under its prefix are read from it. */

@@ -21,6 +21,7 @@ interface Entry {
   failures: number;
 }
 
+/** Settings of `createRemoteKeys`: the names to keep, how to read them, and the timing rules. */
 export interface RemoteKeysOptions {
   names: readonly string[];
   readers: RemoteKeyReaders;

@@ -98,6 +98,7 @@ export function parseCallerKeys(name: string, value: string): CallerKeys {
   return parsed.data;
 }
 
+/** Settings of `createSsmCallerKeys`. */
 export interface SsmCallerKeysOptions {
   /** The container's parameter snapshot; `<prefix>/caller-keys` is read from it. */
   source: ParameterSource;
