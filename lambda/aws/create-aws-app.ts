@@ -5,39 +5,55 @@ import {
 } from '../core/catalog/chain-sources.js';
 import { type AssembledGateway, assembleGateway } from '../runtime/assemble-gateway.js';
 import { breakerLogEvents } from '../runtime/breaker-log-events.js';
+import { systemClock } from '../runtime/system-time.js';
 import { breakerStoreSettings, selectBreakerStore } from '../stores/select-breaker-store.js';
-import { type AwsRuntime, awsJobs, readSecret } from './aws-runtime.js';
+import { type AwsRuntime, awsJobs, remoteKeyReaders } from './aws-runtime.js';
+import { createParameterSource } from './parameter-snapshot.js';
 import { powertoolsLedger, powertoolsLogger, reportBreakerOpened } from './powertools-evidence.js';
-import { loadProviderKeys } from './provider-keys.js';
-import { callerKeysParameterName, createSsmCallerKeys } from './ssm-caller-keys.js';
+import { createAwsProviderKeys } from './provider-keys.js';
+import { createSsmCallerKeys } from './ssm-caller-keys.js';
 import { createSsmChainParameters } from './ssm-chain-parameters.js';
 import { resolveSsmPrefix } from './ssm-chains.js';
 
 /**
- * The gateway in AWS mode, for the API and the worker alike: the bundled config, chains from env >
- * SSM (cached `chainCacheMs`) > config, the DynamoDB breaker store, provider keys from SSM /
- * Secrets Manager, caller keys from `<prefix>/caller-keys`, jobs when their table and queue are
- * named, and the ledger as Powertools log lines and EMF metrics.
+ * The gateway in AWS mode, for the API and the worker alike: the bundled config; one parameter
+ * snapshot of `<prefix>` (one recursive `GetParametersByPath` per `chainCacheMs` ± 20 %) serving
+ * chain overrides (env > SSM > config), caller keys and the provider keys stored there; other
+ * provider keys batched on `providerKeyCacheMs`; the DynamoDB breaker store; jobs when their
+ * table and queue are named; and the ledger as Powertools log lines and EMF metrics.
  */
 export async function createAwsGateway(runtime: AwsRuntime): Promise<AssembledGateway> {
   const { env, config, logger, metrics } = runtime;
   const ssmPrefix = resolveSsmPrefix(config, env);
   const log = powertoolsLogger(logger);
-  const read = readSecret(runtime);
-  const [access, selected] = await Promise.all([
-    loadProviderKeys(config, read, log),
-    selectBreakerStore(breakerStoreSettings({ env }), { ensureTable: true }),
-  ]);
-  const chainParameters = createSsmChainParameters(runtime.ssmProvider, {
-    ssmPrefix,
+  // Only spreads refreshes across containers; nothing depends on its exact values.
+  const random = Math.random;
+  const source = createParameterSource({
+    client: runtime.ssm,
+    prefix: ssmPrefix,
     cacheMs: config.aws?.chainCacheMs ?? 30_000,
     log,
+    clock: systemClock,
+    random,
   });
+  const access = createAwsProviderKeys({
+    config,
+    source,
+    readers: remoteKeyReaders(runtime),
+    log,
+    clock: systemClock,
+    random,
+    cacheMs: config.aws?.providerKeyCacheMs,
+  });
+  const [, selected] = await Promise.all([
+    access.load(),
+    selectBreakerStore(breakerStoreSettings({ env }), { ensureTable: true }),
+  ]);
   return assembleGateway({
     config,
     sources: (catalog) => [
       createEnvChainSource(env),
-      createSsmChainSource(chainParameters),
+      createSsmChainSource(createSsmChainParameters(source)),
       createConfigChainSource(catalog),
     ],
     envOverrides: (name) => (env[name]?.trim() ?? '') !== '',
@@ -47,9 +63,10 @@ export async function createAwsGateway(runtime: AwsRuntime): Promise<AssembledGa
     ledger: powertoolsLedger(logger, metrics),
     breakerEvents: breakerLogEvents(log, (event) => reportBreakerOpened(log, metrics, event)),
     callerKeys: createSsmCallerKeys({
-      client: runtime.ssm,
-      parameterName: callerKeysParameterName(ssmPrefix),
+      source,
       log,
+      maxStaleMs: config.aws?.callerKeysMaxStaleMs,
+      clock: systemClock,
     }),
     jobs: awsJobs(runtime),
   });

@@ -1,54 +1,110 @@
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { Logger } from '../core/logger.js';
+import type { Clock, Random } from '../core/time.js';
 import type { ProviderAccess } from '../providers/create-chat-models.js';
 import { createNodeHttpFetch } from '../providers/shared/node-http-fetch.js';
+import { jittered, type ParameterSource } from './parameter-snapshot.js';
+import { createRemoteKeys, type RemoteKeyReaders } from './remote-keys.js';
 
-/** True when `apiKeySecret` names an SSM parameter rather than a Secrets Manager secret. */
-export const isSsmName = (name: string) => name.startsWith('/');
+/** True when `apiKeySecret` names an SSM parameter (`/…`) rather than a Secrets Manager secret. */
+export { isSsmName } from './remote-keys.js';
+
+/** Default lifetime of a provider key read from outside the prefix, in ms (5 min, jittered). */
+export const DEFAULT_PROVIDER_KEY_CACHE_MS = 300_000;
+
+/** Settings of `createAwsProviderKeys`; times in ms. */
+export interface AwsProviderKeysOptions {
+  config: SwitchyardConfig;
+  /** The container's parameter snapshot: keys named under its prefix are read from it. */
+  source: ParameterSource;
+  /** Reads keys named outside the prefix (SSM in batches of 10, Secrets Manager one by one). */
+  readers: RemoteKeyReaders;
+  log: Logger;
+  clock: Clock;
+  random: Random;
+  /** Lifetime of a key read from outside the prefix, in ms (`aws.providerKeyCacheMs`). Default 300000. */
+  cacheMs?: number | undefined;
+  /** First re-read of a missing or unreadable key, in ms, doubling up to `maxBackoffMs`. Default 1000. */
+  backoffMs?: number | undefined;
+  /** Longest pause between re-reads of a missing key, in ms. Default 60000. */
+  maxBackoffMs?: number | undefined;
+}
+
+/** The AWS provider keys: `ProviderAccess` plus the first load, which the gateway awaits at start. */
+export interface AwsProviderKeys extends ProviderAccess {
+  /** Reads every key once (the snapshot and the keys outside it). Never throws. */
+  load(): Promise<void>;
+}
 
 /**
- * Fetches every provider key named in the config once (per Lambda container), in parallel. A key
- * that cannot be read is logged by provider name and left out: that provider's models then fail
- * fast as `upstream_auth`, and the chain falls back to the others.
+ * Provider keys that follow SSM without a deploy. `apiKey(name)` is synchronous and answers from
+ * what is held now: a key under the prefix comes from the container's parameter snapshot (so it is
+ * as fresh as a chain override), any other from its own cache, refreshed on a jittered
+ * `cacheMs`; a missing or unreadable key is re-read with backoff (`backoffMs` doubling to
+ * `maxBackoffMs`). Each call may start that re-read in the background. A key that is missing
+ * answers undefined: the attempt fails as `not_configured`, falls back, and never reaches the
+ * shared breaker.
  */
-export async function loadProviderKeys(
-  config: SwitchyardConfig,
-  /** Reads a secret by name: `/…` is an SSM SecureString, anything else a Secrets Manager secret. */
-  readSecret: (name: string) => Promise<string | undefined>,
-  log: Logger,
-): Promise<ProviderAccess> {
-  const keys = new Map<string, string>();
-  await Promise.all(
-    Object.entries(config.providers).map(async ([name, provider]) => {
-      if (provider.type !== 'openai' || provider.apiKeySecret === undefined) return;
-      const secret = provider.apiKeySecret;
-      try {
-        const value = await readSecret(secret);
-        if (value?.trim()) keys.set(name, value.trim());
-        else log.error('provider key is empty', { provider: name, secret });
-      } catch (error) {
-        log.error('cannot read provider key', {
-          provider: name,
-          secret,
-          error: error instanceof Error ? error.name : 'unknown',
-        });
-      }
-    }),
+export function createAwsProviderKeys(options: AwsProviderKeysOptions): AwsProviderKeys {
+  const { config, source, log, clock, random } = options;
+  const underPrefix = (name: string) => name.startsWith(`${source.prefix}/`);
+  const secretOf = (provider: string): string | undefined => {
+    const p = config.providers[provider];
+    return p?.type === 'openai' ? p.apiKeySecret : undefined;
+  };
+  const remoteNames = Object.values(config.providers).flatMap((p) =>
+    p.type === 'openai' && p.apiKeySecret !== undefined && !underPrefix(p.apiKeySecret)
+      ? [p.apiKeySecret]
+      : [],
   );
+  const remote = createRemoteKeys({
+    names: [...new Set(remoteNames)],
+    readers: options.readers,
+    clock,
+    log,
+    lifetimeMs: () => jittered(options.cacheMs ?? DEFAULT_PROVIDER_KEY_CACHE_MS, 0.2, random),
+    backoffMs: (failures) =>
+      jittered(
+        Math.min((options.backoffMs ?? 1_000) * 2 ** failures, options.maxBackoffMs ?? 60_000),
+        0.2,
+        random,
+      ),
+  });
+  // Transitions only, so a missing key is one log line and not one per request.
+  const missing = new Set<string>();
+  const note = (provider: string, secret: string, value: string | undefined) => {
+    if (value === undefined && !missing.has(provider)) {
+      missing.add(provider);
+      log.error('provider key missing; its models are skipped as not_configured', { provider, secret });
+    } else if (value !== undefined && missing.delete(provider)) {
+      log.info('provider key loaded', { provider, secret });
+    }
+  };
+
   return {
     // The same keep-alive node:http fetch as the local gateway: far cheaper per call than the global one.
     fetch: createNodeHttpFetch(),
+    async load() {
+      await Promise.all([source.read().catch(() => undefined), remote.refresh()]);
+    },
     apiKey(name) {
       const provider = config.providers[name];
       if (provider?.type !== 'openai') return undefined;
-      if (provider.apiKeySecret === undefined && provider.apiKeyEnv === undefined) return 'not-needed';
-      return keys.get(name);
+      const secret = secretOf(name);
+      if (secret === undefined) return provider.apiKeyEnv === undefined ? 'not-needed' : undefined;
+      let value: string | undefined;
+      if (underPrefix(secret)) {
+        source.kick();
+        value = source.latest()?.values.get(secret)?.trim() || undefined;
+      } else {
+        remote.kick();
+        value = remote.get(secret);
+      }
+      note(name, secret, value);
+      return value;
     },
     keyHint(name) {
-      const provider = config.providers[name];
-      return provider?.type === 'openai' && provider.apiKeySecret
-        ? provider.apiKeySecret
-        : `providers.${name}.apiKeySecret`;
+      return secretOf(name) ?? `providers.${name}.apiKeySecret`;
     },
   };
 }

@@ -9,7 +9,8 @@ import { authSchema } from '../core/catalog/config-schema.js';
 import { SwitchyardError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock } from '../core/time.js';
-import type { CallerKeySource } from '../http/caller-auth.js';
+import { type CallerKeySource, CallerKeysUnavailableError } from '../http/caller-auth.js';
+import type { ParameterSnapshot, ParameterSource } from './parameter-snapshot.js';
 
 /** The value of `<ssmPrefix>/caller-keys`: a JSON object, key name → lowercase hex SHA-256. */
 export const callerKeysValueSchema = authSchema.shape.keys;
@@ -51,9 +52,37 @@ export async function readCallerKeysParameter(client: SSMClient, name: string): 
     if (error instanceof ParameterNotFound) return { keys: {}, version: undefined };
     throw error;
   }
+  return { keys: parseCallerKeys(name, value ?? ''), version };
+}
+
+/**
+ * Writes the whole key set as a new SecureString version on the Advanced tier (8 KB: about 100
+ * keys with 8-character names, see docs/ssm-load.md) and returns that version.
+ */
+export async function writeCallerKeysParameter(
+  client: SSMClient,
+  name: string,
+  keys: CallerKeys,
+  description: string,
+): Promise<number> {
+  const out = await client.send(
+    new PutParameterCommand({
+      Name: name,
+      Value: JSON.stringify(keys),
+      Type: 'SecureString',
+      Tier: 'Advanced',
+      Overwrite: true,
+      Description: description.slice(0, 1024),
+    }),
+  );
+  return out.Version ?? 0;
+}
+
+/** Parses the parameter's value; throws `CallerKeysValueError` naming the parameter. */
+export function parseCallerKeys(name: string, value: string): CallerKeys {
   let json: unknown;
   try {
-    json = JSON.parse(value ?? '');
+    json = JSON.parse(value);
   } catch (error) {
     throw new CallerKeysValueError(name, 'is not JSON', { cause: error });
   }
@@ -66,67 +95,61 @@ export async function readCallerKeysParameter(client: SSMClient, name: string): 
       `${where}${issue?.message ?? 'invalid'} (expected {"<name>": "<sha256 hex>"})`,
     );
   }
-  return { keys: parsed.data, version };
+  return parsed.data;
 }
 
-/** Writes the whole key set as a new SecureString version and returns that version. */
-export async function writeCallerKeysParameter(
-  client: SSMClient,
-  name: string,
-  keys: CallerKeys,
-  description: string,
-): Promise<number> {
-  const out = await client.send(
-    new PutParameterCommand({
-      Name: name,
-      Value: JSON.stringify(keys),
-      Type: 'SecureString',
-      Overwrite: true,
-      Description: description.slice(0, 1024),
-    }),
-  );
-  return out.Version ?? 0;
-}
-
+/** Settings of `createSsmCallerKeys`. */
 export interface SsmCallerKeysOptions {
-  client: SSMClient;
-  /** Usually `callerKeysParameterName(ssmPrefix)`. */
-  parameterName: string;
+  /** The container's parameter snapshot; `<prefix>/caller-keys` is read from it. */
+  source: ParameterSource;
   log: Logger;
-  /** How long a key set read from SSM is trusted, in ms. Default 30000: a revoked key stops working within it. */
-  cacheMs?: number | undefined;
-  /** After a failed read, how long before the next try, in ms. Default 1000. */
-  retryMs?: number | undefined;
-  /** Default: the system clock. */
-  clock?: Clock | undefined;
+  /**
+   * The oldest a last good key set may be while SSM fails, in ms (`aws.callerKeysMaxStaleMs`);
+   * older, callers get 503. Never less than the snapshot's own lifetime. Default 300000 (5 min).
+   */
+  maxStaleMs?: number | undefined;
+  clock: Clock;
 }
 
-/** Default trust period of a key set read from SSM, in ms (30 s). */
-export const DEFAULT_CALLER_KEYS_CACHE_MS = 30_000;
+/** Default maximum age of a last good caller-key set kept while SSM fails, in ms (5 min). */
+export const DEFAULT_CALLER_KEYS_MAX_STALE_MS = 300_000;
 
 /**
- * Caller keys from SSM, cached for `cacheMs`; concurrent requests share one read. On a failed
- * read the last good set stays in force (and the failure is logged); with no good set yet every
- * caller is refused: it fails closed, never open. Never throws.
+ * Caller keys from the container's parameter snapshot. A revoked key stops working when the next
+ * snapshot is read (within `chainCacheMs` ± jitter). While SSM fails, or the value stops being
+ * valid, the last good set stays in force for at most `maxStaleMs`; with no good set (none ever
+ * read, or too old) `hashes()` throws `CallerKeysUnavailableError`, which callers see as 503 with
+ * `Retry-After` — it fails closed, never open, and never as a 401 that clients would not retry.
+ * A parameter that exists in no snapshot is an empty set: every caller gets 401.
  */
 export function createSsmCallerKeys(options: SsmCallerKeysOptions): CallerKeySource {
-  const { client, parameterName, log } = options;
-  const cacheMs = options.cacheMs ?? DEFAULT_CALLER_KEYS_CACHE_MS;
-  const retryMs = Math.min(options.retryMs ?? 1_000, cacheMs);
-  const now = () => (options.clock ? options.clock.now() : Date.now());
-  let good: ReadonlyMap<string, string> | undefined;
-  let nextReadAt = 0;
-  let inflight: Promise<ReadonlyMap<string, string>> | undefined;
+  const { source, log, clock } = options;
+  const parameterName = callerKeysParameterName(source.prefix);
+  const maxStaleMs = Math.max(options.maxStaleMs ?? DEFAULT_CALLER_KEYS_MAX_STALE_MS, source.maxLifetimeMs);
+  let good: { hashes: ReadonlyMap<string, string>; readAt: number } | undefined;
+  let seen: ParameterSnapshot | undefined;
+  let loggedStale = false;
 
-  const refresh = async (): Promise<ReadonlyMap<string, string>> => {
+  const retryAfterSeconds = () => Math.max(0, source.nextReadAt() - clock.now()) / 1000;
+
+  const take = (snapshot: ParameterSnapshot) => {
+    if (snapshot === seen) return;
+    seen = snapshot;
+    const value = snapshot.values.get(parameterName);
+    if (value === undefined) {
+      good = { hashes: new Map(), readAt: snapshot.readAt };
+      log.error('no caller keys in SSM; every caller is refused', { parameter: parameterName });
+      return;
+    }
     try {
-      const { keys, version } = await readCallerKeysParameter(client, parameterName);
-      good = new Map(Object.entries(keys));
-      nextReadAt = now() + cacheMs;
-      if (version === undefined || good.size === 0)
+      good = {
+        hashes: new Map(Object.entries(parseCallerKeys(parameterName, value))),
+        readAt: snapshot.readAt,
+      };
+      loggedStale = false;
+      if (good.hashes.size === 0)
         log.error('no caller keys in SSM; every caller is refused', { parameter: parameterName });
     } catch (error) {
-      nextReadAt = now() + retryMs;
       log.error(
         good
           ? 'caller keys unreadable; keeping the last good set'
@@ -138,17 +161,31 @@ export function createSsmCallerKeys(options: SsmCallerKeysOptions): CallerKeySou
         },
       );
     }
-    return good ?? new Map();
   };
 
   return {
     hashes: async () => {
-      if (good && now() < nextReadAt) return good;
-      if (!good && now() < nextReadAt) return new Map();
-      inflight ??= refresh().finally(() => {
-        inflight = undefined;
-      });
-      return inflight;
+      let snapshot: ParameterSnapshot;
+      try {
+        snapshot = await source.read();
+      } catch (error) {
+        throw new CallerKeysUnavailableError('no caller keys read from SSM yet', retryAfterSeconds(), {
+          cause: error,
+        });
+      }
+      take(snapshot);
+      if (!good) throw new CallerKeysUnavailableError('no valid caller keys read yet', retryAfterSeconds());
+      const ageMs = clock.now() - good.readAt;
+      if (ageMs > maxStaleMs) {
+        if (!loggedStale)
+          log.error('caller keys too old; refusing callers', { parameter: parameterName, ageMs, maxStaleMs });
+        loggedStale = true;
+        throw new CallerKeysUnavailableError(
+          `the last good caller keys are ${ageMs} ms old`,
+          retryAfterSeconds(),
+        );
+      }
+      return good.hashes;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { SwitchyardError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 
@@ -11,6 +12,23 @@ import { errorBody, errorResponse } from './openai-errors.js';
 export interface CallerKeySource {
   hashes(): Promise<ReadonlyMap<string, string> | undefined>;
 }
+
+/**
+ * The key source cannot say who may call right now (no good key set read yet, or the last good one
+ * is too old): callers get 503 with `Retry-After`, never 401, so clients retry instead of giving up.
+ */
+export class CallerKeysUnavailableError extends SwitchyardError {
+  /** Seconds a caller should wait before retrying (at least 1). */
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'CallerKeysUnavailableError';
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  }
+}
+
+/** `Retry-After` for a key source that failed without saying when to come back, in seconds. */
+export const DEFAULT_KEYS_RETRY_AFTER_SECONDS = 5;
 
 /** Hono variables the middleware sets: the NAME of the caller's key (for logs), never the key. */
 export interface CallerAuthEnv {
@@ -63,7 +81,7 @@ function unauthorized(message: string): Response {
 
 /**
  * Hono middleware for `/v1/*`: 401 in the OpenAI envelope for a missing or wrong caller key, 503
- * when the key source itself fails. Neither the key nor any part of it is logged or echoed.
+ * with `Retry-After` when the key source itself fails. Neither the key nor any part of it is logged or echoed.
  */
 export function callerAuth(
   source: CallerKeySource,
@@ -74,12 +92,19 @@ export function callerAuth(
     try {
       hashes = await source.hashes();
     } catch (error) {
+      const retryAfter =
+        error instanceof CallerKeysUnavailableError
+          ? error.retryAfterSeconds
+          : DEFAULT_KEYS_RETRY_AFTER_SECONDS;
       options.log?.error('caller keys unavailable; request refused', {
         error: error instanceof Error ? error.name : String(error),
+        reason: error instanceof CallerKeysUnavailableError ? error.message : undefined,
+        retryAfterSeconds: retryAfter,
       });
       return errorResponse(
         503,
         errorBody('caller keys are unavailable; try again shortly', 'api_error', 'service_unavailable'),
+        { 'retry-after': String(retryAfter) },
       );
     }
     if (hashes === undefined) return next();

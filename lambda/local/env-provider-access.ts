@@ -3,9 +3,12 @@ import type { ProviderAccess } from '../providers/create-chat-models.js';
 import { createNodeHttpFetch } from '../providers/shared/node-http-fetch.js';
 
 /**
- * Provider keys from the environment (`apiKeyEnv`). A provider that names no key at all (a local
- * fake, a self-hosted server) is called with a placeholder; one whose variable is unset gets no
- * key, so its models fail fast as `upstream_auth` instead of sending an empty credential.
+ * Provider keys from the environment (`apiKeyEnv`), read from `env` at every attempt: a variable
+ * set later (in the same `env` object) is used by the next attempt. A provider that names no key
+ * at all (a local fake, a self-hosted server) is called with a placeholder; one whose variable is
+ * unset or blank, or that names only an `apiKeySecret` (a key for the AWS deployment), has no key
+ * here, so its models fail at once as `not_configured` (the chain falls back, no breaker sample,
+ * no alert) instead of sending an empty credential.
  *
  * OpenAI-compatible calls go through one keep-alive `node:http` fetch shared by every provider
  * of this gateway: per request it costs a fraction of the CPU of the global `fetch`

@@ -5,11 +5,26 @@ import type { RouteModel } from '../core/router/route-types.js';
 import { type BedrockCredentials, createBedrockChatModel } from './bedrock/bedrock-chat-model.js';
 import { createOpenAIChatModel } from './openai/openai-chat-model.js';
 
-/** How the gateway gets what a provider needs; each deployment mode supplies its own. */
+/**
+ * How the gateway gets what a provider needs; each deployment mode supplies its own.
+ *
+ * `apiKey` is called at the start of EVERY attempt on an OpenAI-compatible model (not once at
+ * start-up), so it must be synchronous and cheap (a lookup in memory): a key that is created or
+ * rotated later is used by the next attempt without rebuilding the models or their connection
+ * pools. An implementation that refreshes keys does so in the background.
+ */
 export interface ProviderAccess {
-  /** The API key of an OpenAI-compatible provider, or undefined when none is configured. */
+  /**
+   * The current API key of an OpenAI-compatible provider, or undefined when this process has none
+   * (never configured, not written yet, or unreadable): the attempt then fails at once, without a
+   * network call, as `not_configured` (the chain falls back; no breaker sample, no alert). A
+   * blank string counts as none.
+   */
   apiKey(providerName: string): string | undefined;
-  /** Where the key should come from, for the error a caller's operator sees (e.g. `OPENAI_API_KEY`). */
+  /**
+   * Where the key should come from, for the operator (e.g. `OPENAI_API_KEY` or an SSM parameter
+   * name). Never the key itself.
+   */
   keyHint(providerName: string): string;
   /** Bedrock credentials; default: the AWS SDK's own provider chain. */
   bedrockCredentials?: BedrockCredentials | undefined;
@@ -18,27 +33,20 @@ export interface ProviderAccess {
 }
 
 /**
- * A model whose provider has no key: it fails at once, without a network call, as `upstream_auth`
- * (the breaker opens and an alert is raised), naming where the key should come from.
+ * The key source of one model: the provider's current key, or a `not_configured` error naming
+ * where the key should come from (never a value).
  */
-function keylessModel(entry: CatalogModel, hint: string): ChatModel {
-  const fail = () =>
-    new ProviderError({
+function currentKey(entry: CatalogModel, access: ProviderAccess): () => string {
+  return () => {
+    const key = access.apiKey(entry.providerName);
+    // A blank key is no key: sent, it would read as a refused credential and quarantine the route.
+    if (key !== undefined && key.trim() !== '') return key;
+    throw new ProviderError({
       provider: entry.providerName,
       model: entry.key,
-      failureClass: 'upstream_auth',
-      message: `no API key for provider '${entry.providerName}' (set ${hint})`,
+      failureClass: 'not_configured',
+      message: `no API key for provider '${entry.providerName}' (set ${access.keyHint(entry.providerName)})`,
     });
-  return {
-    key: entry.key,
-    provider: entry.providerName,
-    generate: async () => {
-      throw fail();
-    },
-    // biome-ignore lint/correctness/useYield: a stream that fails before its first event
-    async *stream() {
-      throw fail();
-    },
   };
 }
 
@@ -54,19 +62,17 @@ function createChatModel(entry: CatalogModel, access: ProviderAccess): ChatModel
       credentials: access.bedrockCredentials,
     });
   }
-  const apiKey = access.apiKey(entry.providerName);
-  if (apiKey === undefined) return keylessModel(entry, access.keyHint(entry.providerName));
   return createOpenAIChatModel({
     key: entry.key,
     provider: entry.providerName,
     model: entry.model,
     baseURL: provider.baseURL,
-    apiKey,
+    apiKey: currentKey(entry, access),
     fetch: access.fetch,
   });
 }
 
-/** One callable model per catalog entry, built once (each holds its connection pool). */
+/** One callable model per catalog entry, built once (each holds its connection pool); keys are read per attempt. */
 export function createRouteModels(
   models: Iterable<CatalogModel>,
   access: ProviderAccess,

@@ -1,10 +1,12 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createParameterSource } from '../../lambda/aws/parameter-snapshot.js';
 import { createSsmCallerKeys } from '../../lambda/aws/ssm-caller-keys.js';
 import { parseConfig } from '../../lambda/core/catalog/load-config.js';
 import { silentLogger } from '../../lambda/core/logger.js';
 import { createHttpApp } from '../../lambda/http/create-http-app.js';
 import { createLocalGateway } from '../../lambda/local/create-local-gateway.js';
+import { systemClock } from '../../lambda/runtime/system-time.js';
 import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
 import { type FakeSsm, startFakeSsm } from '../helpers/fake-ssm.js';
 
@@ -42,7 +44,15 @@ function apiWithSsmKeys() {
     region: 'us-east-1',
     credentials: { accessKeyId: 'AKIDLAMBDA', secretAccessKey: 'fake' },
   });
-  const callerKeys = createSsmCallerKeys({ client, parameterName: PARAM, log: silentLogger, cacheMs: 0 });
+  const source = createParameterSource({
+    client,
+    prefix: '/switchyard',
+    cacheMs: 0,
+    log: silentLogger,
+    clock: systemClock,
+    random: Math.random,
+  });
+  const callerKeys = createSsmCallerKeys({ source, log: silentLogger, clock: systemClock });
   const app = createHttpApp({
     gateway: local.gateway,
     catalog: local.catalog,

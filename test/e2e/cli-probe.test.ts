@@ -51,6 +51,68 @@ describe('switchyard probe', () => {
     expect(fake.requests.map((r) => r.model).sort()).toEqual(['model-busy', 'model-fine']);
   });
 
+  describe('a model whose provider has no key here', () => {
+    let keyedConfig: string;
+    beforeAll(() => {
+      keyedConfig = writeTempConfig({
+        providers: {
+          fake: { type: 'openai', baseURL: fake.url },
+          nokey: { type: 'openai', baseURL: fake.url, apiKeyEnv: 'NOKEY_API_KEY' },
+        },
+        models: {
+          fine: { provider: 'fake', model: 'model-fine' },
+          keyless: { provider: 'nokey', model: 'model-keyless' },
+        },
+      });
+    });
+
+    it('is reported as not configured, not as a dead route, sends nothing, and the exit is 0', async () => {
+      fake.reset();
+      const { code, stdout } = await runCliCaptured(['probe', '--config', keyedConfig]);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(
+        /keyless\s+nokey\s+model-keyless\s+not_configured\s+-\s+\d+ ms\s+no API key for provider 'nokey' \(set NOKEY_API_KEY\)/,
+      );
+      expect(stdout).toContain(
+        '\nno dead routes among 1 model(s)\nnot configured: keyless — no API key here (set NOKEY_API_KEY); not probed, not a dead route\n',
+      );
+      expect(fake.requestsFor('model-keyless')).toEqual([]);
+    });
+
+    it('is listed under notConfigured with --json, and not under dead', async () => {
+      const { code, stdout } = await runCliCaptured(['probe', '--config', keyedConfig, '--json']);
+      expect(code).toBe(0);
+      const output = JSON.parse(stdout);
+      expect(output.dead).toEqual([]);
+      expect(output.notConfigured).toEqual(['keyless']);
+      expect(output.models[1]).toMatchObject({
+        model: 'keyless',
+        outcome: 'not_configured',
+        status: null,
+        dead: false,
+      });
+    });
+
+    it('exits 1 when nothing could be probed because no named model has its key', async () => {
+      const { code, stdout } = await runCliCaptured(['probe', '--config', keyedConfig, 'keyless']);
+      expect(code).toBe(1);
+      expect(stdout).toContain(
+        '\nno model could be probed: none of the 1 model(s) has its provider key here\n',
+      );
+    });
+
+    it('probes the model once its key is in the environment', async () => {
+      fake.reset();
+      const env = { NOKEY_API_KEY: ['sk', 'probe', 'Xq7vR2mT9wL4nB8c'].join('-') };
+      const { code, stdout } = await runCliCaptured(['probe', '--config', keyedConfig, 'keyless'], env);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/keyless\s+nokey\s+model-keyless\s+ok\s+200/);
+      expect(stdout).toContain('\nno dead routes among 1 model(s)\n');
+      expect(stdout).not.toContain('not configured');
+      expect(fake.requestsFor('model-keyless')).toHaveLength(1);
+    });
+  });
+
   it('refuses an unknown model name with status 2', async () => {
     const { code, stderr } = await runCliCaptured(['probe', '--config', config, 'nope']);
     expect(code).toBe(2);

@@ -99,12 +99,15 @@ export async function startFakeSsm(): Promise<FakeSsm> {
     GetParameter: (b) => ({ Parameter: shape(latest(String(b.Name)), b.WithDecryption) }),
     GetParameters: (b) => {
       const names = (b.Names as string[] | undefined) ?? [];
+      if (names.length > 10) throw new SsmFault('ValidationException', 'Names: at most 10 names per call');
       return {
         Parameters: names.flatMap((n) => (store.has(n) ? [shape(latest(n), b.WithDecryption)] : [])),
         InvalidParameters: names.filter((n) => !store.has(n)),
       };
     },
     GetParametersByPath: (b) => {
+      if (Number(b.MaxResults ?? 10) > 10)
+        throw new SsmFault('ValidationException', 'MaxResults: at most 10');
       const path = String(b.Path).replace(/\/$/, '');
       const under = [...store.keys()].filter((n) => {
         if (!n.startsWith(`${path}/`)) return false;
@@ -136,7 +139,16 @@ export async function startFakeSsm(): Promise<FakeSsm> {
         throw new SsmFault('ValidationException', 'Value must not be empty');
       const type = String(b.Type ?? existing?.type ?? 'String');
       const description = typeof b.Description === 'string' ? b.Description : existing?.description;
-      return { Version: write(name, b.Value, type, description, by), Tier: 'Standard' };
+      // The tiers' size limits (4 KB Standard, 8 KB Advanced); Intelligent-Tiering picks the smallest that fits.
+      const bytes = Buffer.byteLength(b.Value, 'utf8');
+      const tier =
+        b.Tier === 'Advanced' || (b.Tier === 'Intelligent-Tiering' && bytes > 4096) ? 'Advanced' : 'Standard';
+      if (bytes > (tier === 'Advanced' ? 8192 : 4096))
+        throw new SsmFault(
+          'ValidationException',
+          `Parameter value exceeds the ${tier} tier's maximum length`,
+        );
+      return { Version: write(name, b.Value, type, description, by), Tier: tier };
     },
     DeleteParameter: (b) => {
       latest(String(b.Name));

@@ -14,11 +14,12 @@ export const PRICE = { inputPerMTok: 2, outputPerMTok: 8 };
 /**
  * The real gateway over real HTTP on loopback, in front of the two fakes. Models: `a`, `b`, `c`
  * on the OpenAI-compatible fake (raw ids `model-a`…), `br` on the Bedrock fake (`bedrock-model`), and
- * `quick` (`model-quick`, a 400 ms attempt timeout) for silences.
+ * `quick` (`model-quick`, a 400 ms attempt timeout) for silences. With `keyless`, also model `s`
+ * (`model-s`) of provider `spare`, whose key `SPARE_KEY` is unset until a test writes `h.env.SPARE_KEY`.
  */
 export async function startGatewayHarness(
   pipelines: Record<string, unknown>,
-  options: { maxBodyBytes?: number } = {},
+  options: { maxBodyBytes?: number; keyless?: boolean } = {},
 ) {
   const openai = await startFakeOpenAI();
   const bedrock = await startFakeBedrock();
@@ -26,6 +27,7 @@ export async function startGatewayHarness(
     providers: {
       fake: { type: 'openai', baseURL: openai.url, apiKeyEnv: 'FAKE_KEY' },
       br: { type: 'bedrock', region: 'us-east-1', endpoint: bedrock.url },
+      ...(options.keyless ? { spare: { type: 'openai', baseURL: openai.url, apiKeyEnv: 'SPARE_KEY' } } : {}),
     },
     models: {
       a: { provider: 'fake', model: 'model-a', price: PRICE },
@@ -33,11 +35,12 @@ export async function startGatewayHarness(
       c: { provider: 'fake', model: 'model-c', price: PRICE },
       br: { provider: 'br', model: 'bedrock-model', price: PRICE },
       quick: { provider: 'fake', model: 'model-quick', timeoutMs: 400 },
+      ...(options.keyless ? { s: { provider: 'spare', model: 'model-s' } } : {}),
     },
     pipelines,
   });
   const ledger: LedgerEntry[] = [];
-  const env = { FAKE_KEY: 'sk-test-secret-key-0123456789abcdef' };
+  const env: NodeJS.ProcessEnv = { FAKE_KEY: 'sk-test-secret-key-0123456789abcdef' };
   const local = createLocalGateway({
     config,
     env,
@@ -54,6 +57,8 @@ export async function startGatewayHarness(
   return {
     url: server.url,
     client,
+    /** The environment the gateway reads provider keys from, at every attempt. */
+    env,
     openai,
     bedrock,
     ledger,

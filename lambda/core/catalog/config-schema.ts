@@ -103,8 +103,15 @@ export const awsSchema = z.strictObject({
     .string()
     .regex(/^\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/, 'must be an SSM path such as /switchyard')
     .default('/switchyard'),
-  /** How long a Lambda container trusts a chain it read from SSM, in ms. Default 30000. */
+  /**
+   * How long a Lambda container trusts its snapshot of `<ssmPrefix>` (chain overrides, caller keys,
+   * provider keys stored there), in ms, ±20 % jitter per container. Default 30000.
+   */
   chainCacheMs: z.number().int().nonnegative().default(30_000),
+  /** The oldest a last good caller-key set may be while SSM fails, in ms; then callers get 503. Default 300000. */
+  callerKeysMaxStaleMs: z.number().int().positive().default(300_000),
+  /** How long a provider key stored outside `<ssmPrefix>` is trusted, in ms, ±20 % jitter. Default 300000. */
+  providerKeyCacheMs: z.number().int().positive().default(300_000),
 });
 
 /** Caller authentication: key name → SHA-256 (hex) of the key. Keys themselves are never stored. */

@@ -14,6 +14,7 @@ export const FAILURE_CLASSES = [
   'context_length',
   'content_policy',
   'cancelled',
+  'not_configured',
 ] as const;
 
 export type FailureClass = (typeof FAILURE_CLASSES)[number];
@@ -26,19 +27,27 @@ export interface FailurePolicy {
   readonly countsInBreaker: boolean;
   /** The breaker opens at once (our credential or a retired model): quarantine the route and alert. */
   readonly opensAtOnce: boolean;
+  /**
+   * The failure is this process's own configuration (a provider key that is missing or could not
+   * be read), not the upstream's: no request left the process. The loop never writes it to the
+   * shared breaker store, does not count it against `maxAttempts`, and does not pick the model
+   * again within the same request.
+   */
+  readonly local: boolean;
 }
 
 /** The failure matrix of SPEC §6 as data (what the caller finally sees is `terminalError`'s decision). */
 export const FAILURE_POLICY: Readonly<Record<FailureClass, FailurePolicy>> = {
-  rate_limited: { fallback: true, countsInBreaker: true, opensAtOnce: false },
-  unavailable: { fallback: true, countsInBreaker: true, opensAtOnce: false },
-  timeout: { fallback: true, countsInBreaker: true, opensAtOnce: false },
-  network: { fallback: true, countsInBreaker: true, opensAtOnce: false },
-  upstream_auth: { fallback: true, countsInBreaker: true, opensAtOnce: true },
-  model_not_found: { fallback: true, countsInBreaker: true, opensAtOnce: true },
-  malformed_response: { fallback: true, countsInBreaker: true, opensAtOnce: false },
-  invalid_request: { fallback: false, countsInBreaker: false, opensAtOnce: false },
-  context_length: { fallback: false, countsInBreaker: false, opensAtOnce: false },
-  content_policy: { fallback: false, countsInBreaker: false, opensAtOnce: false },
-  cancelled: { fallback: false, countsInBreaker: false, opensAtOnce: false },
+  rate_limited: { fallback: true, countsInBreaker: true, opensAtOnce: false, local: false },
+  unavailable: { fallback: true, countsInBreaker: true, opensAtOnce: false, local: false },
+  timeout: { fallback: true, countsInBreaker: true, opensAtOnce: false, local: false },
+  network: { fallback: true, countsInBreaker: true, opensAtOnce: false, local: false },
+  upstream_auth: { fallback: true, countsInBreaker: true, opensAtOnce: true, local: false },
+  model_not_found: { fallback: true, countsInBreaker: true, opensAtOnce: true, local: false },
+  malformed_response: { fallback: true, countsInBreaker: true, opensAtOnce: false, local: false },
+  invalid_request: { fallback: false, countsInBreaker: false, opensAtOnce: false, local: false },
+  context_length: { fallback: false, countsInBreaker: false, opensAtOnce: false, local: false },
+  content_policy: { fallback: false, countsInBreaker: false, opensAtOnce: false, local: false },
+  cancelled: { fallback: false, countsInBreaker: false, opensAtOnce: false, local: false },
+  not_configured: { fallback: true, countsInBreaker: false, opensAtOnce: false, local: true },
 };

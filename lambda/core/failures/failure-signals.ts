@@ -128,6 +128,7 @@ export const GENERIC: Readonly<Record<FailureClass, string>> = {
   context_length: 'context window exceeded',
   content_policy: 'refused by upstream content policy',
   cancelled: 'request cancelled',
+  not_configured: 'provider key not configured',
 };
 /** Classes whose upstream message is the caller's business and is passed through. */
 export const PASS_THROUGH = new Set<FailureClass>(['invalid_request', 'context_length', 'content_policy']);

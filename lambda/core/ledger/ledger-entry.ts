@@ -10,7 +10,10 @@ export type AttemptPhase = 'before_output' | 'after_output';
 /** Why a request ended (SPEC §7). */
 export type TerminalReason = 'success' | 'exhausted' | 'deadline' | 'cancelled' | 'partial' | 'stopped';
 
-/** One line per upstream attempt. Never holds prompt text, output text or secrets. */
+/**
+ * One line per attempt. Never holds prompt text, output text or secrets. An attempt with outcome
+ * `not_configured` sent nothing (this process has no key for the provider): it has no `status`.
+ */
 export interface AttemptLedgerEntry {
   type: 'attempt';
   requestId: string;
@@ -40,7 +43,7 @@ export interface RequestLedgerEntry {
   requestId: string;
   pipeline: string;
   reason: TerminalReason;
-  /** Upstream attempts made. */
+  /** Attempts made, i.e. attempt lines (`not_configured` ones included, though they sent nothing). */
   attempts: number;
   /** The model key that answered (success or partial). */
   model?: string | undefined;

@@ -1,4 +1,4 @@
-import { isCooling, isOpen } from '../breaker/breaker-state.js';
+import { type BreakerSnapshot, isCooling, isOpen } from '../breaker/breaker-state.js';
 import type { Usage } from '../chat/chat-model.js';
 import { FAILURE_POLICY, type FailureClass } from '../failures/failure-class.js';
 import type { ProviderError } from '../failures/provider-error.js';
@@ -22,6 +22,10 @@ import { selectModel } from './select-model.js';
  * The attempt loop of SPEC §6: retry and fallback are one loop. Every attempt selects afresh
  * from the breaker state, which already holds the previous attempt's sample; failures that must
  * not be hidden (invalid request, content policy, cancellation) stop the loop at once.
+ *
+ * A local failure (`not_configured`: this process has no key for the provider) is written to the
+ * ledger and the trail like any attempt, but never to the breaker store, does not use up one of
+ * `maxAttempts`, and leaves that model out for the rest of the request.
  */
 export async function runAttempts<T>(
   request: RouteRequest,
@@ -122,6 +126,7 @@ export async function runAttempts<T>(
         writeAttempt(record, route, 'after_output', settlement.usage);
         const reason = !failure ? 'success' : failure.failureClass === 'cancelled' ? 'cancelled' : 'partial';
         writeRequest(reason, record.model, failure?.failureClass);
+        if (failure && FAILURE_POLICY[failure.failureClass].local) return;
         await breakers.record(pipeline, record.model, {
           at: clock.now(),
           outcome: failure?.failureClass ?? 'ok',
@@ -131,22 +136,35 @@ export async function runAttempts<T>(
     return success;
   };
 
-  // A member whose model is not configured can never be called; leave it out up front.
-  const tiers = request.tiers
-    .map((tier) => ({ members: tier.members.filter((m) => deps.models(m.key) !== undefined) }))
-    .filter((tier) => tier.members.length > 0);
+  // A member not in the catalog can never be called, nor one found not configured in this
+  // request (no key): leave them out of every selection.
+  const unconfigured = new Set<string>();
+  // Each callable tier keeps its position in the chain: the ledger's `tier` is the chain's.
+  const callableTiers = () =>
+    request.tiers
+      .map((tier, index) => ({
+        members: tier.members.filter((m) => !unconfigured.has(m.key) && deps.models(m.key) !== undefined),
+        number: index + 1,
+      }))
+      .filter((tier) => tier.members.length > 0);
+  let tiers = callableTiers();
+  // Attempts that reached (or tried to reach) an upstream: local failures do not use up the budget.
+  let sent = 0;
+  // A local failure writes nothing to the store, so the state read before it is still current.
+  let snapshots: Map<string, BreakerSnapshot> | undefined;
 
-  for (let n = 1; n <= policy.maxAttempts; n++) {
+  for (let n = 1; sent < policy.maxAttempts; n++) {
     if (signal?.aborted) return finish('cancelled');
     if (clock.now() >= deadline) return finish('deadline');
 
-    const snapshots = await breakers.read(pipeline);
+    snapshots ??= await breakers.read(pipeline);
+    const current = snapshots;
     const now = clock.now();
     const selection = selectModel(
       tiers,
       {
         isBlocked: (key) => {
-          const s = snapshots.get(key);
+          const s = current.get(key);
           return s !== undefined && (isOpen(s, now) || isCooling(s, now));
         },
         hasFailed: (key) => failed.has(key),
@@ -171,7 +189,7 @@ export async function runAttempts<T>(
     const control = startAttempt(deps.sleep, timeoutMs, signal);
     const record: AttemptRecord = {
       attempt: n,
-      tier: selection.tier + 1,
+      tier: tiers[selection.tier]?.number ?? selection.tier + 1,
       model: selection.key,
       provider: route.model.provider,
       action,
@@ -200,6 +218,14 @@ export async function runAttempts<T>(
       trail.push(`${record.model}:${error.status ?? error.failureClass}`);
       writeAttempt(record, route, 'before_output');
       failed.add(record.model);
+      if (FAILURE_POLICY[error.failureClass].local) {
+        // This process's configuration, not the upstream's health: nothing for the shared store.
+        unconfigured.add(record.model);
+        tiers = callableTiers();
+        continue;
+      }
+      sent += 1;
+      snapshots = undefined;
       await breakers.record(pipeline, record.model, {
         at: clock.now(),
         outcome: error.failureClass,

@@ -1,3 +1,4 @@
+import { FAILURE_POLICY } from '../failures/failure-class.js';
 import type { RouteFailure } from './route-types.js';
 
 /** What the caller finally sees when a request did not succeed (SPEC §6, last column). */
@@ -16,6 +17,12 @@ export interface TerminalError {
 /**
  * One clear terminal error naming the route trail. Non-fallback failures pass the upstream's own
  * message through, so a bad request reads the same as it would without Switchyard.
+ *
+ * When no attempt could be sent because no provider of the chain has a key in this process
+ * (every attempt `not_configured`), the caller gets 503 `api_error` with code
+ * `provider_not_configured`, naming the providers (never a key or where it is kept). Local
+ * failures are left out when judging the upstream answers: a chain whose every reachable route
+ * said 429 still answers 429.
  */
 export function terminalError(failure: RouteFailure, pipeline: string): TerminalError {
   const { error, attempts, route } = failure;
@@ -40,10 +47,20 @@ export function terminalError(failure: RouteFailure, pipeline: string): Terminal
       message: `pipeline '${pipeline}' has no model that can be called`,
     };
   }
+  const upstream = attempts.filter((a) => a.outcome === 'ok' || !FAILURE_POLICY[a.outcome].local);
+  if (attempts.length > 0 && upstream.length === 0) {
+    const providers = [...new Set(attempts.map((a) => `'${a.provider}'`))].join(', ');
+    return {
+      status: 503,
+      type: 'api_error',
+      code: 'provider_not_configured',
+      message: `pipeline '${pipeline}' has no model that can be called here: no API key is configured for provider(s) ${providers}${trail}`,
+    };
+  }
   const message = `all routes failed for pipeline '${pipeline}' after ${attempts.length} attempt(s)${trail}`;
   // Every route said "slow down": the caller should too, whether or not the deadline ran out meanwhile.
-  if (attempts.length > 0 && attempts.every((a) => a.outcome === 'rate_limited')) {
-    const hints = attempts
+  if (upstream.length > 0 && upstream.every((a) => a.outcome === 'rate_limited')) {
+    const hints = upstream
       .map((a) => a.retryAfterMs)
       .filter((ms): ms is number => ms !== undefined && ms > 0);
     const retryAfterSeconds = hints.length > 0 ? Math.max(1, Math.ceil(Math.min(...hints) / 1000)) : 1;
@@ -63,7 +80,7 @@ export function terminalError(failure: RouteFailure, pipeline: string): Terminal
       message: `pipeline '${pipeline}' spent its deadline after ${attempts.length} attempt(s)${trail}`,
     };
   }
-  if (attempts.every((a) => a.outcome === 'unavailable')) {
+  if (upstream.every((a) => a.outcome === 'unavailable')) {
     return { status: 503, type: 'api_error', code: 'all_routes_unavailable', message };
   }
   return { status: 502, type: 'api_error', code: 'all_routes_failed', message };

@@ -11,7 +11,11 @@ import { formatTable } from './format-table.js';
 
 export const PROBE_USAGE = 'usage: switchyard probe [--config FILE] [--json] [--timeout MS] [model ...]';
 
-/** What one probe found. `dead` models need a person: a retired model or a refused credential. */
+/**
+ * What one probe found. `dead` models need a person: a retired model or a refused credential. A
+ * model whose provider has no key here has outcome `not_configured`: it was not probed (nothing
+ * was sent) and is not dead.
+ */
 export interface ProbeResult {
   model: string;
   provider: string;
@@ -61,7 +65,9 @@ async function probeOne(model: ChatModel, upstream: string, timeoutMs: number): 
  * `switchyard probe`: a minimal prompt to every configured model (or the ones named), straight to
  * the provider — no router, no fallback — and a report of dead or deprecated ones. Exits 1 when a
  * model is dead (its credential is refused or the model is gone), 0 otherwise: a rate limit or an
- * outage is reported but is not a dead route.
+ * outage is reported but is not a dead route. A model whose provider has no key in this
+ * environment is reported as `not_configured` (not probed, not dead); when that is true of every
+ * model, nothing was probed and the exit is 1.
  */
 export async function probeCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -83,7 +89,8 @@ export async function probeCommand(args: string[], io: CliIo): Promise<number> {
   const entries = [...catalog.models.values()].filter(
     (m) => positionals.length === 0 || positionals.includes(m.key),
   );
-  const routes = createRouteModels(entries, envProviderAccess(config, io.env));
+  const access = envProviderAccess(config, io.env);
+  const routes = createRouteModels(entries, access);
 
   const results: ProbeResult[] = [];
   const queue = [...entries];
@@ -103,8 +110,11 @@ export async function probeCommand(args: string[], io: CliIo): Promise<number> {
   );
 
   const dead = results.filter((r) => r.dead);
+  const keyless = results.filter((r) => r.outcome === 'not_configured');
+  const probed = results.length - keyless.length;
   if (values.json) {
-    io.stdout(`${JSON.stringify({ models: results, dead: dead.map((r) => r.model) })}\n`);
+    const notConfigured = keyless.length === 0 ? {} : { notConfigured: keyless.map((r) => r.model) };
+    io.stdout(`${JSON.stringify({ models: results, dead: dead.map((r) => r.model), ...notConfigured })}\n`);
   } else {
     const rows = results.map((r) => [
       r.model,
@@ -119,10 +129,19 @@ export async function probeCommand(args: string[], io: CliIo): Promise<number> {
       `${formatTable(['MODEL', 'PROVIDER', 'UPSTREAM MODEL', 'RESULT', 'STATUS', 'LATENCY', 'DETAIL'], rows)}\n`,
     );
     io.stdout(
-      dead.length === 0
-        ? `\nno dead routes among ${results.length} model(s)\n`
-        : `\ndead routes: ${dead.map((r) => `${r.model} (${r.outcome})`).join(', ')} — fix the credential or take the model out of its chains\n`,
+      dead.length > 0
+        ? `\ndead routes: ${dead.map((r) => `${r.model} (${r.outcome})`).join(', ')} — fix the credential or take the model out of its chains\n`
+        : probed > 0 || keyless.length === 0
+          ? `\nno dead routes among ${probed} model(s)\n`
+          : `\nno model could be probed: none of the ${results.length} model(s) has its provider key here\n`,
     );
+    if (keyless.length > 0) {
+      const hints = [...new Set(keyless.map((r) => access.keyHint(r.provider)))].join(', ');
+      io.stdout(
+        `not configured: ${keyless.map((r) => r.model).join(', ')} — no API key here (set ${hints}); not probed, not a dead route\n`,
+      );
+    }
   }
-  return dead.length === 0 ? EXIT_OK : EXIT_FAILED;
+  // Nothing probed is no evidence of health: a run where every model lacks its key fails too.
+  return dead.length === 0 && (probed > 0 || results.length === 0) ? EXIT_OK : EXIT_FAILED;
 }

@@ -11,7 +11,7 @@ export interface RunTotals {
   requests: number;
   /** Successful requests (ledger: `reason: success`). */
   successes: number;
-  /** Upstream attempts (ledger: `attempt` lines). */
+  /** Attempts (ledger: `attempt` lines; callers: `x-switchyard-attempts`, which counts the same). */
   attempts: number;
   /** Upstream answers with status 429 (ledger: attempts with `status: 429`). */
   upstream429: number;

@@ -21,13 +21,21 @@ export interface OpenAIChatModelOptions {
   model: string;
   /** Base URL of the OpenAI-compatible API, always honoured, e.g. `https://api.openai.com/v1`. */
   baseURL: string;
-  /** API key sent as a bearer token. Never appears in an error message. */
-  apiKey: string;
+  /**
+   * API key sent as a bearer token: a fixed key, or a function read at the start of every call
+   * (so a rotated or newly written key is used at once, on the same connection pool). The
+   * function may throw a `ProviderError` (e.g. `not_configured`), which the call rethrows as is.
+   * Never appears in an error message.
+   */
+  apiKey: string | (() => string);
   /** Fetch implementation. Default: the global `fetch`. */
   fetch?: typeof fetch;
   /** Wall clock in ms, used to read an HTTP-date `Retry-After`. Default `Date.now`. */
   now?: () => number;
 }
+
+/** Stands in for the key at construction; every request overrides it with its own header. */
+const PER_CALL_KEY = 'set-per-call';
 
 /** The SDK wants a positive integer; an attempt with no time left still gets one millisecond. */
 function sdkTimeout(timeoutMs: number): number {
@@ -47,12 +55,16 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   const { key, provider, model } = options;
   const now = options.now ?? Date.now;
   const subject: ErrorSubject = { provider, model: key };
-  // One client per model object: it holds the connection pool. Organization and project are
-  // pinned to null so OPENAI_ORG_ID / OPENAI_PROJECT_ID never leak to non-OpenAI endpoints. The
-  // SDK's logger is off (it wins over OPENAI_LOG): it prints raw SSE data, i.e. output text, when
-  // a chunk does not parse, and the attempt ledger is our only log.
+  const { apiKey } = options;
+  const currentKey = typeof apiKey === 'string' ? () => apiKey : apiKey;
+  // One client per model object: it holds the connection pool. It holds no key: each call reads
+  // the current one and sends it as that request's own `Authorization` header, which replaces the
+  // client's (the placeholder below only satisfies the constructor and never leaves the process).
+  // Organization and project are pinned to null so OPENAI_ORG_ID / OPENAI_PROJECT_ID never leak
+  // to non-OpenAI endpoints. The SDK's logger is off (it wins over OPENAI_LOG): it prints raw SSE
+  // data, i.e. output text, when a chunk does not parse, and the attempt ledger is our only log.
   const client = new OpenAI({
-    apiKey: options.apiKey,
+    apiKey: PER_CALL_KEY,
     baseURL: options.baseURL,
     maxRetries: 0,
     organization: null,
@@ -63,14 +75,18 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
 
   const calls = createAttemptCalls(subject, now);
 
+  // Read at the start of each call: a missing key fails this attempt before any request is sent.
+  const requestOptions = (signal: AbortSignal, call: CallOptions) => ({
+    signal,
+    timeout: sdkTimeout(call.timeoutMs),
+    headers: { Authorization: `Bearer ${currentKey()}` },
+  });
+
   const generate = (request: ChatRequest, call: CallOptions): Promise<ChatResult> =>
     calls.generate(
       call,
       (signal) =>
-        client.chat.completions.create(toOpenAIParams(request, model), {
-          signal,
-          timeout: sdkTimeout(call.timeoutMs),
-        }),
+        client.chat.completions.create(toOpenAIParams(request, model), requestOptions(signal, call)),
       (body) => mapOpenAICompletion(body, subject),
     );
 
@@ -78,10 +94,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
     calls.stream(
       call,
       (signal) =>
-        client.chat.completions.create(toOpenAIStreamParams(request, model), {
-          signal,
-          timeout: sdkTimeout(call.timeoutMs),
-        }),
+        client.chat.completions.create(toOpenAIStreamParams(request, model), requestOptions(signal, call)),
       createOpenAIStreamMapper(subject),
     );
 

@@ -142,6 +142,6 @@ describe('API Lambda handler (API Gateway REST events, dynalite, fake SSM, fake 
     const res = await invokeStreaming(handler, event(chat()));
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-switchyard-model']).toBe('b');
-    expect(output.text()).toContain('SSM chains unreadable; serving the last chains it gave');
+    expect(output.text()).toContain('SSM parameters unreadable; serving the last good snapshot');
   });
 });

@@ -90,7 +90,7 @@ describe('breaker state', () => {
     expect(play([at(0, outcome)]).opened).toBe(outcome);
   });
 
-  it.each(['invalid_request', 'context_length', 'content_policy', 'cancelled'] as const)(
+  it.each(['invalid_request', 'context_length', 'content_policy', 'cancelled', 'not_configured'] as const)(
     'ignores %s entirely',
     (outcome) => {
       const { state, opened } = play([at(0, 'rate_limited'), at(1, outcome), at(2, outcome), at(3, outcome)]);

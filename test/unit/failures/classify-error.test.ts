@@ -160,6 +160,17 @@ const MATRIX: Readonly<Record<FailureClass, Readonly<Record<string, unknown>>>> 
     'a DOMException AbortError': dom('AbortError'),
     'a Node AbortError (ABORT_ERR)': nodeAbort,
   },
+  not_configured: {
+    'the missing-key ProviderError a keyless model throws': new ProviderError({
+      provider: 'openai',
+      model: 'gpt-mini',
+      failureClass: 'not_configured',
+      message: "no API key for provider 'openai' (set OPENAI_API_KEY)",
+    }),
+    'an Error wrapping a missing-key ProviderError': new Error('failed', {
+      cause: wrapped('not_configured'),
+    }),
+  },
 };
 const ROWS = Object.entries(MATRIX).flatMap(([expected, errors]) =>
   Object.entries(errors).map(([label, error]): [string, string, unknown] => [label, expected, error]),

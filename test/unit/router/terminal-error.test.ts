@@ -88,6 +88,49 @@ describe('terminal error', () => {
     });
   });
 
+  it('answers 503 provider_not_configured naming each provider once when no route had a key', () => {
+    const t = terminalError(
+      failure('exhausted', [
+        { ...attempt('a', 'not_configured'), provider: 'openai' },
+        { ...attempt('b', 'not_configured'), provider: 'groq' },
+        { ...attempt('c', 'not_configured'), provider: 'openai' },
+      ]),
+      'p',
+    );
+    expect(t).toEqual({
+      status: 503,
+      type: 'api_error',
+      code: 'provider_not_configured',
+      message:
+        "pipeline 'p' has no model that can be called here: no API key is configured for provider(s) 'openai', 'groq'; route: a:not_configured,b:not_configured,c:not_configured",
+    });
+  });
+
+  it('answers provider_not_configured even when the deadline ran out before any upstream call', () => {
+    expect(terminalError(failure('deadline', [attempt('a', 'not_configured')]), 'p').code).toBe(
+      'provider_not_configured',
+    );
+  });
+
+  it('judges the upstream answers without the routes that had no key', () => {
+    const limited = terminalError(
+      failure('exhausted', [attempt('a', 'not_configured'), attempt('b', 'rate_limited', 429, 1_000)]),
+      'p',
+    );
+    expect(limited).toMatchObject({ status: 429, code: 'all_routes_rate_limited', retryAfterSeconds: 1 });
+    expect(limited.message).toContain('route: a:not_configured,b:429');
+    const down = terminalError(
+      failure('exhausted', [attempt('a', 'not_configured'), attempt('b', 'unavailable', 503)]),
+      'p',
+    );
+    expect(down).toMatchObject({ status: 503, code: 'all_routes_unavailable' });
+    const mixed = terminalError(
+      failure('exhausted', [attempt('a', 'not_configured'), attempt('b', 'network')]),
+      'p',
+    );
+    expect(mixed).toMatchObject({ status: 502, code: 'all_routes_failed' });
+  });
+
   it('names context length and content policy in the code', () => {
     const ctx = new ProviderError({
       provider: 'x',

@@ -1,0 +1,130 @@
+/**
+ * SSM calls per second for N warm Lambda containers. Each container is the real AWS wiring of
+ * `createAwsGateway` (parameter snapshot, caller keys, chain overrides, provider keys) with its own
+ * seeded jitter, on a shared VIRTUAL clock, talking over HTTP to the fake SSM server of the tests.
+ * Containers start spread over the first minute (cold starts), then each serves one request per
+ * virtual second; calls are counted by the fake, per operation, over the steady window after the
+ * ramp. One SDK client is shared by all containers (in AWS each has its own; only the count
+ * matters here). Time is virtual, so the rates are exact for the code, not a latency forecast.
+ *
+ *   npm run bench:ssm-load
+ */
+import { SSMClient } from '@aws-sdk/client-ssm';
+import { parseConfig } from '../../lambda/core/catalog/load-config.js';
+import { formatTable } from '../../lambda/local/cli/format-table.js';
+import { startFakeSsm } from '../../test/helpers/fake-ssm.js';
+import { createSimContainer } from './sim-container.js';
+
+const PREFIX = '/switchyard';
+const RAMP_S = 60;
+const STEADY_S = 600;
+const GOAL_PER_S = 40;
+const PROVIDERS = ['openai', 'groq', 'together', 'openrouter'];
+
+interface Scenario {
+  name: string;
+  /** Where the provider keys live: under the prefix (in the snapshot) or elsewhere (GetParameters). */
+  keysUnderPrefix: boolean;
+  overrides: number;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: '4 keys under prefix, 0 overrides', keysUnderPrefix: true, overrides: 0 },
+  { name: '4 keys under prefix, 4 overrides', keysUnderPrefix: true, overrides: 4 },
+  { name: '4 keys under prefix, 8 overrides', keysUnderPrefix: true, overrides: 8 },
+  { name: '4 keys elsewhere, 4 overrides', keysUnderPrefix: false, overrides: 4 },
+];
+const SIZES = [1, 100, 1_000];
+
+const keyName = (scenario: Scenario, provider: string) =>
+  scenario.keysUnderPrefix ? `${PREFIX}/keys/${provider}` : `/provider-keys/${provider}`;
+
+async function simulate(scenario: Scenario, containers: number) {
+  const ssm = await startFakeSsm();
+  try {
+    for (const p of PROVIDERS) ssm.put(keyName(scenario, p), `sk-${p}`, { type: 'SecureString' });
+    ssm.put(`${PREFIX}/caller-keys`, '{}', { type: 'SecureString' });
+    for (let i = 1; i <= scenario.overrides; i += 1) ssm.put(`${PREFIX}/chains/p${i}`, 'a,b');
+    const config = parseConfig({
+      providers: Object.fromEntries(
+        PROVIDERS.map((p) => [
+          p,
+          { type: 'openai', baseURL: 'http://127.0.0.1:9/v1', apiKeySecret: keyName(scenario, p) },
+        ]),
+      ),
+      models: { a: { provider: 'openai', model: 'x' }, b: { provider: 'groq', model: 'y' } },
+      pipelines: { p1: { chain: 'a,b' } },
+      aws: { ssmPrefix: PREFIX },
+    });
+    const client = new SSMClient({
+      endpoint: ssm.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'AKIDBENCH', secretAccessKey: 'fake' },
+      maxAttempts: 1,
+    });
+    let now = 1_700_000_000_000;
+    const clock = { now: () => now };
+    const fleet = Array.from({ length: containers }, (_, i) =>
+      createSimContainer({ client, config, prefix: PREFIX, clock, seed: 1_000 + i }),
+    );
+    const startAt = fleet.map((_, i) => Math.floor((i * RAMP_S) / containers));
+    let coldCalls = 0;
+    let steadyFrom = 0;
+    for (let second = 0; second < RAMP_S + STEADY_S; second += 1) {
+      if (second === RAMP_S) steadyFrom = ssm.requests.length;
+      const starting = fleet.filter((_, i) => startAt[i] === second);
+      const before = ssm.requests.length;
+      await Promise.all(starting.map((c) => c.start()));
+      coldCalls += ssm.requests.length - before;
+      await Promise.all(fleet.filter((_, i) => (startAt[i] ?? 0) <= second).map((c) => c.request()));
+      now += 1_000;
+    }
+    const steady = ssm.requests.slice(steadyFrom);
+    const rate = (op: string) => steady.filter((r) => r.target === op).length / STEADY_S;
+    client.destroy();
+    return {
+      byPath: rate('GetParametersByPath'),
+      batch: rate('GetParameters'),
+      single: rate('GetParameter'),
+      total: steady.length / STEADY_S,
+      coldPerContainer: coldCalls / containers,
+    };
+  } finally {
+    await ssm.close();
+  }
+}
+
+const rows: string[][] = [];
+for (const scenario of SCENARIOS) {
+  for (const n of SIZES) {
+    const r = await simulate(scenario, n);
+    rows.push([
+      scenario.name,
+      String(n),
+      r.byPath.toFixed(2),
+      r.batch.toFixed(2),
+      r.single.toFixed(2),
+      r.total.toFixed(2),
+      r.coldPerContainer.toFixed(1),
+      n === 1_000 ? (r.total < GOAL_PER_S ? 'yes' : 'NO') : '',
+    ]);
+  }
+}
+console.log(
+  `SSM calls/s, steady state over ${STEADY_S} virtual s after a ${RAMP_S} s ramp; chainCacheMs 30000 ±20 %, providerKeyCacheMs 300000 ±20 %\n`,
+);
+console.log(
+  formatTable(
+    [
+      'scenario',
+      'containers',
+      'GetParametersByPath/s',
+      'GetParameters/s',
+      'GetParameter/s',
+      'total/s',
+      'cold-start calls/container',
+      `< ${GOAL_PER_S}/s`,
+    ],
+    rows,
+  ),
+);

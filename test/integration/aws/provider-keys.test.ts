@@ -1,0 +1,176 @@
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { remoteKeyReaders } from '../../../lambda/aws/aws-runtime.js';
+import { createParameterSource } from '../../../lambda/aws/parameter-snapshot.js';
+import { createAwsProviderKeys } from '../../../lambda/aws/provider-keys.js';
+import type { RemoteKeyReaders } from '../../../lambda/aws/remote-keys.js';
+import { parseConfig } from '../../../lambda/core/catalog/load-config.js';
+import type { LogFields } from '../../../lambda/core/logger.js';
+import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
+import { type FakeSsm, startFakeSsm } from '../../helpers/fake-ssm.js';
+
+let ssm: FakeSsm;
+let ssmReaders: RemoteKeyReaders;
+let clock: FakeClock;
+const lines: { message: string; fields: LogFields | undefined }[] = [];
+const record = (message: string, fields?: LogFields) => lines.push({ message, fields });
+const log = { debug() {}, info: record, warn: record, error: record };
+
+beforeAll(async () => {
+  ssm = await startFakeSsm();
+  const client = new SSMClient({
+    endpoint: ssm.url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'AKID', secretAccessKey: 'fake' },
+    maxAttempts: 1,
+  });
+  // Secrets Manager has no local server: these tests give it an in-process reader instead.
+  ssmReaders = remoteKeyReaders({ ssm: client, secretsManager: new SecretsManagerClient({}) });
+});
+afterAll(() => ssm.close());
+
+let run = 0;
+let prefix = '';
+beforeEach(() => {
+  run += 1;
+  prefix = `/pk-${run}`;
+  lines.length = 0;
+  clock = createFakeClock();
+});
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+function keysFor(providers: Record<string, string | undefined>, secrets = new Map<string, string>()) {
+  const config = parseConfig({
+    providers: Object.fromEntries(
+      Object.entries(providers).map(([name, secret]) => [
+        name,
+        { type: 'openai', baseURL: 'http://127.0.0.1:9/v1', ...(secret ? { apiKeySecret: secret } : {}) },
+      ]),
+    ),
+    models: { m: { provider: Object.keys(providers)[0], model: 'x' } },
+    pipelines: { p: { chain: 'm' } },
+  });
+  const client = new SSMClient({
+    endpoint: ssm.url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'AKID', secretAccessKey: 'fake' },
+    maxAttempts: 1,
+  });
+  const random = () => 0.5; // no jitter: lifetimes and backoffs are exact
+  const source = createParameterSource({ client, prefix, cacheMs: 30_000, log, clock, random });
+  const readers: RemoteKeyReaders = {
+    ssmBatch: ssmReaders.ssmBatch,
+    secret: async (name) => secrets.get(name),
+  };
+  return createAwsProviderKeys({ config, source, readers, log, clock, random, cacheMs: 300_000 });
+}
+
+const byPath = () => ssm.requests.filter((r) => r.target === 'GetParametersByPath' && r.body.Path === prefix);
+const batches = () =>
+  ssm.requests.filter(
+    (r) =>
+      r.target === 'GetParameters' && (r.body.Names as string[]).some((n) => n.startsWith(`/out-${run}`)),
+  );
+
+describe('AWS provider keys', () => {
+  it('answers keys under the prefix from the snapshot, without a call of their own', async () => {
+    ssm.put(`${prefix}/keys/openai`, ' sk-openai ', { type: 'SecureString' });
+    ssm.put(`${prefix}/keys/groq`, 'sk-groq', { type: 'SecureString' });
+    const keys = keysFor({ openai: `${prefix}/keys/openai`, groq: `${prefix}/keys/groq`, local: undefined });
+    await keys.load();
+    expect(keys.apiKey('openai')).toBe('sk-openai');
+    expect(keys.apiKey('groq')).toBe('sk-groq');
+    expect(keys.apiKey('local')).toBe('not-needed');
+    expect(byPath()).toHaveLength(1);
+    expect(ssm.requests.filter((r) => r.target === 'GetParameter')).toHaveLength(0);
+  });
+
+  it('answers undefined for a missing key, logs it once, and uses it once it exists (next snapshot)', async () => {
+    const keys = keysFor({ openai: `${prefix}/keys/openai` });
+    await keys.load();
+    expect(keys.apiKey('openai')).toBeUndefined();
+    expect(keys.apiKey('openai')).toBeUndefined();
+    expect(lines.filter((l) => l.message.startsWith('provider key missing'))).toHaveLength(1);
+    ssm.put(`${prefix}/keys/openai`, 'sk-new', { type: 'SecureString' });
+    clock.advance(30_000);
+    keys.apiKey('openai'); // kicks the due read in the background
+    await settle();
+    expect(keys.apiKey('openai')).toBe('sk-new');
+    expect(lines.at(-1)).toMatchObject({ message: 'provider key loaded', fields: { provider: 'openai' } });
+    expect(JSON.stringify(lines)).not.toContain('sk-new');
+  });
+
+  it('batches keys outside the prefix into GetParameters calls of at most 10 names', async () => {
+    const providers: Record<string, string> = {};
+    for (let i = 0; i < 12; i += 1) {
+      providers[`p${i}`] = `/out-${run}/keys/p${i}`;
+      ssm.put(`/out-${run}/keys/p${i}`, `sk-${i}`, { type: 'SecureString' });
+    }
+    const keys = keysFor(providers);
+    await keys.load();
+    expect(batches().map((r) => (r.body.Names as string[]).length)).toEqual([10, 2]);
+    expect(batches()[0]?.body.WithDecryption).toBe(true);
+    expect(keys.apiKey('p11')).toBe('sk-11');
+  });
+
+  it('keeps the keys of one batch due together: one GetParameters per lifetime, not one per key', async () => {
+    const providers = { a: `/out-${run}/keys/a`, b: `/out-${run}/keys/b`, c: `/out-${run}/keys/c` };
+    for (const name of Object.values(providers)) ssm.put(name, 'sk', { type: 'SecureString' });
+    const keys = keysFor(providers);
+    await keys.load();
+    for (let minute = 1; minute <= 15; minute += 1) {
+      clock.advance(60_000);
+      await keys.load();
+    }
+    expect(batches()).toHaveLength(4); // at 0, 5, 10 and 15 min
+  });
+
+  it('re-reads a missing key outside the prefix after 1 s, 2 s, 4 s … up to 60 s', async () => {
+    const keys = keysFor({ openai: `/out-${run}/keys/openai` });
+    await keys.load();
+    const times: number[] = [];
+    const start = clock.now();
+    for (let step = 0; step < 130_000; step += 500) {
+      clock.advance(500);
+      const before = batches().length;
+      await keys.load(); // joins the read apiKey() would kick, if one is due
+      if (batches().length > before) times.push(clock.now() - start);
+    }
+    expect(times).toEqual([1_000, 3_000, 7_000, 15_000, 31_000, 63_000, 123_000]);
+  });
+
+  it('picks up a rotated key outside the prefix after its lifetime, and keeps it while SSM fails', async () => {
+    const name = `/out-${run}/keys/openai`;
+    ssm.put(name, 'sk-old', { type: 'SecureString' });
+    const keys = keysFor({ openai: name });
+    await keys.load();
+    ssm.put(name, 'sk-rotated', { type: 'SecureString' });
+    clock.advance(299_999);
+    keys.apiKey('openai');
+    await settle();
+    expect(keys.apiKey('openai')).toBe('sk-old');
+    clock.advance(1);
+    ssm.fail('GetParameters', { type: 'ThrottlingException' });
+    keys.apiKey('openai');
+    await settle();
+    expect(keys.apiKey('openai')).toBe('sk-old');
+    clock.advance(1_000);
+    keys.apiKey('openai');
+    await settle();
+    expect(keys.apiKey('openai')).toBe('sk-rotated');
+  });
+
+  it('reads Secrets Manager names one by one, and drops a secret that no longer exists', async () => {
+    const secrets = new Map([['switchyard/openrouter', 'sk-or']]);
+    const keys = keysFor({ openrouter: 'switchyard/openrouter' }, secrets);
+    await keys.load();
+    expect(keys.apiKey('openrouter')).toBe('sk-or');
+    secrets.delete('switchyard/openrouter');
+    clock.advance(300_000);
+    keys.apiKey('openrouter');
+    await settle();
+    expect(keys.apiKey('openrouter')).toBeUndefined();
+  });
+});
