@@ -1,4 +1,5 @@
 import {
+  DeleteParameterCommand,
   GetParameterCommand,
   ParameterNotFound,
   PutParameterCommand,
@@ -61,6 +62,11 @@ export interface SsmChainStore extends ChainParameterStore {
   current(pipeline: string): Promise<ChainVersion | undefined>;
   /** Writes a new version (Overwrite, type String) and returns its number. */
   put(pipeline: string, chain: string, description?: string): Promise<number>;
+  /**
+   * Deletes the override, so the pipeline returns to its config chain. SSM deletes the
+   * parameter's history with it. Resolves false when there was no override to delete.
+   */
+  delete(pipeline: string): Promise<boolean>;
   /** Every version SSM keeps (up to 100), newest first; empty when there is no override. */
   history(pipeline: string): Promise<ChainVersion[]>;
   /**
@@ -156,12 +162,23 @@ export function createSsmChainStore(options: { client: SSMClient; ssmPrefix: str
     return versions.sort((a, b) => b.version - a.version);
   };
 
+  const remove = async (pipeline: string): Promise<boolean> => {
+    try {
+      await client.send(new DeleteParameterCommand({ Name: parameterName(pipeline) }));
+      return true;
+    } catch (error) {
+      if (error instanceof ParameterNotFound) return false;
+      throw error;
+    }
+  };
+
   return {
     ssmPrefix,
     parameterName,
     current,
     get: async (pipeline) => (await current(pipeline))?.chain,
     put,
+    delete: remove,
     history,
     async rollback(pipeline, rollbackOptions = {}) {
       const versions = await history(pipeline);
