@@ -189,6 +189,12 @@ export function checkBedrockModelIds(config: SwitchyardConfig): DoctorLine[] {
     );
   }
   if (count > 0 && lines.length === 0)
-    lines.push(line('ok', 'bedrock models', `${count} model(s), all by inference profile`));
+    lines.push(
+      line(
+        'ok',
+        'bedrock models',
+        count === 1 ? '1 model, by inference profile' : `${count} models, all by inference profile`,
+      ),
+    );
   return lines;
 }

@@ -66,7 +66,10 @@ export function createCliSecretsClient(env: NodeJS.ProcessEnv): SecretsManagerCl
 
 /** True when the error never reached the service: no credentials, no region, no network. */
 export function isUnreachable(error: unknown): boolean {
-  return error instanceof Error && !('$metadata' in error && error.$metadata);
+  if (!(error instanceof Error)) return false;
+  // The SDK adds `$metadata` (attempts) to network errors too; only an answer has a status code.
+  const metadata = '$metadata' in error ? (error.$metadata as { httpStatusCode?: number }) : undefined;
+  return metadata?.httpStatusCode === undefined;
 }
 
 /** One line naming what went wrong and what to do, for any error an AWS call can raise. */
