@@ -15,6 +15,7 @@ import { resolvePipelineSource } from './effective-source.js';
 import { formatTable } from './format-table.js';
 import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';
 
+/** `switchyard chain --help`. */
 export const CHAIN_USAGE = [
   'usage: switchyard chain get <pipeline>',
   '       switchyard chain set <pipeline> "<chain>" [--force]',

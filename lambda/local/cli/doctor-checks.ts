@@ -154,8 +154,11 @@ export async function checkChainOverrides(
     });
 }
 
-/** Prefixes of Bedrock's cross-region inference profiles (`us.anthropic…`), as AWS names them today. */
-export const INFERENCE_PROFILE_PREFIXES = ['us', 'us-gov', 'eu', 'apac', 'jp', 'au', 'ca', 'global'];
+/**
+ * Prefixes of Bedrock's system-defined cross-Region inference profiles (`us.anthropic…`), as AWS
+ * names them today (the CDK's `CrossRegionInferenceProfileRegion` lists the same seven).
+ */
+export const INFERENCE_PROFILE_PREFIXES = ['us', 'us-gov', 'eu', 'apac', 'jp', 'au', 'global'];
 
 function profilePrefixFor(region: string): string {
   if (region.startsWith('us-gov-')) return 'us-gov';

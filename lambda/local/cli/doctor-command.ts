@@ -14,6 +14,7 @@ import {
 } from './doctor-checks.js';
 import { createCliSecretsClient, createCliSsmClient } from './ssm-cli-support.js';
 
+/** `switchyard doctor --help`. */
 export const DOCTOR_USAGE = [
   'usage: switchyard doctor [--config FILE]',
   'checks a deployment before its first request, against the names the config and the SSM prefix give:',

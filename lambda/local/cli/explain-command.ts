@@ -10,6 +10,7 @@ import { describeSource, type OverrideSeen, resolvePipelineSource } from './effe
 import { formatTable } from './format-table.js';
 import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';
 
+/** `switchyard explain --help`. */
 export const EXPLAIN_USAGE = [
   'usage: switchyard explain [--config FILE] [--json] [--ssm] "<chain or pipeline>"',
   'with a pipeline name, --ssm also reads its operator override <prefix>/chains/<pipeline>, as the deployed gateway does',

@@ -35,6 +35,7 @@ export type ProviderKeyState =
   /** The service answered with an error for this name (e.g. AccessDenied). */
   | { state: 'unreadable'; why: string };
 
+/** The two stores a provider key can live in. */
 export interface ProviderKeyClients {
   ssm: SSMClient;
   secrets: SecretsManagerClient;

@@ -21,6 +21,7 @@ import {
   SSM_SERVICE,
 } from './ssm-cli-support.js';
 
+/** `switchyard provider-keys --help`. */
 export const PROVIDER_KEYS_USAGE = [
   'usage: switchyard provider-keys set <provider> [--config FILE]',
   '       switchyard provider-keys list [--config FILE]',

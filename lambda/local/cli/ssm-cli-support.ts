@@ -18,7 +18,9 @@ export interface CliAwsService {
   endpointVariable: string;
 }
 
+/** SSM Parameter Store: chain overrides, caller keys, provider keys named `/…`. */
 export const SSM_SERVICE: CliAwsService = { name: 'SSM', endpointVariable: 'AWS_ENDPOINT_URL_SSM' };
+/** Secrets Manager: provider keys whose `apiKeySecret` does not start with `/`. */
 export const SECRETS_MANAGER_SERVICE: CliAwsService = {
   name: 'Secrets Manager',
   endpointVariable: 'AWS_ENDPOINT_URL_SECRETS_MANAGER',
