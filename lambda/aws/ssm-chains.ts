@@ -16,11 +16,16 @@ export const DEFAULT_SSM_PREFIX = '/switchyard';
 /** The same characters the config allows in a pipeline name, so a name is one path segment. */
 const PIPELINE_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
+/** `/switchyard` → `/switchyard/chains`: the folder of the operator overrides, one parameter per pipeline. */
+export function chainOverridesPath(ssmPrefix: string): string {
+  return `${ssmPrefix.replace(/\/+$/, '')}/chains`;
+}
+
 /** `/switchyard`, `comment-filter` → `/switchyard/chains/comment-filter`. */
 export function chainParameterName(ssmPrefix: string, pipeline: string): string {
   if (!PIPELINE_NAME.test(pipeline))
     throw new SwitchyardError(`pipeline name '${pipeline}' may contain only letters, digits and - _ .`);
-  return `${ssmPrefix}/chains/${pipeline}`;
+  return `${chainOverridesPath(ssmPrefix)}/${pipeline}`;
 }
 
 /** One version of a pipeline's chain parameter, as SSM's own history records it. */

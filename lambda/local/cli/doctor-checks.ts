@@ -1,6 +1,6 @@
 import { paginateGetParametersByPath, type SSMClient } from '@aws-sdk/client-ssm';
 import { CallerKeysValueError, readCallerKeysParameter } from '../../aws/ssm-caller-keys.js';
-import { chainsPath } from '../../aws/ssm-chain-parameters.js';
+import { chainOverridesPath } from '../../aws/ssm-chains.js';
 import type { Catalog } from '../../core/catalog/catalog.js';
 import type { SwitchyardConfig } from '../../core/catalog/config-schema.js';
 import {
@@ -107,7 +107,7 @@ export async function checkChainOverrides(
   catalog: Catalog,
   command: CommandText,
 ): Promise<DoctorLine[]> {
-  const path = chainsPath(ssmPrefix);
+  const path = chainOverridesPath(ssmPrefix);
   const found: { name: string; value: string }[] = [];
   try {
     for await (const page of paginateGetParametersByPath(
