@@ -5,4 +5,5 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   cwd: process.cwd(),
+  stdin: process.stdin,
 });

@@ -1,4 +1,5 @@
 import {
+  DeleteParameterCommand,
   GetParameterCommand,
   ParameterNotFound,
   PutParameterCommand,
@@ -15,11 +16,16 @@ export const DEFAULT_SSM_PREFIX = '/switchyard';
 /** The same characters the config allows in a pipeline name, so a name is one path segment. */
 const PIPELINE_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
+/** `/switchyard` → `/switchyard/chains`: the folder of the operator overrides, one parameter per pipeline. */
+export function chainOverridesPath(ssmPrefix: string): string {
+  return `${ssmPrefix.replace(/\/+$/, '')}/chains`;
+}
+
 /** `/switchyard`, `comment-filter` → `/switchyard/chains/comment-filter`. */
 export function chainParameterName(ssmPrefix: string, pipeline: string): string {
   if (!PIPELINE_NAME.test(pipeline))
     throw new SwitchyardError(`pipeline name '${pipeline}' may contain only letters, digits and - _ .`);
-  return `${ssmPrefix}/chains/${pipeline}`;
+  return `${chainOverridesPath(ssmPrefix)}/${pipeline}`;
 }
 
 /** One version of a pipeline's chain parameter, as SSM's own history records it. */
@@ -61,6 +67,11 @@ export interface SsmChainStore extends ChainParameterStore {
   current(pipeline: string): Promise<ChainVersion | undefined>;
   /** Writes a new version (Overwrite, type String) and returns its number. */
   put(pipeline: string, chain: string, description?: string): Promise<number>;
+  /**
+   * Deletes the override, so the pipeline returns to its config chain. SSM deletes the
+   * parameter's history with it. Resolves false when there was no override to delete.
+   */
+  delete(pipeline: string): Promise<boolean>;
   /** Every version SSM keeps (up to 100), newest first; empty when there is no override. */
   history(pipeline: string): Promise<ChainVersion[]>;
   /**
@@ -156,12 +167,23 @@ export function createSsmChainStore(options: { client: SSMClient; ssmPrefix: str
     return versions.sort((a, b) => b.version - a.version);
   };
 
+  const remove = async (pipeline: string): Promise<boolean> => {
+    try {
+      await client.send(new DeleteParameterCommand({ Name: parameterName(pipeline) }));
+      return true;
+    } catch (error) {
+      if (error instanceof ParameterNotFound) return false;
+      throw error;
+    }
+  };
+
   return {
     ssmPrefix,
     parameterName,
     current,
     get: async (pipeline) => (await current(pipeline))?.chain,
     put,
+    delete: remove,
     history,
     async rollback(pipeline, rollbackOptions = {}) {
       const versions = await history(pipeline);

@@ -110,6 +110,104 @@ describe('switchyard chain', () => {
     expect((await chain('frobnicate', 'p')).code).toBe(2);
   });
 
+  it('clear deletes the override, says what it was and how to restore it; the config chain applies again', async () => {
+    await chain('set', 'p', 'c,a');
+    const clear = await chain('clear', 'p');
+    expect(clear.code).toBe(0);
+    expect(clear.stdout).toBe(
+      [
+        'cleared the operator override of p (was: c,a, version 1)',
+        'pipeline p now routes on its config chain: (a|b),c',
+        'deleted /switchyard/chains/p; running Lambda containers pick it up within 30 s',
+        `SSM deleted the override's history with it; to restore it: switchyard chain set p "c,a"`,
+        '',
+      ].join('\n'),
+    );
+    expect(ssm.value(PARAM)).toBeUndefined();
+    expect(ssm.requests.at(-1)).toEqual({ target: 'DeleteParameter', body: { Name: PARAM } });
+    expect((await chain('get', 'p')).stdout).toBe(
+      'no SSM override for pipeline p; the config chain applies: (a|b),c\n',
+    );
+  });
+
+  it('clear with no override says there is nothing to clear, exits 0 and deletes nothing', async () => {
+    const before = ssm.requests.length;
+    const clear = await chain('clear', 'p');
+    expect(clear).toMatchObject({
+      code: 0,
+      stdout: 'no SSM override for pipeline p, nothing to clear; the config chain applies: (a|b),c\n',
+      stderr: '',
+    });
+    expect(ssm.requests.slice(before).map((r) => r.target)).toEqual(['GetParameter']);
+  });
+
+  it('clear removes an override of a pipeline the config does not know (written with --force)', async () => {
+    ssm.put('/switchyard/chains/orphan', 'c');
+    const clear = await chain('clear', 'orphan');
+    expect(clear.code).toBe(0);
+    expect(clear.stdout).toContain('the config has no pipeline orphan; nothing routes it now');
+    expect(ssm.value('/switchyard/chains/orphan')).toBeUndefined();
+    expect((await chain('clear', 'orphan')).code).toBe(2);
+  });
+
+  it('history and rollback after a clear say that SSM deleted the history with the parameter', async () => {
+    await chain('set', 'p', 'a');
+    await chain('set', 'p', 'b');
+    await chain('clear', 'p');
+    const history = await chain('history', 'p');
+    expect(history.code).toBe(0);
+    expect(history.stdout).toBe(
+      'no SSM override for pipeline p (a cleared override leaves no history: SSM deletes it with the parameter); the config chain applies: (a|b),c\n',
+    );
+    const rollback = await chain('rollback', 'p');
+    expect(rollback.code).toBe(2);
+    expect(rollback.stderr).toBe(
+      'switchyard chain: cannot roll back p: no SSM override to roll back (a cleared override leaves no history: SSM deletes it with the parameter)\n',
+    );
+    expect(ssm.value(PARAM)).toBeUndefined();
+  });
+
+  it.each([
+    ['the override is in force', 'c,a', {}, 'ssm: this operator override is in force'],
+    [
+      'the override resolves to no model',
+      'retired',
+      {},
+      'config: this override resolves to no model, so the gateway skips it',
+    ],
+    [
+      'MODEL_P wins over it',
+      'c,a',
+      { MODEL_P: 'b' },
+      'env: MODEL_P in this environment wins over this override',
+    ],
+  ])('get names the source that wins when %s', async (_case, value, extraEnv, source) => {
+    ssm.put(PARAM, value);
+    const get = await runCliCaptured(['chain', 'get', 'p', '--config', config], { ...env, ...extraEnv });
+    expect(get.code).toBe(0);
+    expect(get.stdout.split('\n')[1]).toBe(`source     ${source}`);
+  });
+
+  it('get says an override of a pipeline the config does not know routes nothing', async () => {
+    ssm.put('/switchyard/chains/orphan', 'c');
+    const get = await chain('get', 'orphan');
+    expect(get.stdout).toContain(
+      'source     none: the config has no pipeline orphan, so the gateway does not route it',
+    );
+    ssm.delete('/switchyard/chains/orphan');
+  });
+
+  it('exits 1 with one line when SSM refuses the delete, and keeps the override', async () => {
+    await chain('set', 'p', 'c');
+    ssm.fail('DeleteParameter', { type: 'AccessDeniedException', message: 'not allowed' });
+    const clear = await chain('clear', 'p');
+    expect(clear.code).toBe(1);
+    expect(clear.stderr).toBe(
+      'switchyard chain: deleting /switchyard/chains/p: SSM answered AccessDeniedException: not allowed\n',
+    );
+    expect(ssm.value(PARAM)).toBe('c');
+  });
+
   it('uses SWITCHYARD_SSM_PREFIX', async () => {
     const out = await runCliCaptured(['chain', 'set', 'p', 'c', '--config', config], {
       ...env,

@@ -1,10 +1,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { runCli } from '../../lambda/local/cli/run-cli.js';
 
-/** Runs the CLI in-process with captured output. */
-export async function runCliCaptured(argv: string[], env: NodeJS.ProcessEnv = {}, cwd = process.cwd()) {
+/** Runs the CLI in-process with captured output; `stdin`, when given, is piped in as standard input. */
+export async function runCliCaptured(
+  argv: string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd = process.cwd(),
+  stdin?: string,
+) {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {
@@ -16,6 +22,7 @@ export async function runCliCaptured(argv: string[], env: NodeJS.ProcessEnv = {}
     },
     env,
     cwd,
+    stdin: stdin === undefined ? undefined : Readable.from([stdin]),
   });
   return { code, stdout, stderr };
 }

@@ -7,17 +7,23 @@ import {
   type SsmChainStore,
 } from '../../aws/ssm-chains.js';
 import { type Catalog, createCatalog } from '../../core/catalog/catalog.js';
+import { envVarName } from '../../core/catalog/chain-sources.js';
 import type { ParsedChain } from '../../core/dsl/types.js';
 import { loadConfig } from '../config-file.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_OK } from './cli-io.js';
+import { resolvePipelineSource } from './effective-source.js';
 import { formatTable } from './format-table.js';
 import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';
 
+/** `switchyard chain --help`. */
 export const CHAIN_USAGE = [
   'usage: switchyard chain get <pipeline>',
   '       switchyard chain set <pipeline> "<chain>" [--force]',
+  '       switchyard chain clear <pipeline>',
   '       switchyard chain history <pipeline>',
   '       switchyard chain rollback <pipeline> [--to VERSION] [--force]',
+  'the operator override is the SSM parameter <prefix>/chains/<pipeline>; clear deletes it (and its history),',
+  'so the pipeline returns to its config chain',
   'every form takes --config FILE; the SSM prefix is SWITCHYARD_SSM_PREFIX, else aws.ssmPrefix, else /switchyard',
 ].join('\n');
 
@@ -35,9 +41,10 @@ interface ChainContext {
 }
 
 /**
- * `switchyard chain`: reads and writes a pipeline's chain override in SSM
+ * `switchyard chain`: reads, writes and clears a pipeline's operator override in SSM
  * (`<prefix>/chains/<pipeline>`). `set` and `rollback` check the chain against the catalog
- * before writing and refuse one that resolves to no model (exit 2). AWS failures exit 1.
+ * before writing and refuse one that resolves to no model (exit 2); `clear` deletes the override
+ * so the config chain applies again. AWS failures exit 1.
  */
 export async function chainCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -70,6 +77,8 @@ export async function chainCommand(args: string[], io: CliIo): Promise<number> {
       return getChain(context);
     case 'set':
       return setChain(context, chain ?? '');
+    case 'clear':
+      return clearChain(context);
     case 'history':
       return showHistory(context);
     case 'rollback':
@@ -79,14 +88,22 @@ export async function chainCommand(args: string[], io: CliIo): Promise<number> {
   }
 }
 
-function noOverride(c: ChainContext): number {
+/** SSM's DeleteParameter takes the parameter's history with it; `history` and `rollback` say so. */
+const HISTORY_GONE = 'a cleared override leaves no history: SSM deletes it with the parameter';
+
+function noOverride(c: ChainContext, detail = ''): number {
   if (!c.catalog.hasPipeline(c.pipeline)) {
     throw new CliUsageError(
       `no SSM override for pipeline ${c.pipeline}, and the config has no such pipeline (${known(c.catalog)})`,
     );
   }
   const configChain = c.catalog.config.pipelines[c.pipeline]?.chain ?? '';
-  c.io.stdout(`no SSM override for pipeline ${c.pipeline}; the config chain applies: ${configChain}\n`);
+  const envName = envVarName(c.pipeline);
+  const envChain = c.io.env[envName]?.trim();
+  const applies = envChain
+    ? `${envName} in this environment applies: ${envChain}`
+    : `the config chain applies: ${configChain}`;
+  c.io.stdout(`no SSM override for pipeline ${c.pipeline}${detail}; ${applies}\n`);
   return EXIT_OK;
 }
 
@@ -117,6 +134,7 @@ async function getChain(c: ChainContext): Promise<number> {
   const parsed = c.catalog.parse(current.chain);
   const lines = [
     `pipeline   ${c.pipeline}`,
+    `source     ${await overrideStanding(c, name, current.chain)}`,
     `parameter  ${name}`,
     `version    ${current.version}${current.modified ? ` (${isoSeconds(current.modified)})` : ''}`,
     `chain      ${current.chain}`,
@@ -129,6 +147,21 @@ async function getChain(c: ChainContext): Promise<number> {
       'note: this override resolves to no model here; the gateway skips it and uses the config chain\n',
     );
   return EXIT_OK;
+}
+
+/** Whether this override is what the gateway routes by, by the same rule the gateway uses. */
+async function overrideStanding(c: ChainContext, parameter: string, chain: string): Promise<string> {
+  if (!c.catalog.hasPipeline(c.pipeline))
+    return `none: the config has no pipeline ${c.pipeline}, so the gateway does not route it`;
+  const { effective } = await resolvePipelineSource(c.pipeline, c.catalog, c.io.env, { parameter, chain });
+  switch (effective?.source) {
+    case 'ssm':
+      return 'ssm: this operator override is in force';
+    case 'env':
+      return `env: ${envVarName(c.pipeline)} in this environment wins over this override`;
+    default:
+      return 'config: this override resolves to no model, so the gateway skips it';
+  }
 }
 
 async function setChain(c: ChainContext, chain: string): Promise<number> {
@@ -161,7 +194,7 @@ async function setChain(c: ChainContext, chain: string): Promise<number> {
 async function showHistory(c: ChainContext): Promise<number> {
   const name = c.store.parameterName(c.pipeline);
   const versions = await ssmCall(`reading the history of ${name}`, () => c.store.history(c.pipeline));
-  if (versions.length === 0) return noOverride(c);
+  if (versions.length === 0) return noOverride(c, ` (${HISTORY_GONE})`);
   const rows = versions.map((v) => [
     String(v.version),
     v.modified ? isoSeconds(v.modified) : '?',
@@ -197,10 +230,36 @@ async function rollback(c: ChainContext, to: string | undefined): Promise<number
     ]);
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof RollbackError)
-      throw new CliUsageError(`cannot roll back ${c.pipeline}: ${error.message}`);
+    if (error instanceof RollbackError) {
+      const hint = error.message.startsWith('no SSM override') ? ` (${HISTORY_GONE})` : '';
+      throw new CliUsageError(`cannot roll back ${c.pipeline}: ${error.message}${hint}`);
+    }
     throw error;
   }
+}
+
+async function clearChain(c: ChainContext): Promise<number> {
+  const name = c.store.parameterName(c.pipeline);
+  const current = await ssmCall(`reading ${name}`, () => c.store.current(c.pipeline));
+  const deleted = current ? await ssmCall(`deleting ${name}`, () => c.store.delete(c.pipeline)) : false;
+  if (!current || !deleted) return noOverride(c, ', nothing to clear');
+  const configChain = c.catalog.config.pipelines[c.pipeline]?.chain;
+  const now =
+    configChain === undefined
+      ? `the config has no pipeline ${c.pipeline}; nothing routes it now`
+      : `pipeline ${c.pipeline} now routes on its config chain: ${configChain}`;
+  printLines(c.io, [
+    `cleared the operator override of ${c.pipeline} (was: ${current.chain}, version ${current.version})`,
+    now,
+    `deleted ${name}; ${pickedUp(c)}`,
+    `SSM deleted the override's history with it; to restore it: switchyard chain set ${c.pipeline} "${current.chain}"`,
+  ]);
+  const envName = envVarName(c.pipeline);
+  if (c.io.env[envName]?.trim())
+    c.io.stderr(
+      `note: ${envName} is set in this environment; wherever it is set, it wins over the config chain\n`,
+    );
+  return EXIT_OK;
 }
 
 /** `2025-06-01T12:00:00Z`: the second is as precise as an operator needs. */

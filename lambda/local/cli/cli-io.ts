@@ -1,9 +1,23 @@
+/** The command's standard input: a terminal (prompts read without echo) or a pipe / file. */
+export interface CliInput extends AsyncIterable<string | Buffer> {
+  /** True when a person types at a terminal. */
+  isTTY?: boolean | undefined;
+  /** Raw mode on a terminal: keys arrive one by one and are not echoed. */
+  setRawMode?: ((mode: boolean) => unknown) | undefined;
+  on(event: 'data', listener: (chunk: string | Buffer) => void): unknown;
+  off(event: 'data', listener: (chunk: string | Buffer) => void): unknown;
+  resume(): unknown;
+  pause(): unknown;
+}
+
 /** What a CLI command may touch, passed in so commands run the same in tests and in a shell. */
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Standard input, for the commands that read a secret from it. Absent: such commands refuse. */
+  stdin?: CliInput | undefined;
 }
 
 /** Exit statuses: 0 done, 1 the work failed, 2 bad input (usage, config, a chain with no model). */

@@ -1,19 +1,20 @@
 import { parseArgs } from 'node:util';
+import { createSsmChainStore, resolveSsmPrefix } from '../../aws/ssm-chains.js';
 import { type Catalog, createCatalog } from '../../core/catalog/catalog.js';
-import {
-  createConfigChainSource,
-  createEnvChainSource,
-  type EffectiveChain,
-  envVarName,
-  resolveEffectiveChain,
-} from '../../core/catalog/chain-sources.js';
+import { type EffectiveChain, envVarName } from '../../core/catalog/chain-sources.js';
+import type { SwitchyardConfig } from '../../core/catalog/config-schema.js';
 import type { Tier } from '../../core/dsl/types.js';
-import type { Logger } from '../../core/logger.js';
 import { loadConfig } from '../config-file.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_OK } from './cli-io.js';
+import { describeSource, type OverrideSeen, resolvePipelineSource } from './effective-source.js';
 import { formatTable } from './format-table.js';
+import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';
 
-export const EXPLAIN_USAGE = 'usage: switchyard explain [--config FILE] [--json] "<chain or pipeline>"';
+/** `switchyard explain --help`. */
+export const EXPLAIN_USAGE = [
+  'usage: switchyard explain [--config FILE] [--json] [--ssm] "<chain or pipeline>"',
+  'with a pipeline name, --ssm also reads its operator override <prefix>/chains/<pipeline>, as the deployed gateway does',
+].join('\n');
 
 /** The `--json` output of SPEC §2; `source` and `chain` only for a pipeline. */
 interface ExplainOutput {
@@ -23,14 +24,27 @@ interface ExplainOutput {
   chain?: string;
 }
 
+/** A pipeline resolved through its sources, with what the human output says about them. */
+interface PipelineExplained {
+  effective: EffectiveChain;
+  skipped: string[];
+  override: OverrideSeen | undefined;
+}
+
 /**
- * `switchyard explain`: shows how a chain or a pipeline resolves against the catalog. Exits 2
- * with a one-line reason when nothing resolves or the config is unusable.
+ * `switchyard explain`: shows how a chain or a pipeline resolves against the catalog. For a
+ * pipeline it names the source that won: `env` and `config` always, the SSM override with
+ * `--ssm` (an SSM failure then exits 1). Exits 2 with a one-line reason when nothing resolves
+ * or the config is unusable.
  */
 export async function explainCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { config: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      config: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      ssm: { type: 'boolean', default: false },
+    },
     allowPositionals: true,
   });
   if (positionals.length !== 1 || !positionals[0]?.trim()) throw new CliUsageError(EXPLAIN_USAGE);
@@ -38,26 +52,19 @@ export async function explainCommand(args: string[], io: CliIo): Promise<number>
   const { config } = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
   const catalog = createCatalog(config);
 
-  const skipped: string[] = [];
-  const log: Logger = {
-    debug() {},
-    info() {},
-    warn() {},
-    error: (message, fields) => skipped.push(`${String(fields?.source ?? 'source')}: ${message}`),
-  };
-  const effective = await explainPipeline(target, catalog, io, log);
-  const parsed = effective ?? { ...catalog.parse(target), source: undefined, chain: undefined };
+  const pipeline = await explainPipeline(target, catalog, config, io, values.ssm);
+  const parsed = pipeline?.effective ?? catalog.parse(target);
   const output: ExplainOutput = {
     tiers: parsed.tiers.map((tier) => tier.members.map((m) => m.key)),
-    warnings: [...skipped, ...parsed.warnings.map((w) => w.message)],
+    warnings: [...(pipeline?.skipped ?? []), ...parsed.warnings.map((w) => w.message)],
   };
-  if (effective) {
-    output.source = effective.source;
-    output.chain = effective.chain;
+  if (pipeline) {
+    output.source = pipeline.effective.source;
+    output.chain = pipeline.effective.chain;
   }
 
   if (values.json) io.stdout(`${JSON.stringify(output)}\n`);
-  else io.stdout(describe(target, parsed.tiers, output, catalog));
+  else io.stdout(describe(target, parsed.tiers, output, catalog, pipeline, values.ssm));
 
   if (output.tiers.length === 0) {
     io.stderr(
@@ -72,20 +79,60 @@ export async function explainCommand(args: string[], io: CliIo): Promise<number>
 async function explainPipeline(
   target: string,
   catalog: Catalog,
+  config: SwitchyardConfig,
   io: CliIo,
-  log: Logger,
-): Promise<EffectiveChain | undefined> {
+  withSsm: boolean,
+): Promise<PipelineExplained | undefined> {
   const overridden = io.env[envVarName(target)] !== undefined;
   if (!catalog.hasPipeline(target) && !overridden) return undefined;
-  const sources = [createEnvChainSource(io.env), createConfigChainSource(catalog)];
-  const effective = await resolveEffectiveChain(target, sources, catalog, log);
-  return effective ?? { pipeline: target, source: 'config', chain: '', tiers: [], warnings: [] };
+  const override = withSsm ? await readOverride(target, config, io) : undefined;
+  const { effective, skipped } = await resolvePipelineSource(target, catalog, io.env, override);
+  return {
+    effective: effective ?? { pipeline: target, source: 'config', chain: '', tiers: [], warnings: [] },
+    skipped,
+    override,
+  };
 }
 
-function describe(target: string, tiers: Tier[], output: ExplainOutput, catalog: Catalog): string {
+async function readOverride(pipeline: string, config: SwitchyardConfig, io: CliIo): Promise<OverrideSeen> {
+  const store = createSsmChainStore({
+    client: createCliSsmClient(io.env),
+    ssmPrefix: resolveSsmPrefix(config, io.env),
+  });
+  const parameter = store.parameterName(pipeline);
+  const current = await ssmCall(`reading ${parameter}`, () => store.current(pipeline));
+  return { parameter, chain: current?.chain, version: current?.version };
+}
+
+function sourceLine(pipeline: PipelineExplained, withSsm: boolean): string {
+  const words = describeSource(pipeline.effective, pipeline.override);
+  if (withSsm) {
+    const { override, effective } = pipeline;
+    if (override?.chain === undefined) return `${words} (no operator override in ${override?.parameter})`;
+    return effective.source === 'env' ? `${words}; it wins over the operator override` : words;
+  }
+  return `${words} (SSM override not read; add --ssm)`;
+}
+
+function describe(
+  target: string,
+  tiers: Tier[],
+  output: ExplainOutput,
+  catalog: Catalog,
+  pipeline: PipelineExplained | undefined,
+  withSsm: boolean,
+): string {
   const lines: string[] = [];
-  if (output.source) {
-    lines.push(`pipeline  ${target}`, `source    ${output.source}`, `chain     ${output.chain}`, '');
+  if (pipeline) {
+    lines.push(
+      `pipeline  ${target}`,
+      `source    ${sourceLine(pipeline, withSsm)}`,
+      `chain     ${output.chain}`,
+    );
+    const configChain = catalog.config.pipelines[target]?.chain;
+    if (pipeline.effective.source !== 'config' && configChain !== undefined)
+      lines.push(`config    ${configChain} (not in force)`);
+    lines.push('');
   } else {
     lines.push(`chain  ${target}`, '');
   }
