@@ -82,4 +82,12 @@ describe('a provider without a key (not_configured) over HTTP', () => {
       expect.objectContaining({ reason: 'exhausted', failureClass: 'not_configured' }),
     ]);
   });
+
+  it('answers a stream with the same 503 before any byte of it, when no route has a key', async () => {
+    h = await startGatewayHarness({ p: { chain: 's' } }, { keyless: true });
+    const res = await h.post({ model: 'p', stream: true, ...HELLO });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect((await res.json()).error.code).toBe('provider_not_configured');
+  });
 });

@@ -126,9 +126,15 @@ describe.each(storeFixtures(() => dynalite))('breaker store contract: $name', ({
     expect([...(await c.breakers.read('third')).keys()]).toEqual([]);
   });
 
-  it('records nothing for caller errors, content-policy refusals and cancellations', async () => {
+  it('records nothing for caller errors, content-policy refusals, cancellations and missing keys', async () => {
     const c = containerOn(fixture.store, clock);
-    for (const outcome of ['invalid_request', 'content_policy', 'cancelled', 'context_length'] as const) {
+    for (const outcome of [
+      'invalid_request',
+      'content_policy',
+      'cancelled',
+      'context_length',
+      'not_configured',
+    ] as const) {
       await c.record('a', outcome);
     }
     expect(await c.state('a')).toMatchObject({ open: false, attempts: 0 });
