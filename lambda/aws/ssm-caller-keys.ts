@@ -56,8 +56,10 @@ export async function readCallerKeysParameter(client: SSMClient, name: string): 
 }
 
 /**
- * Writes the whole key set as a new SecureString version on the Advanced tier (8 KB: about 100
- * keys with 8-character names, see docs/ssm-load.md) and returns that version.
+ * Writes the whole key set as a new SecureString version and returns that version. The tier is
+ * Intelligent-Tiering: Standard (free, 4 KB: about 50 keys with 8-character names) while the set
+ * fits, Advanced (8 KB: about 100 keys, billed per parameter and per API call) once it does not —
+ * see docs/ssm-load.md.
  */
 export async function writeCallerKeysParameter(
   client: SSMClient,
@@ -70,7 +72,7 @@ export async function writeCallerKeysParameter(
       Name: name,
       Value: JSON.stringify(keys),
       Type: 'SecureString',
-      Tier: 'Advanced',
+      Tier: 'Intelligent-Tiering',
       Overwrite: true,
       Description: description.slice(0, 1024),
     }),

@@ -172,15 +172,15 @@ describe('SSM caller keys', () => {
 });
 
 describe('caller keys parameter', () => {
-  it('writes an Advanced-tier SecureString and reads it back with its version', async () => {
+  it('writes an Intelligent-Tiering SecureString and reads it back with its version', async () => {
     expect(await readCallerKeysParameter(client, NAME)).toEqual({ keys: {}, version: undefined });
     expect(await writeCallerKeysParameter(client, NAME, { a: HASH_A }, 'test')).toBe(1);
     expect(ssm.versions(NAME)[0]?.type).toBe('SecureString');
-    expect(ssm.requests.at(-1)?.body).toMatchObject({ Tier: 'Advanced' });
+    expect(ssm.requests.at(-1)?.body).toMatchObject({ Tier: 'Intelligent-Tiering' });
     expect(await readCallerKeysParameter(client, NAME)).toEqual({ keys: { a: HASH_A }, version: 1 });
   });
 
-  it("fits 105 keys with 8-character names in the Advanced tier's 8 KB (Standard holds 52), not 106", async () => {
+  it("grows from Standard (52 keys with 8-character names) to Advanced (105), and refuses 106", async () => {
     const set = (n: number) =>
       Object.fromEntries(
         Array.from({ length: n }, (_, i) => {
