@@ -180,7 +180,7 @@ describe('caller keys parameter', () => {
     expect(await readCallerKeysParameter(client, NAME)).toEqual({ keys: { a: HASH_A }, version: 1 });
   });
 
-  it("grows from Standard (52 keys with 8-character names) to Advanced (105), and refuses 106", async () => {
+  it('grows from Standard (52 keys with 8-character names) to Advanced (105), and refuses 106', async () => {
     const set = (n: number) =>
       Object.fromEntries(
         Array.from({ length: n }, (_, i) => {
