@@ -19,10 +19,11 @@ import {
   processStopSignal,
   type StopSignal,
 } from './cli-io.js';
+import { checkServeExposure } from './serve-exposure.js';
 
 export const SERVE_USAGE =
   'usage: switchyard serve [--config FILE] [--port N] [--host ADDR] [--ledger FILE] [--max-body-bytes N]' +
-  ' [--store memory|dynamodb]';
+  ' [--store memory|dynamodb] [--insecure]';
 
 /** Default port of the local gateway. */
 export const DEFAULT_PORT = 8787;
@@ -48,6 +49,7 @@ export async function serveCommand(
       ledger: { type: 'string' },
       'max-body-bytes': { type: 'string' },
       store: { type: 'string' },
+      insecure: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
@@ -60,6 +62,7 @@ export async function serveCommand(
 
   const storeSettings = cliStoreSettings(values.store, io.env);
   const { config, origin } = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
+  const exposure = checkServeExposure(values.host, config, values.insecure);
   const breakerStore = await selectBreakerStore(storeSettings, { ensureTable: true });
   const stdoutLine: LineWriter = (line) => io.stdout(`${line}\n`);
   const log = createJsonLogger(stdoutLine);
@@ -94,6 +97,7 @@ export async function serveCommand(
   );
   io.stdout(`pipelines: ${local.catalog.pipelines.join(', ') || '(none)'}\n`);
   io.stdout(`jobs: ${jobs.description}\n`);
+  for (const warning of exposure) io.stderr(`${warning}\n`);
 
   const signal = await stopSignal();
   io.stdout(`switchyard: ${signal} received, finishing in-flight requests\n`);
