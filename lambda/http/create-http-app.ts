@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Catalog } from '../core/catalog/catalog.js';
+import { DEFAULT_REQUEST_BOUNDS, type RequestBounds } from '../core/chat/request-bounds.js';
 import { redactSecrets } from '../core/failures/redact-secrets.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { Logger } from '../core/logger.js';
@@ -23,6 +24,8 @@ export interface HttpAppOptions {
   callerKeys?: CallerKeySource | undefined;
   /** Job store and queue for `POST /v1/jobs` and `GET /v1/jobs/{id}`. Absent: no job routes (404). */
   jobs?: JobsHttpOptions | undefined;
+  /** Bounds on messages and output tokens per request. Default {@link DEFAULT_REQUEST_BOUNDS}. */
+  bounds?: RequestBounds | undefined;
 }
 
 /**
@@ -38,9 +41,10 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   // Before the body limit, so a request without a valid key is refused before any of its body is read.
   if (options.callerKeys) app.use('/v1/*', callerAuth(options.callerKeys, { log }));
   app.use('/v1/*', limitBodySize(maxSize));
-  app.post('/v1/chat/completions', (c) => chatCompletions(c, gateway));
+  const bounds = options.bounds ?? DEFAULT_REQUEST_BOUNDS;
+  app.post('/v1/chat/completions', (c) => chatCompletions(c, gateway, catalog, bounds));
   addInfoRoutes(app, gateway, catalog);
-  if (options.jobs) addJobsRoutes(app, gateway, options.jobs, log);
+  if (options.jobs) addJobsRoutes(app, gateway, options.jobs, log, { catalog, bounds });
 
   app.notFound((c) =>
     errorResponse(

@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
+import type { Catalog } from '../core/catalog/catalog.js';
 import { formatPath } from '../core/catalog/load-config.js';
 import { chatCompletionBodySchema } from '../core/chat/chat-request-schema.js';
+import { DEFAULT_REQUEST_BOUNDS, type RequestBounds } from '../core/chat/request-bounds.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { JobRecord } from '../core/jobs/job.js';
 import type { JobQueue, JobStore } from '../core/jobs/job-ports.js';
@@ -10,6 +12,7 @@ import { jobView } from '../core/jobs/job-summary.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock } from '../core/time.js';
 import { systemClock } from '../runtime/system-time.js';
+import { messageCountResponse, outputTokensResponse } from './bounds-response.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdOf } from './request-id.js';
 
@@ -20,6 +23,13 @@ export interface JobsHttpOptions {
   /** Days a job record is kept (TTL). Config `jobs.retentionDays`, default 14. */
   retentionDays?: number | undefined;
   clock?: Clock | undefined;
+}
+
+/** What the job routes share with the rest of the app. */
+export interface JobsRouteContext {
+  catalog: Catalog;
+  /** Request bounds; default {@link DEFAULT_REQUEST_BOUNDS}. */
+  bounds?: RequestBounds | undefined;
 }
 
 /**
@@ -61,8 +71,15 @@ const invalid = (message: string, code: string, param: string | null, headers: R
   errorResponse(400, errorBody(message, 'invalid_request_error', code, param), headers);
 
 /** Registers `POST /v1/jobs` and `GET /v1/jobs/{id}` on the HTTP app. */
-export function addJobsRoutes(app: Hono, gateway: Gateway, options: JobsHttpOptions, log: Logger): void {
+export function addJobsRoutes(
+  app: Hono,
+  gateway: Gateway,
+  options: JobsHttpOptions,
+  log: Logger,
+  context: JobsRouteContext,
+): void {
   const clock = options.clock ?? systemClock;
+  const bounds = context.bounds ?? DEFAULT_REQUEST_BOUNDS;
   const retentionDays = options.retentionDays ?? 14;
 
   /** Puts a persisted record's message on the queue, unless an earlier request already did. */
@@ -116,6 +133,8 @@ export function addJobsRoutes(app: Hono, gateway: Gateway, options: JobsHttpOpti
         headers,
       );
     }
+    const tooMany = messageCountResponse(parsed.data, bounds, headers);
+    if (tooMany) return tooMany;
     const keyHeader = c.req.header('idempotency-key');
     const key = keyHeader === undefined ? undefined : idempotencyKeySchema.safeParse(keyHeader);
     if (key && !key.success) {
@@ -135,6 +154,8 @@ export function addJobsRoutes(app: Hono, gateway: Gateway, options: JobsHttpOpti
         headers,
       );
     }
+    const tooLong = outputTokensResponse(parsed.data, target, context.catalog, bounds, headers);
+    if (tooLong) return tooLong;
 
     const { stream: _stream, stream_options: _options, ...request } = parsed.data;
     const callerKeyName = (c.get('callerKeyName') as string | undefined) ?? undefined;

@@ -4,6 +4,7 @@ import { type BreakerEvents, createBreakers } from '../core/breaker/breakers.js'
 import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
 import type { ChainSource } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import { requestBounds } from '../core/chat/request-bounds.js';
 import { createGateway, type Gateway } from '../core/gateway/gateway.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
@@ -46,6 +47,7 @@ export interface AssembledGateway {
 export function assembleGateway(options: GatewayAssembly): AssembledGateway {
   const { config, log } = options;
   const catalog = createCatalog(config);
+  const bounds = requestBounds(config.limits);
   const clock = options.clock ?? systemClock;
   const breakers = createBreakers({
     store: options.store,
@@ -64,6 +66,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     ledger: options.ledger,
     log,
     envOverrides: options.envOverrides,
+    maxEchoChars: bounds.maxEchoChars,
   });
   const app = createHttpApp({
     gateway,
@@ -72,6 +75,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     maxBodyBytes: options.maxBodyBytes,
     callerKeys: options.callerKeys,
     jobs: options.jobs,
+    bounds,
   });
   return { app, gateway, catalog, store: options.store };
 }

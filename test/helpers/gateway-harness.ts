@@ -18,11 +18,15 @@ export const PRICE = { inputPerMTok: 2, outputPerMTok: 8 };
  */
 export async function startGatewayHarness(
   pipelines: Record<string, unknown>,
-  options: { maxBodyBytes?: number } = {},
+  options: {
+    maxBodyBytes?: number;
+    /** Adds to the config before it is parsed (limits, auth, model settings...). */
+    configure?: (config: Record<string, unknown> & { models: Record<string, object> }) => void;
+  } = {},
 ) {
   const openai = await startFakeOpenAI();
   const bedrock = await startFakeBedrock();
-  const config = parseConfig({
+  const raw = {
     providers: {
       fake: { type: 'openai', baseURL: openai.url, apiKeyEnv: 'FAKE_KEY' },
       br: { type: 'bedrock', region: 'us-east-1', endpoint: bedrock.url },
@@ -35,7 +39,9 @@ export async function startGatewayHarness(
       quick: { provider: 'fake', model: 'model-quick', timeoutMs: 400 },
     },
     pipelines,
-  });
+  };
+  options.configure?.(raw as Parameters<NonNullable<typeof options.configure>>[0]);
+  const config = parseConfig(raw);
   const ledger: LedgerEntry[] = [];
   const env = { FAKE_KEY: 'sk-test-secret-key-0123456789abcdef' };
   const local = createLocalGateway({

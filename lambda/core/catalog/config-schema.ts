@@ -67,6 +67,11 @@ export const modelSchema = z.strictObject({
   /** Upper bound of one attempt in ms. Default 10000. */
   timeoutMs: positiveInt.optional(),
   price: priceSchema.optional(),
+  /**
+   * Largest `max_tokens` / `max_completion_tokens` a request may ask of this model (the model's
+   * output limit). Default `limits.maxOutputTokens`.
+   */
+  maxOutputTokens: positiveInt.optional(),
 });
 
 export const breakerSchema = z.strictObject({
@@ -107,12 +112,37 @@ export const awsSchema = z.strictObject({
   chainCacheMs: z.number().int().nonnegative().default(30_000),
 });
 
-/** Caller authentication: key name → SHA-256 (hex) of the key. Keys themselves are never stored. */
+const keyName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'key names may contain letters, digits and - _ .');
+
+/**
+ * Caller authentication: key name → SHA-256 (hex) of the key. Keys themselves are never stored.
+ * An empty `keys` refuses every caller.
+ */
 export const authSchema = z.strictObject({
-  keys: z.record(
-    z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'key names may contain letters, digits and - _ .'),
-    z.string().regex(/^[a-f0-9]{64}$/, 'must be the lowercase hex SHA-256 of the key'),
-  ),
+  keys: z.record(keyName, z.string().regex(/^[a-f0-9]{64}$/, 'must be the lowercase hex SHA-256 of the key')),
+  /**
+   * Names of the keys that may read `/v1/breakers`, `/v1/pipelines` and every scheduled job. The
+   * names may live in `keys` or, in AWS, in the SSM caller-keys parameter. Default none.
+   */
+  operatorKeys: z.array(keyName).optional(),
+});
+
+/** Bounds on what one request may ask for; every field has a default. */
+export const limitsSchema = z.strictObject({
+  /** Most messages in one request. Default 1000. */
+  maxMessages: positiveInt.max(1_000_000).default(1_000),
+  /** Largest `max_tokens` / `max_completion_tokens` for a model without its own `maxOutputTokens`. Default 32768. */
+  maxOutputTokens: positiveInt.default(32_768),
+  /** Longest caller-supplied name (a pipeline header, a model) echoed in an error, in characters. Default 128. */
+  maxEchoChars: positiveInt.max(2_000).default(128),
+});
+
+/** Webhook delivery settings shared by every schedule. */
+export const webhooksSchema = z.strictObject({
+  /** Accept `http://` URLs beyond loopback (e.g. a receiver inside a private network). Default false. */
+  allowHttp: z.boolean().default(false),
+  /** Most bytes read from a receiver's response body; the rest is discarded. Default 4096. */
+  maxResponseBytes: positiveInt.max(1_048_576).default(4_096),
 });
 
 /** Where a scheduled job's answer is delivered: a webhook signed with HMAC-SHA256 over the body. */
@@ -142,6 +172,11 @@ export const scheduleSchema = z.strictObject({
   /** Spread the fan-out over this many seconds (0–900) to flatten the cron spike. Default 0. */
   spreadSeconds: z.number().int().min(0).max(900).optional(),
   deliver: deliverSchema.optional(),
+  /**
+   * Names of the caller keys that may read this schedule's jobs with `GET /v1/jobs/{id}` (operator
+   * keys always may). Default none: with authentication on, only operators read them.
+   */
+  readers: z.array(keyName).optional(),
 });
 
 /** Durable job settings. */
@@ -167,6 +202,8 @@ export const configSchema = z.strictObject({
     )
     .optional(),
   jobs: jobsSchema.optional(),
+  limits: limitsSchema.optional(),
+  webhooks: webhooksSchema.optional(),
 });
 
 export type ProviderConfig = z.infer<typeof providerSchema>;
@@ -176,3 +213,6 @@ export type SwitchyardConfig = z.infer<typeof configSchema>;
 export type AwsConfig = z.infer<typeof awsSchema>;
 export type ScheduleConfig = z.infer<typeof scheduleSchema>;
 export type DeliverConfig = z.infer<typeof deliverSchema>;
+export type LimitsConfig = z.infer<typeof limitsSchema>;
+export type WebhooksConfig = z.infer<typeof webhooksSchema>;
+export type AuthConfig = z.infer<typeof authSchema>;
