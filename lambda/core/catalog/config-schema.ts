@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatCompletionBodySchema } from '../chat/chat-request-schema.js';
+import { isLoopbackHost } from '../loopback.js';
 import { scheduleExpressionSchema } from './schedule-expression.js';
 
 const name = z.string().min(1).max(200);
@@ -187,7 +188,7 @@ export const jobsSchema = z.strictObject({
   retentionDays: z.number().int().min(1).max(14).default(14),
 });
 
-export const configSchema = z.strictObject({
+const configObjectSchema = z.strictObject({
   providers: z.record(name, providerSchema),
   models: z.record(chainName, modelSchema),
   pipelines: z.record(pipelineName, pipelineSchema).default({}),
@@ -205,6 +206,23 @@ export const configSchema = z.strictObject({
   limits: limitsSchema.optional(),
   webhooks: webhooksSchema.optional(),
 });
+
+/** The whole config file; also checks that webhooks are https:// outside loopback unless allowed. */
+export const configSchema = configObjectSchema
+  // A signed answer travels in clear text only where the operator said so, or on this machine.
+  .superRefine((config, ctx) => {
+    if (config.webhooks?.allowHttp) return;
+    for (const [name, schedule] of Object.entries(config.schedules ?? {})) {
+      const url = schedule.deliver && new URL(schedule.deliver.url);
+      if (url && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['schedules', name, 'deliver', 'url'],
+          message: 'must be https:// (http:// only to loopback, or with webhooks.allowHttp: true)',
+        });
+      }
+    }
+  });
 
 export type ProviderConfig = z.infer<typeof providerSchema>;
 export type ModelConfig = z.infer<typeof modelSchema>;

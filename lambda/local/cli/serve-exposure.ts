@@ -1,18 +1,8 @@
-import { isIP } from 'node:net';
 import type { SwitchyardConfig } from '../../core/catalog/config-schema.js';
+import { isLoopbackHost } from '../../core/loopback.js';
 import { CliUsageError } from './cli-io.js';
 
-/**
- * True for an address only this machine can reach: `localhost`, 127.0.0.0/8, `::1` (with or
- * without brackets) and the IPv4-mapped `::ffff:127.x.y.z`.
- */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (bare === 'localhost') return true;
-  const v4 = bare.startsWith('::ffff:') ? bare.slice('::ffff:'.length) : bare;
-  if (isIP(v4) === 4) return v4.startsWith('127.');
-  return isIP(bare) === 6 && /^(0{0,4}:){2,7}0{0,3}1$|^::1$/.test(bare);
-}
+export { isLoopbackHost };
 
 /**
  * Decides whether `serve` may listen on `host` with this config, and what to say about it.

@@ -58,3 +58,15 @@ describe('switchyard serve --host', () => {
     expect(run.stdout).not.toContain('listening');
   });
 });
+
+describe('isLoopbackHost, spelled out', () => {
+  it.each([
+    ['0:0:0:0:0:0:0:1', true],
+    ['::0:1', true],
+    ['127.0.0.256', false],
+    ['::2', false],
+    ['::ffff:10.0.0.1', false],
+  ])('%s → %s', (host, expected) => {
+    expect(isLoopbackHost(host)).toBe(expected);
+  });
+});
