@@ -4,6 +4,7 @@ import { DEFAULT_REQUEST_BOUNDS, type RequestBounds } from '../core/chat/request
 import { redactSecrets } from '../core/failures/redact-secrets.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { Logger } from '../core/logger.js';
+import { type AccessPolicy, operatorOnly } from './access-policy.js';
 import { limitBodySize } from './body-limit.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
 import { chatCompletions } from './chat-completions.js';
@@ -11,6 +12,8 @@ import { addInfoRoutes } from './info-routes.js';
 import { addJobsRoutes, type JobsHttpOptions } from './jobs-routes.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdMiddleware } from './request-id.js';
+
+const NO_ACCESS: AccessPolicy = { isOperator: () => false, readsSchedule: () => false };
 
 /** Largest request body accepted, in bytes. Default 1 MiB; beyond it the answer is 413. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -26,6 +29,11 @@ export interface HttpAppOptions {
   jobs?: JobsHttpOptions | undefined;
   /** Bounds on messages and output tokens per request. Default {@link DEFAULT_REQUEST_BOUNDS}. */
   bounds?: RequestBounds | undefined;
+  /**
+   * Operator keys and schedule readers, read on every request (so a reload applies at once).
+   * Absent: no key is an operator, no schedule has readers.
+   */
+  access?: (() => AccessPolicy) | undefined;
 }
 
 /**
@@ -42,9 +50,14 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   if (options.callerKeys) app.use('/v1/*', callerAuth(options.callerKeys, { log }));
   app.use('/v1/*', limitBodySize(maxSize));
   const bounds = options.bounds ?? DEFAULT_REQUEST_BOUNDS;
+  const access = options.access ?? (() => NO_ACCESS);
+  if (options.callerKeys) {
+    app.use('/v1/breakers', operatorOnly(access));
+    app.use('/v1/pipelines', operatorOnly(access));
+  }
   app.post('/v1/chat/completions', (c) => chatCompletions(c, gateway, catalog, bounds));
   addInfoRoutes(app, gateway, catalog);
-  if (options.jobs) addJobsRoutes(app, gateway, options.jobs, log, { catalog, bounds });
+  if (options.jobs) addJobsRoutes(app, gateway, options.jobs, log, { catalog, bounds, access });
 
   app.notFound((c) =>
     errorResponse(

@@ -9,6 +9,7 @@ import { createGateway, type Gateway } from '../core/gateway/gateway.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random, Sleep } from '../core/time.js';
+import { type AccessPolicy, accessPolicyFromConfig } from '../http/access-policy.js';
 import type { CallerKeySource } from '../http/caller-auth.js';
 import { createHttpApp } from '../http/create-http-app.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
@@ -34,6 +35,8 @@ export interface GatewayAssembly {
   maxBodyBytes?: number | undefined;
   /** Job store and queue for `POST /v1/jobs` and `GET /v1/jobs/{id}`. Absent: no job routes. */
   jobs?: JobsHttpOptions | undefined;
+  /** Operator keys and schedule readers, read per request. Default: from `config` (fixed). */
+  accessPolicy?: (() => AccessPolicy) | undefined;
 }
 
 export interface AssembledGateway {
@@ -48,6 +51,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
   const { config, log } = options;
   const catalog = createCatalog(config);
   const bounds = requestBounds(config.limits);
+  const staticAccess = accessPolicyFromConfig(config);
   const clock = options.clock ?? systemClock;
   const breakers = createBreakers({
     store: options.store,
@@ -76,6 +80,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     callerKeys: options.callerKeys,
     jobs: options.jobs,
     bounds,
+    access: options.accessPolicy ?? (() => staticAccess),
   });
   return { app, gateway, catalog, store: options.store };
 }
