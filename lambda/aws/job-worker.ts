@@ -34,6 +34,8 @@ export function createJobWorker(
   const leaseMs = jobLeaseMs(createCatalog(runtime.config));
   const deliverer = createWebhookDeliverer({
     secret: createDeliverySecrets({ env: runtime.env, readSecret: readSecret(runtime) }),
+    allowHttp: runtime.config.webhooks?.allowHttp,
+    maxResponseBytes: runtime.config.webhooks?.maxResponseBytes,
   });
   return {
     async process(body) {

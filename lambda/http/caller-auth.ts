@@ -108,6 +108,10 @@ export function callerAuth(
       );
     }
     if (hashes === undefined) return next();
+    if (hashes.size === 0) {
+      options.log?.warn('caller refused: no caller keys are configured', { path: c.req.path });
+      return unauthorized('no caller key is accepted: this gateway has no caller keys configured');
+    }
 
     const key = presentedKey(c.req.header('authorization'), c.req.header('x-api-key'));
     if (key === undefined) {

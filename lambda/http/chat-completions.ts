@@ -1,10 +1,13 @@
 import type { Context } from 'hono';
+import type { Catalog } from '../core/catalog/catalog.js';
 import { formatPath } from '../core/catalog/load-config.js';
 import { chatCompletionBodySchema, toChatRequest } from '../core/chat/chat-request-schema.js';
 import { completionBody } from '../core/chat/openai-format.js';
+import type { RequestBounds } from '../core/chat/request-bounds.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { RouteFailure } from '../core/router/route-types.js';
 import { terminalError } from '../core/router/terminal-error.js';
+import { messageCountResponse, outputTokensResponse } from './bounds-response.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdOf } from './request-id.js';
 import { routeHeaders } from './route-headers.js';
@@ -21,7 +24,12 @@ function failureResponse(result: RouteFailure, pipeline: string, requestId: stri
  * `POST /v1/chat/completions`: validates the body, resolves the pipeline or chain, routes, and
  * answers in the OpenAI shape, as JSON or as server-sent events.
  */
-export async function chatCompletions(c: Context, gateway: Gateway): Promise<Response> {
+export async function chatCompletions(
+  c: Context,
+  gateway: Gateway,
+  catalog: Catalog,
+  bounds: RequestBounds,
+): Promise<Response> {
   const requestId = requestIdOf(c);
   const idHeader = { 'x-request-id': requestId };
 
@@ -48,6 +56,8 @@ export async function chatCompletions(c: Context, gateway: Gateway): Promise<Res
     );
   }
   const body = parsed.data;
+  const tooMany = messageCountResponse(body, bounds, idHeader);
+  if (tooMany) return tooMany;
 
   const target = await gateway.resolveTarget(body.model, c.req.header('x-switchyard-pipeline'));
   if (target.kind === 'unknown') {
@@ -57,6 +67,8 @@ export async function chatCompletions(c: Context, gateway: Gateway): Promise<Res
       idHeader,
     );
   }
+  const tooLong = outputTokensResponse(body, target, catalog, bounds, idHeader);
+  if (tooLong) return tooLong;
 
   // The caller's disconnect (the request's signal) aborts the upstream call and starts nothing new.
   const requestSignal = c.req.raw.signal;

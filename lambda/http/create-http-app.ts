@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import type { Catalog } from '../core/catalog/catalog.js';
+import { DEFAULT_REQUEST_BOUNDS, type RequestBounds } from '../core/chat/request-bounds.js';
 import { redactSecrets } from '../core/failures/redact-secrets.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { Logger } from '../core/logger.js';
+import { type AccessPolicy, operatorOnly } from './access-policy.js';
 import { limitBodySize } from './body-limit.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
 import { chatCompletions } from './chat-completions.js';
@@ -10,6 +12,8 @@ import { addInfoRoutes } from './info-routes.js';
 import { addJobsRoutes, type JobsHttpOptions } from './jobs-routes.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdMiddleware } from './request-id.js';
+
+const NO_ACCESS: AccessPolicy = { isOperator: () => false, readsSchedule: () => false };
 
 /** Largest request body accepted, in bytes. Default 1 MiB; beyond it the answer is 413. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -23,6 +27,13 @@ export interface HttpAppOptions {
   callerKeys?: CallerKeySource | undefined;
   /** Job store and queue for `POST /v1/jobs` and `GET /v1/jobs/{id}`. Absent: no job routes (404). */
   jobs?: JobsHttpOptions | undefined;
+  /** Bounds on messages and output tokens per request. Default {@link DEFAULT_REQUEST_BOUNDS}. */
+  bounds?: RequestBounds | undefined;
+  /**
+   * Operator keys and schedule readers, read on every request (so a reload applies at once).
+   * Absent: no key is an operator, no schedule has readers.
+   */
+  access?: (() => AccessPolicy) | undefined;
 }
 
 /**
@@ -38,9 +49,15 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   // Before the body limit, so a request without a valid key is refused before any of its body is read.
   if (options.callerKeys) app.use('/v1/*', callerAuth(options.callerKeys, { log }));
   app.use('/v1/*', limitBodySize(maxSize));
-  app.post('/v1/chat/completions', (c) => chatCompletions(c, gateway));
+  const bounds = options.bounds ?? DEFAULT_REQUEST_BOUNDS;
+  const access = options.access ?? (() => NO_ACCESS);
+  if (options.callerKeys) {
+    app.use('/v1/breakers', operatorOnly(access));
+    app.use('/v1/pipelines', operatorOnly(access));
+  }
+  app.post('/v1/chat/completions', (c) => chatCompletions(c, gateway, catalog, bounds));
   addInfoRoutes(app, gateway, catalog);
-  if (options.jobs) addJobsRoutes(app, gateway, options.jobs, log);
+  if (options.jobs) addJobsRoutes(app, gateway, options.jobs, log, { catalog, bounds, access });
 
   app.notFound((c) =>
     errorResponse(

@@ -1,15 +1,20 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
+import type { Catalog } from '../core/catalog/catalog.js';
 import { formatPath } from '../core/catalog/load-config.js';
 import { chatCompletionBodySchema } from '../core/chat/chat-request-schema.js';
+import { DEFAULT_REQUEST_BOUNDS, type RequestBounds } from '../core/chat/request-bounds.js';
 import type { Gateway } from '../core/gateway/gateway.js';
-import type { JobRecord } from '../core/jobs/job.js';
+import { type JobRecord, publicJobId } from '../core/jobs/job.js';
 import type { JobQueue, JobStore } from '../core/jobs/job-ports.js';
 import { jobView } from '../core/jobs/job-summary.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock } from '../core/time.js';
+import { JobStoreFullError } from '../jobs/memory-job-store.js';
 import { systemClock } from '../runtime/system-time.js';
+import type { AccessPolicy } from './access-policy.js';
+import { messageCountResponse, outputTokensResponse } from './bounds-response.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdOf } from './request-id.js';
 
@@ -20,6 +25,15 @@ export interface JobsHttpOptions {
   /** Days a job record is kept (TTL). Config `jobs.retentionDays`, default 14. */
   retentionDays?: number | undefined;
   clock?: Clock | undefined;
+}
+
+/** What the job routes share with the rest of the app. */
+export interface JobsRouteContext {
+  catalog: Catalog;
+  /** Request bounds; default {@link DEFAULT_REQUEST_BOUNDS}. */
+  bounds?: RequestBounds | undefined;
+  /** Who reads scheduled jobs: the schedule's readers and operator keys. */
+  access: () => AccessPolicy;
 }
 
 /**
@@ -60,10 +74,38 @@ function canonical(value: unknown): string {
 const invalid = (message: string, code: string, param: string | null, headers: Record<string, string>) =>
   errorResponse(400, errorBody(message, 'invalid_request_error', code, param), headers);
 
+/**
+ * Whether a caller key may read a job. Authentication off (no key name): every job. An API job:
+ * only the key that created it. A scheduled job: the schedule's readers and operator keys.
+ */
+function visibleTo(record: JobRecord, caller: string | undefined, access: AccessPolicy): boolean {
+  if (caller === undefined) return true;
+  if (record.owner !== undefined) return record.owner === caller;
+  if (record.schedule !== undefined) return access.readsSchedule(caller, record.schedule);
+  return true;
+}
+
 /** Registers `POST /v1/jobs` and `GET /v1/jobs/{id}` on the HTTP app. */
-export function addJobsRoutes(app: Hono, gateway: Gateway, options: JobsHttpOptions, log: Logger): void {
+export function addJobsRoutes(
+  app: Hono,
+  gateway: Gateway,
+  options: JobsHttpOptions,
+  log: Logger,
+  context: JobsRouteContext,
+): void {
   const clock = options.clock ?? systemClock;
+  const bounds = context.bounds ?? DEFAULT_REQUEST_BOUNDS;
   const retentionDays = options.retentionDays ?? 14;
+
+  /**
+   * The job a caller names by its public id. A scheduled job is found only by its random public
+   * id, never by the internal `<schedule>:<job>:<time>` id, which anyone could guess.
+   */
+  async function findPublic(id: string): Promise<JobRecord | undefined> {
+    const direct = await options.store.get(id);
+    if (direct && publicJobId(direct) === id) return direct;
+    return options.store.getByPublicId(id);
+  }
 
   /** Puts a persisted record's message on the queue, unless an earlier request already did. */
   async function enqueue(record: JobRecord): Promise<JobRecord> {
@@ -116,6 +158,8 @@ export function addJobsRoutes(app: Hono, gateway: Gateway, options: JobsHttpOpti
         headers,
       );
     }
+    const tooMany = messageCountResponse(parsed.data, bounds, headers);
+    if (tooMany) return tooMany;
     const keyHeader = c.req.header('idempotency-key');
     const key = keyHeader === undefined ? undefined : idempotencyKeySchema.safeParse(keyHeader);
     if (key && !key.success) {
@@ -135,6 +179,8 @@ export function addJobsRoutes(app: Hono, gateway: Gateway, options: JobsHttpOpti
         headers,
       );
     }
+    const tooLong = outputTokensResponse(parsed.data, target, context.catalog, bounds, headers);
+    if (tooLong) return tooLong;
 
     const { stream: _stream, stream_options: _options, ...request } = parsed.data;
     const callerKeyName = (c.get('callerKeyName') as string | undefined) ?? undefined;
@@ -155,7 +201,18 @@ export function addJobsRoutes(app: Hono, gateway: Gateway, options: JobsHttpOpti
     };
 
     // Persist first: once the record exists, a lost enqueue is repaired by the caller's retry.
-    if (!(await options.store.create(record))) {
+    let created: boolean;
+    try {
+      created = await options.store.create(record);
+    } catch (error) {
+      if (!(error instanceof JobStoreFullError)) throw error;
+      log.warn('job refused: the local job store is full', { pipeline: record.pipeline });
+      return errorResponse(503, errorBody(error.message, 'api_error', 'jobs_full'), {
+        ...headers,
+        'retry-after': '30',
+      });
+    }
+    if (!created) {
       const existing = await options.store.get(jobId);
       if (existing) return replay(existing, record, headers);
       // It expired (TTL) between the two calls: rare enough that the caller's retry is the answer.
@@ -193,10 +250,10 @@ export function addJobsRoutes(app: Hono, gateway: Gateway, options: JobsHttpOpti
 
   app.get('/v1/jobs/:id', async (c) => {
     const id = c.req.param('id');
-    const found = JOB_ID.test(id) ? await options.store.get(id) : undefined;
+    const found = JOB_ID.test(id) ? await findPublic(id) : undefined;
     // Another key's job reads exactly like a missing one: its existence is not ours to reveal.
     const caller = c.get('callerKeyName' as never) as string | undefined;
-    const record = found && (found.owner === undefined || found.owner === caller) ? found : undefined;
+    const record = found && visibleTo(found, caller, context.access()) ? found : undefined;
     if (!record) {
       // Only a well-formed id is echoed back: never junk from the URL.
       const message = JOB_ID.test(id) ? `no job '${id}'` : 'no such job';

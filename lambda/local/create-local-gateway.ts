@@ -4,6 +4,8 @@ import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random, Sleep } from '../core/time.js';
+import type { AccessPolicy } from '../http/access-policy.js';
+import type { CallerKeySource } from '../http/caller-auth.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
 import { createStaticCallerKeys } from '../http/static-caller-keys.js';
 import type { ProviderAccess } from '../providers/create-chat-models.js';
@@ -27,6 +29,10 @@ export interface LocalGatewayOptions {
   maxBodyBytes?: number | undefined;
   /** Job store and queue for `POST /v1/jobs` and `GET /v1/jobs/{id}`. Absent: no job routes. */
   jobs?: JobsHttpOptions | undefined;
+  /** Caller keys; default `auth.keys` of `config`, fixed (serve passes reloadable ones). */
+  callerKeys?: CallerKeySource | undefined;
+  /** Operator keys and schedule readers; default from `config`, fixed. */
+  accessPolicy?: (() => AccessPolicy) | undefined;
 }
 
 export type LocalGateway = AssembledGateway;
@@ -43,7 +49,8 @@ export function createLocalGateway(options: LocalGatewayOptions): LocalGateway {
     log,
     ledger: options.ledger,
     breakerEvents: breakerLogEvents(log),
-    callerKeys: createStaticCallerKeys(config.auth?.keys),
+    callerKeys: options.callerKeys ?? createStaticCallerKeys(config.auth?.keys),
+    accessPolicy: options.accessPolicy,
     clock: options.clock,
     random: options.random,
     sleep: options.sleep,

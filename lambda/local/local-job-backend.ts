@@ -111,7 +111,7 @@ export async function selectJobBackend(options: {
 }): Promise<LocalJobBackend> {
   const { config, env, clock, log } = options;
   if (jobBackendKind(env) === 'memory') {
-    const store = createMemoryJobStore();
+    const store = createMemoryJobStore({ clock });
     const queue = createMemoryJobQueue({
       clock,
       maxReceiveCount: config.jobs?.maxReceiveCount ?? 3,

@@ -4,10 +4,12 @@ import { type BreakerEvents, createBreakers } from '../core/breaker/breakers.js'
 import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
 import type { ChainSource } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import { requestBounds } from '../core/chat/request-bounds.js';
 import { createGateway, type Gateway } from '../core/gateway/gateway.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random, Sleep } from '../core/time.js';
+import { type AccessPolicy, accessPolicyFromConfig } from '../http/access-policy.js';
 import type { CallerKeySource } from '../http/caller-auth.js';
 import { createHttpApp } from '../http/create-http-app.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
@@ -33,6 +35,8 @@ export interface GatewayAssembly {
   maxBodyBytes?: number | undefined;
   /** Job store and queue for `POST /v1/jobs` and `GET /v1/jobs/{id}`. Absent: no job routes. */
   jobs?: JobsHttpOptions | undefined;
+  /** Operator keys and schedule readers, read per request. Default: from `config` (fixed). */
+  accessPolicy?: (() => AccessPolicy) | undefined;
 }
 
 export interface AssembledGateway {
@@ -46,6 +50,8 @@ export interface AssembledGateway {
 export function assembleGateway(options: GatewayAssembly): AssembledGateway {
   const { config, log } = options;
   const catalog = createCatalog(config);
+  const bounds = requestBounds(config.limits);
+  const staticAccess = accessPolicyFromConfig(config);
   const clock = options.clock ?? systemClock;
   const breakers = createBreakers({
     store: options.store,
@@ -64,6 +70,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     ledger: options.ledger,
     log,
     envOverrides: options.envOverrides,
+    maxEchoChars: bounds.maxEchoChars,
   });
   const app = createHttpApp({
     gateway,
@@ -72,6 +79,8 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     maxBodyBytes: options.maxBodyBytes,
     callerKeys: options.callerKeys,
     jobs: options.jobs,
+    bounds,
+    access: options.accessPolicy ?? (() => staticAccess),
   });
   return { app, gateway, catalog, store: options.store };
 }

@@ -4,6 +4,7 @@ import { SwitchyardError } from '../core/errors.js';
 import type { JobRecord, JobResult, JobRun, JobStatus } from '../core/jobs/job.js';
 import type { ClaimResult, JobStore } from '../core/jobs/job-ports.js';
 import type { Clock } from '../core/time.js';
+import { putJobAlias, readJobAlias } from './dynamodb-job-aliases.js';
 import { JOB_TABLE_KEYS } from './dynamodb-job-keys.js';
 
 /** What `createDynamoDbJobStore` needs: a document client and the table name. */
@@ -133,6 +134,18 @@ export class DynamoDbJobStore implements JobStore {
 
   async get(jobId: string): Promise<JobRecord | undefined> {
     return this.read(jobId, this.clock.now());
+  }
+
+  async getByPublicId(publicId: string): Promise<JobRecord | undefined> {
+    const now = this.clock.now();
+    const jobId = await readJobAlias(this.client, this.tableName, publicId, epochSeconds(now));
+    const record = jobId === undefined ? undefined : await this.read(jobId, now);
+    // The record must claim the id back: a link alone never exposes a job.
+    return record?.publicId === publicId ? record : undefined;
+  }
+
+  async linkPublicId(publicId: string, jobId: string, expiresAt: number): Promise<void> {
+    await putJobAlias(this.client, this.tableName, { publicId, jobId, expiresAt });
   }
 
   async markEnqueued(jobId: string, now: number): Promise<void> {

@@ -3,7 +3,16 @@ import { type GatewayHarness, HELLO, startGatewayHarness } from '../helpers/gate
 
 let h: GatewayHarness;
 beforeAll(async () => {
-  h = await startGatewayHarness({ p: { chain: 'a' } }, { maxBodyBytes: 4_096 });
+  h = await startGatewayHarness(
+    { p: { chain: 'a' } },
+    {
+      maxBodyBytes: 4_096,
+      configure: (config) => {
+        config.limits = { maxMessages: 5, maxEchoChars: 16 };
+        config.models.b = { ...config.models.b, maxOutputTokens: 100 };
+      },
+    },
+  );
 });
 afterAll(async () => {
   await h.close();
@@ -33,6 +42,34 @@ describe('bad input over HTTP', () => {
     ['n > 1', { model: 'p', ...HELLO, n: 2 }, 400, 'invalid_value', 'n'],
     ['an unknown pipeline', { model: 'no-such-pipeline', ...HELLO }, 404, 'model_not_found', 'model'],
     ['no model at all', { ...HELLO }, 404, 'model_not_found', 'model'],
+    [
+      'more messages than limits.maxMessages',
+      { model: 'p', messages: Array.from({ length: 6 }, () => ({ role: 'user', content: 'x' })) },
+      400,
+      'limit_exceeded',
+      'messages',
+    ],
+    [
+      'max_tokens over the default output bound',
+      { model: 'p', ...HELLO, max_tokens: 32_769 },
+      400,
+      'limit_exceeded',
+      'max_tokens',
+    ],
+    [
+      'max_tokens of 2^53-1',
+      { model: 'p', ...HELLO, max_tokens: Number.MAX_SAFE_INTEGER },
+      400,
+      'limit_exceeded',
+      'max_tokens',
+    ],
+    [
+      "max_completion_tokens over a chain model's maxOutputTokens",
+      { model: 'a,b', ...HELLO, max_completion_tokens: 101 },
+      400,
+      'limit_exceeded',
+      'max_completion_tokens',
+    ],
   ])('answers %s with the right 4xx in the OpenAI envelope', async (_name, body, status, code, param) => {
     const res = await h.post(body);
     expect(res.status).toBe(status);
@@ -70,6 +107,27 @@ describe('bad input over HTTP', () => {
       duplex: 'half',
     } as RequestInit);
     expect(res.status).toBe(413);
+  });
+
+  it('states the limit it enforces, and takes a request exactly at each limit', async () => {
+    const tokens = await h.post({ model: 'a,b', ...HELLO, max_completion_tokens: 101 });
+    expect((await tokens.json()).error.message).toBe(
+      "max_completion_tokens: at most 100 (the limit of model 'b'), got 101",
+    );
+    const atLimits = await h.post({
+      model: 'a,b',
+      max_tokens: 100,
+      messages: Array.from({ length: 5 }, () => ({ role: 'user', content: 'x' })),
+    });
+    expect(atLimits.status).toBe(200);
+    const defaultBound = await h.post({ model: 'p', ...HELLO, max_tokens: 32_768 });
+    expect(defaultBound.status).toBe(200);
+  });
+
+  it('cuts a long x-switchyard-pipeline header before echoing it in the 404', async () => {
+    const res = await h.post(HELLO, { 'x-switchyard-pipeline': 'x'.repeat(1_000) });
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.message).toBe(`unknown pipeline '${'x'.repeat(16)}…'`);
   });
 
   it('names an unknown pipeline given in the x-switchyard-pipeline header', async () => {

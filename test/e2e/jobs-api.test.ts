@@ -136,6 +136,20 @@ describe('POST /v1/jobs', () => {
     expect((await res.json()).error.param).toBe('Idempotency-Key');
   });
 
+  it.each([
+    [
+      'too many messages',
+      { ...BODY, messages: Array.from({ length: 1_001 }, () => BODY.messages[0]) },
+      'messages',
+    ],
+    ['max_tokens over the output bound', { ...BODY, max_tokens: 32_769 }, 'max_tokens'],
+  ])('answers 400 limit_exceeded for %s, and stores nothing', async (_label, body, param) => {
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatchObject({ code: 'limit_exceeded', param });
+    expect(store.all()).toEqual([]);
+  });
+
   it('answers 404 for an unknown pipeline, and stores nothing', async () => {
     const res = await post({ ...BODY, model: 'no-such-pipeline' });
     expect(res.status).toBe(404);

@@ -19,11 +19,17 @@ export const PRICE = { inputPerMTok: 2, outputPerMTok: 8 };
  */
 export async function startGatewayHarness(
   pipelines: Record<string, unknown>,
-  options: { maxBodyBytes?: number; keyless?: boolean } = {},
+  options: {
+    maxBodyBytes?: number;
+    /** Adds a provider `spare` (key `SPARE_KEY`, unset) with one model `s`. */
+    keyless?: boolean;
+    /** Adds to the config before it is parsed (limits, auth, model settings...). */
+    configure?: (config: Record<string, unknown> & { models: Record<string, object> }) => void;
+  } = {},
 ) {
   const openai = await startFakeOpenAI();
   const bedrock = await startFakeBedrock();
-  const config = parseConfig({
+  const raw = {
     providers: {
       fake: { type: 'openai', baseURL: openai.url, apiKeyEnv: 'FAKE_KEY' },
       br: { type: 'bedrock', region: 'us-east-1', endpoint: bedrock.url },
@@ -38,7 +44,9 @@ export async function startGatewayHarness(
       ...(options.keyless ? { s: { provider: 'spare', model: 'model-s' } } : {}),
     },
     pipelines,
-  });
+  };
+  options.configure?.(raw as Parameters<NonNullable<typeof options.configure>>[0]);
+  const config = parseConfig(raw);
   const ledger: LedgerEntry[] = [];
   const env: NodeJS.ProcessEnv = { FAKE_KEY: 'sk-test-secret-key-0123456789abcdef' };
   const local = createLocalGateway({

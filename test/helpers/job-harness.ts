@@ -123,7 +123,7 @@ export function createJobHarness(options: { maxReceiveCount?: number } = {}) {
     ledger: (entry) => ledger.push(entry),
     log: silentLogger,
   });
-  const store = createMemoryJobStore();
+  const store = createMemoryJobStore({ clock });
   const queue = createMemoryJobQueue({ clock, maxReceiveCount: options.maxReceiveCount ?? 3 });
   const delivery = recordingDeliverer();
   return {

@@ -6,15 +6,45 @@ import type { AddressInfo } from 'node:net';
 export interface ReceivedWebhook {
   body: string;
   headers: Record<string, string | string[] | undefined>;
-  /** True when `x-switchyard-signature` is the HMAC-SHA256 of `body` under the receiver's secret. */
+  /**
+   * True when `x-switchyard-signature` is the HMAC-SHA256 of `timestamp + "." + body` under the
+   * receiver's secret (freshness is checked by {@link verifyDelivery}, not here: tests use fake clocks).
+   */
   validSignature: boolean;
 }
 
-/** Verifies `sha256=<hex>` against the exact body, in constant time: what a real receiver does. */
-export function verifySignature(body: string, header: string | undefined, secret: string): boolean {
-  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`);
+/** Verifies `sha256=<hex>` over `timestamp + "." + body`, in constant time: what a real receiver does. */
+export function verifySignature(
+  timestamp: string | undefined,
+  body: string,
+  header: string | undefined,
+  secret: string,
+): boolean {
+  const mac = createHmac('sha256', secret)
+    .update(`${timestamp ?? ''}.${body}`, 'utf8')
+    .digest('hex');
+  const expected = Buffer.from(`sha256=${mac}`);
   const given = Buffer.from(header ?? '');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return timestamp !== undefined && given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * The receiver snippet of docs/security.md: a valid signature AND a timestamp within
+ * `toleranceSeconds` of the receiver's clock (`nowSeconds`). Anything else is refused.
+ */
+export function verifyDelivery(
+  headers: Record<string, string | string[] | undefined>,
+  body: string,
+  secret: string,
+  nowSeconds: number,
+  toleranceSeconds = 300,
+): boolean {
+  const timestamp = headers['x-switchyard-timestamp'];
+  const signature = headers['x-switchyard-signature'];
+  if (typeof timestamp !== 'string' || typeof signature !== 'string') return false;
+  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowSeconds - Number(timestamp)) > toleranceSeconds)
+    return false;
+  return verifySignature(timestamp, body, signature, secret);
 }
 
 /**
@@ -30,10 +60,16 @@ export async function startWebhookReceiver(secret: string, statuses: number[] = 
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const signature = req.headers['x-switchyard-signature'];
+      const timestamp = req.headers['x-switchyard-timestamp'];
       received.push({
         body,
         headers: req.headers,
-        validSignature: verifySignature(body, typeof signature === 'string' ? signature : undefined, secret),
+        validSignature: verifySignature(
+          typeof timestamp === 'string' ? timestamp : undefined,
+          body,
+          typeof signature === 'string' ? signature : undefined,
+          secret,
+        ),
       });
       const status = statuses[Math.min(served, statuses.length - 1)] ?? 200;
       served += 1;

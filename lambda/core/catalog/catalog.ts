@@ -32,6 +32,8 @@ export interface CatalogModel {
   aliases: string[];
   timeoutMs: number;
   price?: ModelConfig['price'];
+  /** Largest `max_tokens` a request may ask of this model; undefined: `limits.maxOutputTokens`. */
+  maxOutputTokens?: number | undefined;
 }
 
 /** Route and breaker settings of one pipeline, after overrides. */
@@ -78,6 +80,7 @@ export function createCatalog(config: SwitchyardConfig): Catalog {
       aliases: m.aliases ?? [],
       timeoutMs: m.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS,
       price: m.price,
+      maxOutputTokens: m.maxOutputTokens,
     });
     for (const alias of m.aliases ?? []) aliases.set(alias, key);
     rawIds.set(m.model, [...(rawIds.get(m.model) ?? []), key]);

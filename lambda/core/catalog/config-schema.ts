@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatCompletionBodySchema } from '../chat/chat-request-schema.js';
+import { isLoopbackHost } from '../loopback.js';
 import { scheduleExpressionSchema } from './schedule-expression.js';
 
 const name = z.string().min(1).max(200);
@@ -67,6 +68,11 @@ export const modelSchema = z.strictObject({
   /** Upper bound of one attempt in ms. Default 10000. */
   timeoutMs: positiveInt.optional(),
   price: priceSchema.optional(),
+  /**
+   * Largest `max_tokens` / `max_completion_tokens` a request may ask of this model (the model's
+   * output limit). Default `limits.maxOutputTokens`.
+   */
+  maxOutputTokens: positiveInt.optional(),
 });
 
 export const breakerSchema = z.strictObject({
@@ -114,12 +120,37 @@ export const awsSchema = z.strictObject({
   providerKeyCacheMs: z.number().int().positive().default(300_000),
 });
 
-/** Caller authentication: key name → SHA-256 (hex) of the key. Keys themselves are never stored. */
+const keyName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'key names may contain letters, digits and - _ .');
+
+/**
+ * Caller authentication: key name → SHA-256 (hex) of the key. Keys themselves are never stored.
+ * An empty `keys` refuses every caller.
+ */
 export const authSchema = z.strictObject({
-  keys: z.record(
-    z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'key names may contain letters, digits and - _ .'),
-    z.string().regex(/^[a-f0-9]{64}$/, 'must be the lowercase hex SHA-256 of the key'),
-  ),
+  keys: z.record(keyName, z.string().regex(/^[a-f0-9]{64}$/, 'must be the lowercase hex SHA-256 of the key')),
+  /**
+   * Names of the keys that may read `/v1/breakers`, `/v1/pipelines` and every scheduled job. The
+   * names may live in `keys` or, in AWS, in the SSM caller-keys parameter. Default none.
+   */
+  operatorKeys: z.array(keyName).optional(),
+});
+
+/** Bounds on what one request may ask for; every field has a default. */
+export const limitsSchema = z.strictObject({
+  /** Most messages in one request. Default 1000. */
+  maxMessages: positiveInt.max(1_000_000).default(1_000),
+  /** Largest `max_tokens` / `max_completion_tokens` for a model without its own `maxOutputTokens`. Default 32768. */
+  maxOutputTokens: positiveInt.default(32_768),
+  /** Longest caller-supplied name (a pipeline header, a model) echoed in an error, in characters. Default 128. */
+  maxEchoChars: positiveInt.max(2_000).default(128),
+});
+
+/** Webhook delivery settings shared by every schedule. */
+export const webhooksSchema = z.strictObject({
+  /** Accept `http://` URLs beyond loopback (e.g. a receiver inside a private network). Default false. */
+  allowHttp: z.boolean().default(false),
+  /** Most bytes read from a receiver's response body; the rest is discarded. Default 4096. */
+  maxResponseBytes: positiveInt.max(1_048_576).default(4_096),
 });
 
 /** Where a scheduled job's answer is delivered: a webhook signed with HMAC-SHA256 over the body. */
@@ -149,6 +180,11 @@ export const scheduleSchema = z.strictObject({
   /** Spread the fan-out over this many seconds (0–900) to flatten the cron spike. Default 0. */
   spreadSeconds: z.number().int().min(0).max(900).optional(),
   deliver: deliverSchema.optional(),
+  /**
+   * Names of the caller keys that may read this schedule's jobs with `GET /v1/jobs/{id}` (operator
+   * keys always may). Default none: with authentication on, only operators read them.
+   */
+  readers: z.array(keyName).optional(),
 });
 
 /** Durable job settings. */
@@ -159,7 +195,7 @@ export const jobsSchema = z.strictObject({
   retentionDays: z.number().int().min(1).max(14).default(14),
 });
 
-export const configSchema = z.strictObject({
+const configObjectSchema = z.strictObject({
   providers: z.record(name, providerSchema),
   models: z.record(chainName, modelSchema),
   pipelines: z.record(pipelineName, pipelineSchema).default({}),
@@ -174,7 +210,26 @@ export const configSchema = z.strictObject({
     )
     .optional(),
   jobs: jobsSchema.optional(),
+  limits: limitsSchema.optional(),
+  webhooks: webhooksSchema.optional(),
 });
+
+/** The whole config file; also checks that webhooks are https:// outside loopback unless allowed. */
+export const configSchema = configObjectSchema
+  // A signed answer travels in clear text only where the operator said so, or on this machine.
+  .superRefine((config, ctx) => {
+    if (config.webhooks?.allowHttp) return;
+    for (const [name, schedule] of Object.entries(config.schedules ?? {})) {
+      const url = schedule.deliver && new URL(schedule.deliver.url);
+      if (url && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['schedules', name, 'deliver', 'url'],
+          message: 'must be https:// (http:// only to loopback, or with webhooks.allowHttp: true)',
+        });
+      }
+    }
+  });
 
 export type ProviderConfig = z.infer<typeof providerSchema>;
 export type ModelConfig = z.infer<typeof modelSchema>;
@@ -183,3 +238,6 @@ export type SwitchyardConfig = z.infer<typeof configSchema>;
 export type AwsConfig = z.infer<typeof awsSchema>;
 export type ScheduleConfig = z.infer<typeof scheduleSchema>;
 export type DeliverConfig = z.infer<typeof deliverSchema>;
+export type LimitsConfig = z.infer<typeof limitsSchema>;
+export type WebhooksConfig = z.infer<typeof webhooksSchema>;
+export type AuthConfig = z.infer<typeof authSchema>;

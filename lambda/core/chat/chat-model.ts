@@ -71,6 +71,12 @@ export interface CallOptions {
   signal: AbortSignal;
   /** Time this attempt may take, in ms: `min(model.timeoutMs, time left before the deadline)`. */
   timeoutMs: number;
+  /**
+   * The request as the caller wrote it, so error classification can tell an upstream's own words
+   * from an echo of the caller's (docs/security.md). Optional; absent, message text never
+   * quarantines a route.
+   */
+  callerInput?: unknown;
 }
 
 /**

@@ -6,6 +6,8 @@
  * When nothing is recognised the answer is `unavailable`: falling back is the safe default, while
  * a wrong "stop" class would fail a request that another model could have served.
  */
+
+import { couldBeCallerText } from './caller-text.js';
 import { type ErrorNode, errorChain, extractStatus, readProperty } from './extract-status.js';
 import { FAILURE_CLASSES, type FailureClass } from './failure-class.js';
 import {
@@ -14,6 +16,7 @@ import {
   CONTENT_POLICY,
   CONTEXT_LENGTH,
   GENERIC,
+  GENERIC_REQUEST_CODES,
   MODEL_MISSING,
   NAMED,
   NETWORK_CODES,
@@ -40,6 +43,16 @@ export interface Classification {
    * `content_policy`; a generic description such as `upstream rate limited (429)` otherwise.
    */
   message: string;
+}
+
+/** What the classifier may know about the attempt besides the error. */
+export interface ClassifyOptions {
+  /**
+   * The request as the caller sent it (any JSON-like value, e.g. the `ChatRequest`). Message text
+   * may only refine a 400 into `model_not_found` when it provably did not come from this input;
+   * when absent, message text never decides a quarantine class.
+   */
+  callerInput?: unknown;
 }
 
 /** Longest message a {@link Classification} carries, in characters. */
@@ -76,8 +89,25 @@ function upstreamMessage(nodes: readonly ErrorNode[], status: number | undefined
   return undefined;
 }
 
-/** Splits a request-shaped failure into the three "stop" classes, or a misconfigured route. */
-function refineRequest(codes: readonly string[], message: string): FailureClass {
+/**
+ * A misconfigured route told only by the message: the error carries no specific code, the message
+ * starts with a known provider sentence, and that sentence is not something the caller wrote.
+ */
+function modelMissingByMessage(codes: readonly string[], message: string, callerInput: unknown): boolean {
+  if (codes.some((code) => !GENERIC_REQUEST_CODES.has(code))) return false;
+  for (const rule of MODEL_MISSING) {
+    const match = rule.exec(message);
+    if (match && !couldBeCallerText(match[0], callerInput)) return true;
+  }
+  return false;
+}
+
+/**
+ * Splits a request-shaped failure into the three "stop" classes, or a misconfigured route. Text
+ * may pick a stop class (they cost only the caller's own request), but a quarantine class only
+ * through {@link modelMissingByMessage}.
+ */
+function refineRequest(codes: readonly string[], message: string, callerInput: unknown): FailureClass {
   for (const code of codes) {
     const byCode = CODES.get(code);
     if (byCode === 'context_length' || byCode === 'content_policy' || byCode === 'model_not_found') {
@@ -86,18 +116,23 @@ function refineRequest(codes: readonly string[], message: string): FailureClass 
   }
   if (CONTENT_POLICY.some((rule) => rule.test(message))) return 'content_policy';
   if (CONTEXT_LENGTH.some((rule) => rule.test(message))) return 'context_length';
-  if (MODEL_MISSING.some((rule) => rule.test(message))) return 'model_not_found';
+  if (modelMissingByMessage(codes, message, callerInput)) return 'model_not_found';
   return 'invalid_request';
 }
 
-function byStatus(status: number, codes: readonly string[], message: string): FailureClass {
+function byStatus(
+  status: number,
+  codes: readonly string[],
+  message: string,
+  callerInput: unknown,
+): FailureClass {
   if (status === 429) return codes.includes('insufficient_quota') ? 'upstream_auth' : 'rate_limited';
   if (status === 408) return 'timeout';
   // 402 is our account's billing (out of credits): quarantine and alert, never the caller's fault.
   if (status === 401 || status === 402 || status === 403) return 'upstream_auth';
   if (status === 404) return 'model_not_found';
   if (status >= 500) return 'unavailable';
-  return refineRequest(codes, message);
+  return refineRequest(codes, message, callerInput);
 }
 
 /** Class of one error object judged by transport signals: Node `code`, then `name`, then message. */
@@ -126,19 +161,24 @@ function carriedClass(value: object): FailureClass | undefined {
 }
 
 /** The class of an SDK error (no carried class): names, then status, then codes, then transport. */
-function decide(nodes: readonly ErrorNode[], status: number | undefined, message: string): FailureClass {
+function decide(
+  nodes: readonly ErrorNode[],
+  status: number | undefined,
+  message: string,
+  callerInput: unknown,
+): FailureClass {
   const codes = nodes.flatMap((node) => codesOf(node.value));
   for (const { value } of nodes) {
     for (const name of typeNames(value)) {
       const named = NAMED.get(name);
-      if (named === REQUEST) return refineRequest(codes, message);
+      if (named === REQUEST) return refineRequest(codes, message, callerInput);
       if (named !== undefined) return named;
     }
   }
-  if (status !== undefined && status >= 400) return byStatus(status, codes, message);
+  if (status !== undefined && status >= 400) return byStatus(status, codes, message, callerInput);
   for (const code of codes) {
     const byCode = CODES.get(code);
-    if (byCode === REQUEST) return refineRequest(codes, message);
+    if (byCode === REQUEST) return refineRequest(codes, message, callerInput);
     if (byCode !== undefined) return byCode;
   }
   // The deepest recognised error is the root cause: AbortError(cause: TimeoutError) timed out.
@@ -177,16 +217,22 @@ function firstNodeCode(nodes: readonly ErrorNode[]): string | undefined {
  * `name` — where the deepest error in the `cause` chain wins. Anything else is `unavailable`.
  *
  * @param error anything that was thrown by a provider call.
+ * Quarantine classes (`upstream_auth`, `model_not_found`) come from statuses, exception names and
+ * error codes. Message text decides one only for a code-less 400 that starts with a known
+ * provider sentence the caller did not write (see {@link ClassifyOptions.callerInput}).
+ *
  * @param nowMs the current time in epoch ms, for `Retry-After` dates.
+ * @param options what else is known about the attempt; default none.
  * @returns the class, the status and cooling hint when present, and a caller-safe message.
  */
-export function classifyError(error: unknown, nowMs: number): Classification {
+export function classifyError(error: unknown, nowMs: number, options: ClassifyOptions = {}): Classification {
   const nodes = errorChain(error);
   const status = extractStatus(error);
   const upstream = upstreamMessage(nodes, status);
   const carrier = nodes.find((node) => carriedClass(node.value) !== undefined)?.value;
   const failureClass =
-    (carrier === undefined ? undefined : carriedClass(carrier)) ?? decide(nodes, status, upstream ?? '');
+    (carrier === undefined ? undefined : carriedClass(carrier)) ??
+    decide(nodes, status, upstream ?? '', options.callerInput);
 
   const detail = status ?? firstNodeCode(nodes);
   const generic = detail === undefined ? GENERIC[failureClass] : `${GENERIC[failureClass]} (${detail})`;

@@ -64,11 +64,24 @@ export const CONTEXT_LENGTH = [
   /\btokens?\b.{0,80}\bexceeds?\b.{0,60}\b(?:limit|maximum|max)\b|\binput length\b.{0,40}\bexceeds?\b/i,
   /reduce the length of (?:the|your) (?:messages|prompt|input)|max_tokens is too large/i,
 ];
-/** A 400 that means the route is misconfigured (model id wrong or retired), not the request. */
+/**
+ * Whole provider sentences that mean the route is misconfigured (model id wrong or retired) when
+ * a 400 carries no code of its own. Anchored at the start of the upstream message: the provider
+ * writes these first, while echoed request text comes after a prefix of the provider's. The match
+ * is still refused when the caller could have written it (`couldBeCallerText`).
+ */
 export const MODEL_MISSING = [
-  /model identifier is invalid|on-demand throughput isn.t supported|reached the end of its life/i,
-  /\bmodel\b[^.]{0,80}\b(?:does not exist|not found)\b/i,
+  /^(?:the )?provided model identifier is invalid\b/i,
+  /^invocation of model id \S{1,200} with on-demand throughput isn.t supported\b/i,
+  /^this model version has reached the end of its life\b/i,
+  /^(?:the )?model [`'"]?[\w.:/@-]{1,200}[`'"]? (?:does not exist|is not found|not found)\b/i,
+  /^[`'"]?[\w.:/@-]{1,200}[`'"]? is not a valid model id\b/i,
 ];
+/**
+ * Error codes / types that say only "bad request": they leave room for the message to refine the
+ * class. Any other code is specific and the message never overrides it.
+ */
+export const GENERIC_REQUEST_CODES = new Set(['invalid_request_error', 'invalid_request', 'bad_request']);
 
 export const TIMEOUT_CODES = new Set([
   'ETIMEDOUT',

@@ -3,6 +3,7 @@ import type { Breakers } from '../breaker/breakers.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { type ChainSource, envVarName, resolveEffectiveChain } from '../catalog/chain-sources.js';
 import type { ChatRequest, ChatResult } from '../chat/chat-model.js';
+import { DEFAULT_REQUEST_BOUNDS, echoable } from '../chat/request-bounds.js';
 import { printChain } from '../dsl/print-chain.js';
 import type { LedgerSink } from '../ledger/ledger-entry.js';
 import type { Logger } from '../logger.js';
@@ -26,6 +27,8 @@ export interface GatewayDeps {
   log: Logger;
   /** Names of the environment variables that are set, to notice pipelines only an override names. */
   envOverrides?: (name: string) => boolean;
+  /** Longest caller-supplied name echoed in an "unknown" message, in characters. Default 128. */
+  maxEchoChars?: number | undefined;
 }
 
 /** Per-request context. */
@@ -72,6 +75,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const { catalog, clock } = deps;
   // A bad override is logged once per distinct value, not on every request that skips it.
   const log = onceLogger(deps.log);
+  const echo = (name: string) => echoable(name, deps.maxEchoChars ?? DEFAULT_REQUEST_BOUNDS.maxEchoChars);
   const routerDeps: RouterDeps = {
     clock,
     random: deps.random,
@@ -107,7 +111,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
           target ?? {
             kind: 'unknown',
             param: 'x-switchyard-pipeline',
-            message: `unknown pipeline '${headerPipeline}'`,
+            message: `unknown pipeline '${echo(headerPipeline)}'`,
           }
         );
       }
@@ -124,7 +128,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         return {
           kind: 'unknown',
           param: 'model',
-          message: `pipeline '${model}' has no chain that resolves to a model`,
+          message: `pipeline '${echo(model)}' has no chain that resolves to a model`,
         };
       }
       // A stored ad-hoc pipeline id (a job's `chain:(a|b),c`) names its chain again.
@@ -135,7 +139,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         return {
           kind: 'unknown',
           param: 'model',
-          message: `unknown pipeline or model '${model}'${why ? ` (${why})` : ''}`,
+          message: `unknown pipeline or model '${echo(model)}'${why ? ` (${echoable(why, 500)})` : ''}`,
         };
       }
       // `chain:` keeps an ad-hoc chain's breakers apart from any pipeline that shares its text.

@@ -1,4 +1,4 @@
-import type { JobDelivery, JobRecord } from './job.js';
+import { type JobDelivery, type JobRecord, publicJobId } from './job.js';
 import { type JobRunView, jobResultView, jobRunView } from './job-summary.js';
 
 /**
@@ -32,7 +32,7 @@ export interface Deliverer {
 export function webhookBody(record: JobRecord): JobWebhookBody | undefined {
   if (record.status !== 'succeeded' && record.status !== 'failed') return undefined;
   return {
-    jobId: record.jobId,
+    jobId: publicJobId(record),
     status: record.status,
     pipeline: record.pipeline,
     result: jobResultView(record),

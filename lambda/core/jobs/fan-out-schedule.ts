@@ -1,7 +1,7 @@
 import type { ScheduleConfig } from '../catalog/config-schema.js';
 import { SwitchyardError } from '../errors.js';
 import type { Clock, Random } from '../time.js';
-import { type JobRecord, scheduledJobId, spreadDelaySeconds } from './job.js';
+import { type JobRecord, randomPublicJobId, scheduledJobId, spreadDelaySeconds } from './job.js';
 import type { JobQueue, JobStore } from './job-ports.js';
 
 /** What a fan-out needs: where jobs live, where their messages go, and injected time and chance. */
@@ -13,13 +13,18 @@ export interface FanOutDeps {
   random: Random;
   /** Days a job record is kept (its TTL). Config `jobs.retentionDays`, default 14. */
   retentionDays: number;
+  /** New public ids for scheduled jobs. Default {@link randomPublicJobId}. */
+  newPublicId?: (() => string) | undefined;
   /** Jobs created and sent at the same time. Default 8. */
   concurrency?: number | undefined;
 }
 
 /** One job this fan-out put on the queue. */
 export interface EnqueuedJob {
+  /** The internal, deterministic id. */
   jobId: string;
+  /** The id callers read it by (`GET /v1/jobs/{id}`, webhooks). */
+  publicId: string;
   /** The `DelaySeconds` it was sent with: 0 … `spreadSeconds`. */
   delaySeconds: number;
   /** True when the record already existed without `enqueuedAt` (a fan-out that crashed before sending). */
@@ -106,6 +111,7 @@ export async function fanOutSchedule(
       const now = deps.clock.now();
       const record: JobRecord = {
         jobId,
+        publicId: (deps.newPublicId ?? randomPublicJobId)(),
         pipeline: schedule.pipeline,
         request: job.request,
         status: 'queued',
@@ -121,6 +127,8 @@ export async function fanOutSchedule(
         expiresAt: Math.floor(now / 1000) + deps.retentionDays * 86_400,
       };
       let resent = false;
+      // The first create wins, and with it its public id: a retried firing keeps the one stored.
+      let publicId = record.publicId as string;
       if (!(await deps.store.create(record))) {
         const existing = await deps.store.get(jobId);
         // Gone again (TTL) or already on the queue: either way this firing owes it nothing.
@@ -128,12 +136,14 @@ export async function fanOutSchedule(
           result.duplicates.push(jobId);
           return;
         }
+        publicId = existing.publicId ?? jobId;
         resent = true;
       }
+      if (publicId !== jobId) await deps.store.linkPublicId(publicId, jobId, record.expiresAt);
       const delaySeconds = spreadDelaySeconds(spread, deps.random);
       await deps.queue.send({ jobId }, { delaySeconds });
       await deps.store.markEnqueued(jobId, deps.clock.now());
-      result.enqueued.push({ jobId, delaySeconds, resent });
+      result.enqueued.push({ jobId, publicId, delaySeconds, resent });
     } catch (error) {
       firstError ??= error;
       failures.set(jobId, error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -17,6 +17,13 @@ export interface JobStore {
   /** Creates the record unless the id exists. `false` when it existed (a duplicate delivery). */
   create(record: JobRecord): Promise<boolean>;
   get(jobId: string): Promise<JobRecord | undefined>;
+  /** The record whose `publicId` is `publicId` (a scheduled job), or undefined. */
+  getByPublicId(publicId: string): Promise<JobRecord | undefined>;
+  /**
+   * Makes {@link getByPublicId} find `jobId` under `publicId` until `expiresAt` (epoch seconds).
+   * Idempotent; fan-out calls it after `create` and before sending the message.
+   */
+  linkPublicId(publicId: string, jobId: string, expiresAt: number): Promise<void>;
   /** Marks the record enqueued (the message is on the queue). */
   markEnqueued(jobId: string, now: number): Promise<void>;
   /** `queued`/`retrying` (or `running` with an expired lease) → `running` with a lease until `now + leaseMs`. */

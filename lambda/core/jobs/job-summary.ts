@@ -1,5 +1,5 @@
 import { completionBody } from '../chat/openai-format.js';
-import type { JobRecord, JobRun, JobStatus } from './job.js';
+import { type JobRecord, type JobRun, type JobStatus, publicJobId } from './job.js';
 
 /** One run of a job as the API shows it: when, why it ended, how many attempts, which route. */
 export interface JobRunView {
@@ -65,7 +65,7 @@ export function jobResultView(record: JobRecord) {
       finishReason: result.finishReason,
       usage: result.usage,
     },
-    { id: `chatcmpl-${record.jobId}`, created: seconds(record.updatedAt), model: result.model },
+    { id: `chatcmpl-${publicJobId(record)}`, created: seconds(record.updatedAt), model: result.model },
   );
 }
 
@@ -73,7 +73,7 @@ export function jobResultView(record: JobRecord) {
 export function jobView(record: JobRecord): JobView {
   const deliveredAt = record.deliver?.deliveredAt;
   return {
-    id: record.jobId,
+    id: publicJobId(record),
     object: 'job',
     status: record.status,
     pipeline: record.pipeline,

@@ -44,8 +44,17 @@ export interface JobDelivery {
 
 /** What the jobs table holds for one job. */
 export interface JobRecord {
-  /** Durable id: `<schedule>:<job id>:<scheduled time>` for scheduled jobs. Also the ledger's `requestId`. */
+  /**
+   * Durable, internal id: `<schedule>:<job id>:<scheduled time>` for scheduled jobs (what fan-out,
+   * the queue and the worker de-duplicate on). Also the ledger's `requestId`.
+   */
   jobId: string;
+  /**
+   * The id callers see (`GET /v1/jobs/{id}`, webhooks) when it differs from `jobId`: a random
+   * `job_<32 hex>` for scheduled jobs, so their ids cannot be guessed from the schedule. Absent for
+   * API jobs, whose `jobId` is already unguessable.
+   */
+  publicId?: string | undefined;
   pipeline: string;
   request: Omit<ChatCompletionBody, 'stream' | 'stream_options'>;
   status: JobStatus;
@@ -75,6 +84,20 @@ export interface JobRecord {
 /** The queue message: only the id. The record holds the request, so a replayed message is enough. */
 export interface JobMessage {
   jobId: string;
+}
+
+/** The id a caller sees for a record: its `publicId`, else its `jobId`. */
+export function publicJobId(record: Pick<JobRecord, 'jobId' | 'publicId'>): string {
+  return record.publicId ?? record.jobId;
+}
+
+/**
+ * A fresh unguessable public job id, `job_` + 32 hex digits (128 bits from the platform's CSPRNG:
+ * a breaker's `Random` is not meant to be unpredictable, so ids do not use it).
+ */
+export function randomPublicJobId(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return `job_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
 /** `nightly-digest`, `acct-42`, `2026-11-29T03:00:00Z` → `nightly-digest:acct-42:2026-11-29T03:00:00Z`. */

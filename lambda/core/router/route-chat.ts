@@ -9,7 +9,9 @@ export async function routeGenerate(
   deps: RouterDeps,
   chat: ChatRequest,
 ): Promise<RouteResult<ChatResult>> {
-  const result = await runAttempts(request, deps, (model, options) => model.generate(chat, options));
+  const result = await runAttempts(request, deps, (model, options) =>
+    model.generate(chat, { ...options, callerInput: chat }),
+  );
   if (result.ok) await result.settle({ usage: result.value.usage });
   return result;
 }
@@ -33,7 +35,7 @@ export function routeStream(
   chat: ChatRequest,
 ): Promise<RouteResult<CommittedStream>> {
   return runAttempts(request, deps, async (model, options) => {
-    const rest = model.stream(chat, options)[Symbol.asyncIterator]();
+    const rest = model.stream(chat, { ...options, callerInput: chat })[Symbol.asyncIterator]();
     const head = await rest.next();
     if (head.done) {
       throw new ProviderError({

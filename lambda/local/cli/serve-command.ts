@@ -4,11 +4,12 @@ import { parseArgs } from 'node:util';
 import type { Logger } from '../../core/logger.js';
 import { systemClock } from '../../runtime/system-time.js';
 import { selectBreakerStore } from '../../stores/select-breaker-store.js';
-import { loadConfig } from '../config-file.js';
+import { type ConfigOrigin, loadConfig } from '../config-file.js';
 import { createLocalGateway } from '../create-local-gateway.js';
 import { createJsonLedger, createJsonLogger, type LineWriter } from '../json-lines.js';
 import { selectJobBackend } from '../local-job-backend.js';
 import { createLocalJobWorker } from '../local-job-worker.js';
+import { createReloadableAuth, type ReloadableAuth } from '../reloadable-auth.js';
 import { startServer } from '../start-server.js';
 import { cliStoreSettings } from './breakers-command.js';
 import {
@@ -19,10 +20,11 @@ import {
   processStopSignal,
   type StopSignal,
 } from './cli-io.js';
+import { checkServeExposure } from './serve-exposure.js';
 
 export const SERVE_USAGE =
   'usage: switchyard serve [--config FILE] [--port N] [--host ADDR] [--ledger FILE] [--max-body-bytes N]' +
-  ' [--store memory|dynamodb]';
+  ' [--store memory|dynamodb] [--insecure]';
 
 /** Default port of the local gateway. */
 export const DEFAULT_PORT = 8787;
@@ -32,7 +34,9 @@ export const DEFAULT_PORT = 8787;
  * dynamodb` / `SWITCHYARD_STORE=dynamodb`, shared in DynamoDB. Prints its URL when ready; ledger
  * and log lines follow as JSON on stdout (or the ledger in `--ledger FILE`). Jobs (`/v1/jobs`) run
  * in-process, from memory or, with `SWITCHYARD_JOBS=aws` / `AWS_ENDPOINT_URL_SQS`, from SQS and
- * DynamoDB. On SIGINT/SIGTERM it stops accepting and lets in-flight requests and jobs finish.
+ * DynamoDB. On SIGHUP it re-reads the config file's caller keys, operator keys and schedule readers
+ * (a bad file keeps the keys in force). On SIGINT/SIGTERM it stops accepting and lets in-flight
+ * requests and jobs finish.
  */
 export async function serveCommand(
   args: string[],
@@ -48,6 +52,7 @@ export async function serveCommand(
       ledger: { type: 'string' },
       'max-body-bytes': { type: 'string' },
       store: { type: 'string' },
+      insecure: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
@@ -60,6 +65,7 @@ export async function serveCommand(
 
   const storeSettings = cliStoreSettings(values.store, io.env);
   const { config, origin } = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
+  const exposure = checkServeExposure(values.host, config, values.insecure);
   const breakerStore = await selectBreakerStore(storeSettings, { ensureTable: true });
   const stdoutLine: LineWriter = (line) => io.stdout(`${line}\n`);
   const log = createJsonLogger(stdoutLine);
@@ -67,6 +73,7 @@ export async function serveCommand(
   const ledgerLine: LineWriter = ledgerFile?.write ?? stdoutLine;
   // Jobs: memory by default; DynamoDB + SQS when SWITCHYARD_JOBS=aws or AWS_ENDPOINT_URL_SQS is set.
   const jobs = await selectJobBackend({ config, env: io.env, clock: systemClock, log });
+  const auth = createReloadableAuth(config);
   const local = createLocalGateway({
     config,
     env: io.env,
@@ -75,6 +82,8 @@ export async function serveCommand(
     maxBodyBytes: maxBody,
     store: breakerStore.store,
     jobs: { store: jobs.store, queue: jobs.queue, retentionDays: config.jobs?.retentionDays },
+    callerKeys: auth.callerKeys,
+    accessPolicy: auth.access,
   });
   const worker = createLocalJobWorker({
     store: jobs.store,
@@ -87,6 +96,9 @@ export async function serveCommand(
   });
   const server = await startServer(local.app, { port, host: values.host });
   worker.start();
+  // SIGHUP re-reads the config file's caller keys, operator keys and schedule readers.
+  const onReload = () => reloadAuth(auth, { env: io.env, cwd: io.cwd }, origin, log);
+  process.on('SIGHUP', onReload);
 
   const from = origin.kind === 'file' ? origin.path : 'the embedded default';
   io.stdout(
@@ -94,8 +106,10 @@ export async function serveCommand(
   );
   io.stdout(`pipelines: ${local.catalog.pipelines.join(', ') || '(none)'}\n`);
   io.stdout(`jobs: ${jobs.description}\n`);
+  for (const warning of exposure) io.stderr(`${warning}\n`);
 
   const signal = await stopSignal();
+  process.off('SIGHUP', onReload);
   io.stdout(`switchyard: ${signal} received, finishing in-flight requests\n`);
   await server.close();
   await worker.stop();
@@ -104,6 +118,41 @@ export async function serveCommand(
   await ledgerFile?.close();
   io.stdout('switchyard: stopped\n');
   return EXIT_OK;
+}
+
+/**
+ * Re-reads the config file and puts its auth settings in force. Any failure (unreadable file,
+ * invalid config, a reload that would turn authentication off) is one ERROR line, and the keys in
+ * force stay as they were.
+ */
+function reloadAuth(
+  auth: ReloadableAuth,
+  from: { env: NodeJS.ProcessEnv; cwd: string },
+  origin: ConfigOrigin,
+  log: Logger,
+): void {
+  if (origin.kind !== 'file') {
+    log.warn('SIGHUP ignored: serve runs on the embedded default config, there is no file to reload');
+    return;
+  }
+  let outcome: ReturnType<ReloadableAuth['apply']>;
+  try {
+    outcome = auth.apply(loadConfig({ flag: origin.path, env: from.env, cwd: from.cwd }).config);
+  } catch (error) {
+    outcome = { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+  if (outcome.ok) {
+    log.info('caller keys reloaded', {
+      file: origin.path,
+      keys: outcome.keys,
+      operatorKeys: outcome.operatorKeys,
+    });
+  } else {
+    log.error('caller keys NOT reloaded; the previous keys stay in force', {
+      file: origin.path,
+      reason: outcome.reason,
+    });
+  }
 }
 
 /**

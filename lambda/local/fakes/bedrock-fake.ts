@@ -4,7 +4,7 @@
  * real `@aws-sdk/client-bedrock-runtime` raises the right exception class.
  */
 import type { OutgoingHttpHeaders } from 'node:http';
-import { bedrockPromptChars, converseRequestSchema } from './bedrock-request.js';
+import { bedrockLastUserText, bedrockPromptChars, converseRequestSchema } from './bedrock-request.js';
 import {
   bedrockError,
   converseBody,
@@ -70,7 +70,9 @@ async function handleBedrock(ex: Exchange, script: FakeScript): Promise<void> {
   }
   const body = parsed.data;
   const record = ex.take(script, model, stream);
-  const { fault } = record;
+  const fault = record.fault.echoPrompt
+    ? { ...record.fault, errorMessage: bedrockLastUserText(body) }
+    : record.fault;
   if (!(await ex.beforeHeaders(fault))) return;
 
   const headers: OutgoingHttpHeaders = { 'x-amzn-requestid': `fake-${record.seq}` };

@@ -29,6 +29,12 @@ export const converseRequestSchema = z.looseObject({
 /** A validated Converse request body. */
 export type ConverseRequestBody = z.infer<typeof converseRequestSchema>;
 
+/** Text of the last user message (text blocks joined), for `echoPrompt`; '' when there is none. */
+export function bedrockLastUserText(body: ConverseRequestBody): string {
+  const last = body.messages.findLast((message) => message.role === 'user');
+  return (last?.content ?? []).map((block) => block.text ?? '').join('');
+}
+
 /**
  * Characters of prompt text: system blocks, text blocks and tool-result text blocks. Counted
  * like the OpenAI fake, so the same prompt costs the same tokens through either provider.

@@ -48,6 +48,12 @@ export const faultSchema = z
     /** Error message override for `status` ≥ 400. */
     errorMessage: z.string().optional(),
     /**
+     * For `status` ≥ 400: the error message is the text of the request's last user message, as
+     * providers that quote the offending input do (the echo a caller can abuse). Wins over
+     * `errorMessage`.
+     */
+    echoPrompt: z.boolean().optional(),
+    /**
      * Error code override for `status` ≥ 400. OpenAI: `error.code` (e.g. `context_length_exceeded`).
      * Bedrock: the exception name in `x-amzn-errortype` (e.g. `ModelNotReadyException`).
      */
@@ -65,10 +71,15 @@ export const faultSchema = z
     /** Streaming: delay between chunks, in ms. Default 0 (the whole stream in one write). */
     chunkDelayMs: z.int().nonnegative().optional(),
   })
-  .refine((f) => (f.errorMessage === undefined && f.errorCode === undefined) || (f.status ?? 200) >= 400, {
-    message: 'errorMessage and errorCode need a status >= 400',
-    path: ['status'],
-  });
+  .refine(
+    (f) =>
+      (f.errorMessage === undefined && f.errorCode === undefined && f.echoPrompt === undefined) ||
+      (f.status ?? 200) >= 400,
+    {
+      message: 'errorMessage, errorCode and echoPrompt need a status >= 400',
+      path: ['status'],
+    },
+  );
 
 /** What to do with one request. `{}` is a normal successful answer. */
 export type Fault = z.infer<typeof faultSchema>;

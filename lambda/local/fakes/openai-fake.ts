@@ -9,7 +9,7 @@ import type { FakeScript } from './fake-script.js';
 import { startFakeServer } from './fake-server.js';
 import type { FakeUpstream, FakeUpstreamOptions } from './fake-upstream.js';
 import { describeIssues, streamCut } from './fault.js';
-import { chatRequestSchema, openaiPromptChars, openaiStops } from './openai-request.js';
+import { chatRequestSchema, openaiLastUserText, openaiPromptChars, openaiStops } from './openai-request.js';
 import {
   completionBody,
   invalidRequestBody,
@@ -62,7 +62,9 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
   const body = parsed.data;
   const stream = body.stream === true;
   const record = ex.take(script, body.model, stream);
-  const { fault } = record;
+  const fault = record.fault.echoPrompt
+    ? { ...record.fault, errorMessage: openaiLastUserText(body) }
+    : record.fault;
   if (!(await ex.beforeHeaders(fault))) return;
 
   const headers: OutgoingHttpHeaders = { 'x-request-id': `req_fake_${record.seq}` };

@@ -37,6 +37,14 @@ export function openaiPromptChars(body: ChatRequestBody): number {
   return chars;
 }
 
+/** Text of the last user message (text parts joined), for `echoPrompt`; '' when there is none. */
+export function openaiLastUserText(body: ChatRequestBody): string {
+  const last = body.messages.findLast((message) => message.role === 'user');
+  const content = last?.content;
+  if (typeof content === 'string') return content;
+  return (content ?? []).map((part) => part.text ?? '').join('');
+}
+
 /** The request's stop sequences as a list. */
 export function openaiStops(body: ChatRequestBody): string[] | undefined {
   if (body.stop == null) return undefined;

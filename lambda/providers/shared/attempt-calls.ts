@@ -34,6 +34,7 @@ export function createAttemptCalls(subject: ErrorSubject, now: () => number): At
       timedOut: attempt.timedOut,
       timeoutMs: call.timeoutMs,
       nowMs: now(),
+      callerInput: call.callerInput,
     });
 
   return {

@@ -19,6 +19,8 @@ export interface AttemptState extends ErrorSubject {
   timeoutMs: number;
   /** Wall clock in ms, used to turn an HTTP-date `Retry-After` into a delay. */
   nowMs: number;
+  /** The caller's request, so an echo of it never quarantines the route (`CallOptions.callerInput`). */
+  callerInput?: unknown;
 }
 
 /**
@@ -51,7 +53,7 @@ export function toProviderError(error: unknown, state: AttemptState): ProviderEr
     });
   }
   if (error instanceof ProviderError) return error;
-  const classified = classifyError(error, state.nowMs);
+  const classified = classifyError(error, state.nowMs, { callerInput: state.callerInput });
   return new ProviderError({
     provider,
     model,

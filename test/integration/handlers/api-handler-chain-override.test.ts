@@ -81,6 +81,7 @@ beforeAll(async () => {
     },
     pipelines: { p: { chain: 'a' } },
     aws: { ssmPrefix: '/switchyard', chainCacheMs: CACHE_MS },
+    auth: { keys: {}, operatorKeys: ['tests'] },
   });
   ssm.put('/switchyard/keys/fake', 'sk-provider-override-tests', { type: 'SecureString' });
   ssm.put('/switchyard/caller-keys', JSON.stringify({ tests: sha256Hex(CALLER_KEY) }), {

@@ -131,6 +131,24 @@ describe('DynamoDB job store: create and read', () => {
     expect(await store.get('old')).toMatchObject({ pipeline: 'new', status: 'queued' });
   });
 
+  it('finds a scheduled job by its linked public id only, until the link expires', async () => {
+    const store = open();
+    const id = 'nightly:acct-1:2026-11-29T03:00:00Z';
+    const publicId = 'job_0123456789abcdef0123456789abcdef';
+    const expiresAt = Math.floor(T0 / 1000) + DAY_S;
+    await store.create(job(id, { publicId, expiresAt }));
+    expect(await store.getByPublicId(publicId)).toBeUndefined();
+    await store.linkPublicId(publicId, id, expiresAt);
+    await store.linkPublicId(publicId, id, expiresAt);
+    expect((await store.getByPublicId(publicId))?.jobId).toBe(id);
+    // The internal id is not a public id, and a link the record does not claim exposes nothing.
+    expect(await store.getByPublicId(id)).toBeUndefined();
+    await store.linkPublicId('job_ffffffffffffffffffffffffffffffff', id, expiresAt);
+    expect(await store.getByPublicId('job_ffffffffffffffffffffffffffffffff')).toBeUndefined();
+    clock.advance(DAY_S * 1000);
+    expect(await store.getByPublicId(publicId)).toBeUndefined();
+  });
+
   it('reports an item without the fields the transitions need instead of guessing', async () => {
     await doc.send(
       new PutCommand({ TableName: tableName, Item: { jobId: 'bad', status: 'weird', expiresAt: 9e9 } }),

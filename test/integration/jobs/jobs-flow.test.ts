@@ -239,7 +239,9 @@ describe('scheduled jobs on SQS (fauxqs) and DynamoDB (dynalite)', () => {
       expect(done?.runs.map((r) => r.reason)).toEqual(['exhausted', 'exhausted', 'exhausted', 'success']);
       expect(done?.deliver?.deliveredAt).toBeTypeOf('number');
     }
-    expect([...hooks.byJob().entries()].sort()).toEqual(IDS.map((id) => [id, 1]));
+    // Deliveries carry each job's public id, one delivery per job.
+    const publicIds = await Promise.all(IDS.map(async (id) => (await backend.store.get(id))?.publicId));
+    expect([...hooks.byJob().entries()].sort()).toEqual(publicIds.map((id) => [id, 1]).sort());
     expect(hooks.received.every((h) => h.validSignature)).toBe(true);
 
     // The same job is parked again (a duplicate message); replaying it runs and delivers nothing.

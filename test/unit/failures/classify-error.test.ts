@@ -43,6 +43,8 @@ const jsonError = await Promise.resolve('{"id": "chatcmpl-1", ')
   .catch((e: unknown) => e);
 const nodeAbort = await sleep(1, undefined, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
 const BEDROCK = { provider: 'bedrock', model: 'haiku' };
+/** What an ordinary caller sent: the matrix's upstream messages are the providers' own words. */
+const CALLER = { callerInput: { messages: [{ role: 'user', content: 'Summarise this thread.' }] } };
 const wrapped = (failureClass: FailureClass, cause?: unknown) =>
   new ProviderError({ ...BEDROCK, failureClass, message: 'refused', cause });
 
@@ -185,11 +187,11 @@ describe('classifyError', () => {
   });
 
   it.each(ROWS)('classifies %s as %s', (_label, expected, error) => {
-    expect(classifyError(error, NOW).failureClass).toBe(expected);
+    expect(classifyError(error, NOW, CALLER).failureClass).toBe(expected);
   });
 
   it('reaches every FailureClass from at least one realistic error', () => {
-    const reached = new Set(ROWS.map(([, , error]) => classifyError(error, NOW).failureClass));
+    const reached = new Set(ROWS.map(([, , error]) => classifyError(error, NOW, CALLER).failureClass));
     expect([...reached].sort()).toEqual([...FAILURE_CLASSES].sort());
   });
 

@@ -100,10 +100,19 @@ describe('callerAuth', () => {
     expect(crypto.timingSafeEqual).toHaveBeenCalledTimes(3);
   });
 
-  it('is off when the source has no keys (a laptop without auth.keys)', async () => {
+  it('is off when the source has no keys (a laptop without an auth block)', async () => {
     const open = appWith(createStaticCallerKeys(undefined));
     expect((await open.request('/v1/whoami')).status).toBe(200);
-    expect((await appWith(createStaticCallerKeys({})).request('/v1/whoami')).status).toBe(200);
+  });
+
+  it('refuses every caller, with a clear message, when auth.keys is empty (revoking the last key)', async () => {
+    const closed = appWith(createStaticCallerKeys({}));
+    const res = await closed.request('/v1/whoami', { headers: { authorization: `Bearer ${KEY}` } });
+    expect(res.status).toBe(401);
+    expect((await res.json()).error).toMatchObject({
+      code: 'invalid_api_key',
+      message: 'no caller key is accepted: this gateway has no caller keys configured',
+    });
   });
 
   it('refuses every caller when the source answers an empty set (fail closed)', async () => {

@@ -15,7 +15,7 @@ const TIME = '2026-11-29T03:00:00Z';
 
 function setup(seed = 1) {
   const clock = createFakeClock();
-  const store = createMemoryJobStore();
+  const store = createMemoryJobStore({ clock });
   const queue = createMemoryJobQueue({ clock, maxReceiveCount: 3 });
   return {
     clock,
@@ -51,6 +51,18 @@ describe('fanOutSchedule', () => {
     expect(second.duplicates).toHaveLength(5);
     expect(queue.sent).toHaveLength(5);
     expect(store.all()).toHaveLength(5);
+  });
+
+  it('gives each scheduled job a random public id, linked to its internal id, that a repeat firing keeps', async () => {
+    const { store, deps } = setup();
+    const first = await fanOutSchedule(scheduleOf(3), 'nightly', TIME, deps);
+    const ids = first.enqueued.map((e) => e.publicId);
+    for (const id of ids) expect(id).toMatch(/^job_[0-9a-f]{32}$/);
+    expect(new Set(ids).size).toBe(3);
+    for (const e of first.enqueued) expect((await store.getByPublicId(e.publicId))?.jobId).toBe(e.jobId);
+    await fanOutSchedule(scheduleOf(3), 'nightly', TIME, deps);
+    const stored = await Promise.all(first.enqueued.map((e) => store.get(e.jobId)));
+    expect(stored.map((r) => r?.publicId)).toEqual(ids);
   });
 
   it('enqueues a new set for the next scheduled time', async () => {

@@ -47,7 +47,13 @@ describe('runJob', () => {
     ]);
     expect(h.requestLines().map((l) => l.requestId)).toEqual([ID]);
     expect(h.deliveries).toHaveLength(1);
-    expect(h.deliveries[0]?.body).toMatchObject({ jobId: ID, status: 'succeeded', pipeline: 'p' });
+    // Receivers see the job's public id; the ledger keeps the internal one.
+    expect(record?.publicId).toMatch(/^job_[0-9a-f]{32}$/);
+    expect(h.deliveries[0]?.body).toMatchObject({
+      jobId: record?.publicId,
+      status: 'succeeded',
+      pipeline: 'p',
+    });
     expect(h.deliveries[0]?.body.result?.choices[0]?.message.content).toMatch(/^answer from /);
     expect(record?.deliver?.deliveredAt).toBe(h.clock.now());
   });
@@ -174,7 +180,8 @@ describe('runJob', () => {
       createdAt: 0,
       updatedAt: 0,
       runs: [],
-      expiresAt: 0,
+      // A live record: the memory store, like the table, treats a past expiresAt as deleted.
+      expiresAt: 4_000_000_000,
     });
     expect(await h.run('job_x')).toBe('done');
     expect(await h.store.get('job_x')).toMatchObject({

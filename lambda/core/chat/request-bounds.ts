@@ -1,0 +1,77 @@
+/**
+ * Bounds on the work one request may ask for (config `limits`, models' `maxOutputTokens`). The
+ * body limit caps bytes; these cap what the bytes may ask: messages to process and tokens to
+ * generate, both paid for by everyone who shares the gateway's provider quota.
+ */
+import type { LimitsConfig } from '../catalog/config-schema.js';
+import type { Tier } from '../dsl/types.js';
+import type { ChatCompletionBody } from './chat-request-schema.js';
+
+/** The bounds in force; {@link DEFAULT_REQUEST_BOUNDS} fills what the config leaves out. */
+export type RequestBounds = Readonly<LimitsConfig>;
+
+/** Defaults: 1000 messages, 32768 output tokens, 128 echoed characters. */
+export const DEFAULT_REQUEST_BOUNDS: RequestBounds = Object.freeze({
+  maxMessages: 1_000,
+  maxOutputTokens: 32_768,
+  maxEchoChars: 128,
+});
+
+/** The bounds for a config's `limits` block (absent: the defaults). */
+export function requestBounds(limits: Partial<LimitsConfig> | undefined): RequestBounds {
+  return Object.freeze({ ...DEFAULT_REQUEST_BOUNDS, ...limits });
+}
+
+/** A request over a bound: the field it names and a message that states the limit. */
+export interface BoundViolation {
+  param: string;
+  message: string;
+}
+
+/** Checked before routing: the number of messages. */
+export function checkMessageCount(
+  body: Pick<ChatCompletionBody, 'messages'>,
+  bounds: RequestBounds,
+): BoundViolation | undefined {
+  if (body.messages.length <= bounds.maxMessages) return undefined;
+  return {
+    param: 'messages',
+    message: `messages: at most ${bounds.maxMessages} messages per request, got ${body.messages.length}`,
+  };
+}
+
+/**
+ * Checked once the chain is known: `max_completion_tokens` (else `max_tokens`) against the
+ * smallest output limit of the chain's models, so no fallback can fail for asking too much.
+ *
+ * @param outputLimit a model key's `maxOutputTokens`, or undefined for the default bound.
+ */
+export function checkOutputTokens(
+  body: Pick<ChatCompletionBody, 'max_tokens' | 'max_completion_tokens'>,
+  tiers: readonly Tier[],
+  outputLimit: (modelKey: string) => number | undefined,
+  bounds: RequestBounds,
+): BoundViolation | undefined {
+  const param = body.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
+  const asked = body.max_completion_tokens ?? body.max_tokens;
+  if (asked == null) return undefined;
+  let limit = Number.POSITIVE_INFINITY;
+  let by: string | undefined;
+  for (const member of tiers.flatMap((tier) => tier.members)) {
+    const own = outputLimit(member.key);
+    const modelLimit = own ?? bounds.maxOutputTokens;
+    if (modelLimit < limit) {
+      limit = modelLimit;
+      by = own === undefined ? undefined : member.key;
+    }
+  }
+  if (!Number.isFinite(limit)) limit = bounds.maxOutputTokens;
+  if (asked <= limit) return undefined;
+  const whose = by === undefined ? 'the gateway limit' : `the limit of model '${by}'`;
+  return { param, message: `${param}: at most ${limit} (${whose}), got ${asked}` };
+}
+
+/** A caller-supplied name cut to `maxChars` (with `…`) before it is echoed in an error. */
+export function echoable(name: string, maxChars: number): string {
+  return name.length <= maxChars ? name : `${name.slice(0, maxChars)}…`;
+}

@@ -1,0 +1,49 @@
+import type { MiddlewareHandler } from 'hono';
+import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { CallerAuthEnv } from './caller-auth.js';
+import { errorBody, errorResponse } from './openai-errors.js';
+
+/**
+ * Who may read what beyond their own requests, by caller key NAME. Only consulted when caller
+ * authentication is on; with it off (a laptop) every reader is the operator.
+ */
+export interface AccessPolicy {
+  /** True for a key listed in `auth.operatorKeys`. */
+  isOperator(keyName: string): boolean;
+  /** True when the key may read the jobs of `schedule` (`schedules.<name>.readers`, or an operator). */
+  readsSchedule(keyName: string, schedule: string): boolean;
+}
+
+/** The policy a config describes: `auth.operatorKeys` and each schedule's `readers`. */
+export function accessPolicyFromConfig(config: Pick<SwitchyardConfig, 'auth' | 'schedules'>): AccessPolicy {
+  const operators = new Set(config.auth?.operatorKeys ?? []);
+  const readers = new Map(
+    Object.entries(config.schedules ?? {}).map(([name, s]) => [name, new Set(s.readers ?? [])]),
+  );
+  return {
+    isOperator: (keyName) => operators.has(keyName),
+    readsSchedule: (keyName, schedule) =>
+      operators.has(keyName) || (readers.get(schedule)?.has(keyName) ?? false),
+  };
+}
+
+/**
+ * Middleware for operator views (`/v1/breakers`, `/v1/pipelines`): 403 `permission_denied` for a
+ * caller key that is not an operator key. The routes are documented, so 403 hides nothing a 404
+ * would; it tells a caller at once that the key, not the URL, is wrong.
+ */
+export function operatorOnly(policy: () => AccessPolicy): MiddlewareHandler<CallerAuthEnv> {
+  return async (c, next) => {
+    const name = c.get('callerKeyName');
+    // No name: authentication is off (the auth middleware sets one for every caller it admits).
+    if (name === undefined || policy().isOperator(name)) return next();
+    return errorResponse(
+      403,
+      errorBody(
+        `this caller key may not read ${new URL(c.req.url).pathname}: it needs an operator key (auth.operatorKeys)`,
+        'invalid_request_error',
+        'permission_denied',
+      ),
+    );
+  };
+}

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../lambda/core/catalog/load-config.js';
+import { fanOutSchedule } from '../../lambda/core/jobs/fan-out-schedule.js';
+import { silentLogger } from '../../lambda/core/logger.js';
+import { sha256Hex } from '../../lambda/http/caller-auth.js';
+import { createMemoryJobQueue } from '../../lambda/jobs/memory-job-queue.js';
+import { createMemoryJobStore } from '../../lambda/jobs/memory-job-store.js';
+import { createLocalGateway } from '../../lambda/local/create-local-gateway.js';
+import type { FakeUpstream } from '../../lambda/local/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../lambda/local/fakes/openai-fake.js';
+import { type RunningServer, startServer } from '../../lambda/local/start-server.js';
+import { seededRandom } from '../../lambda/runtime/seeded-random.js';
+import { systemClock } from '../../lambda/runtime/system-time.js';
+
+const KEYS = {
+  app: 'sy-app-key-0123456789',
+  reader: 'sy-reader-key-0123456789',
+  ops: 'sy-ops-key-0123456789',
+};
+const BODY = { model: 'p', messages: [{ role: 'user', content: 'hello' }] };
+
+let openai: FakeUpstream;
+let server: RunningServer;
+let internalId: string;
+let publicId: string;
+const store = createMemoryJobStore({ clock: systemClock, maxJobs: 3 });
+
+beforeAll(async () => {
+  openai = await startFakeOpenAI();
+  const config = parseConfig({
+    providers: { fake: { type: 'openai', baseURL: openai.url, apiKeyEnv: 'FAKE_KEY' } },
+    models: { a: { provider: 'fake', model: 'model-a' } },
+    pipelines: { p: { chain: 'a' } },
+    auth: {
+      keys: Object.fromEntries(Object.entries(KEYS).map(([name, key]) => [name, sha256Hex(key)])),
+      operatorKeys: ['ops'],
+    },
+    schedules: {
+      nightly: {
+        expression: 'rate(1 day)',
+        pipeline: 'p',
+        readers: ['reader'],
+        jobs: [{ id: 'acct-1', request: { messages: [{ role: 'user', content: 'digest' }] } }],
+      },
+    },
+  });
+  const queue = createMemoryJobQueue({ clock: systemClock, maxReceiveCount: 3 });
+  const local = createLocalGateway({
+    config,
+    env: { FAKE_KEY: 'sk-test-0123456789' },
+    log: silentLogger,
+    ledger: () => {},
+    jobs: { store, queue },
+  });
+  server = await startServer(local.app, { port: 0, host: '127.0.0.1' });
+  const fired = await fanOutSchedule(config.schedules?.nightly as never, 'nightly', '2026-11-29T03:00:00Z', {
+    store,
+    queue,
+    clock: systemClock,
+    random: seededRandom(1),
+    retentionDays: 1,
+  });
+  internalId = fired.enqueued[0]?.jobId as string;
+  publicId = fired.enqueued[0]?.publicId as string;
+});
+afterAll(async () => {
+  await server.close(500);
+  await openai.close();
+});
+
+const get = (path: string, key: string) =>
+  fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+
+describe('operator views', () => {
+  it.each(['/v1/breakers', '/v1/pipelines'])(
+    'refuses %s to a key that is not an operator key with 403',
+    async (path) => {
+      const res = await get(path, KEYS.app);
+      expect(res.status).toBe(403);
+      expect((await res.json()).error).toMatchObject({
+        code: 'permission_denied',
+        type: 'invalid_request_error',
+      });
+    },
+  );
+
+  it.each(['/v1/breakers', '/v1/pipelines'])('shows %s to an operator key', async (path) => {
+    const res = await get(path, KEYS.ops);
+    expect(res.status).toBe(200);
+    expect((await res.json()).object).toBe('list');
+  });
+
+  it('still serves chat completions and the model list to every key', async () => {
+    expect((await get('/v1/models', KEYS.app)).status).toBe(200);
+  });
+});
+
+describe('scheduled jobs', () => {
+  it('have a random public id, not the guessable <schedule>:<job>:<time>', () => {
+    expect(internalId).toBe('nightly:acct-1:2026-11-29T03:00:00Z');
+    expect(publicId).toMatch(/^job_[0-9a-f]{32}$/);
+  });
+
+  it("are readable by the schedule's readers and by operator keys, by their public id", async () => {
+    for (const key of [KEYS.reader, KEYS.ops]) {
+      const res = await get(`/v1/jobs/${publicId}`, key);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ id: publicId, schedule: 'nightly' });
+    }
+  });
+
+  it('read like a missing job to any other key', async () => {
+    const res = await get(`/v1/jobs/${publicId}`, KEYS.app);
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.code).toBe('job_not_found');
+  });
+
+  it('are never found by their internal id, not even by an operator', async () => {
+    const res = await get(`/v1/jobs/${encodeURIComponent(internalId)}`, KEYS.ops);
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('the memory job store at its bound', () => {
+  it('answers 503 jobs_full rather than drop a queued job', async () => {
+    // One scheduled job is queued; two more API jobs fill the three slots.
+    const post = () =>
+      fetch(`${server.url}/v1/jobs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEYS.app}` },
+        body: JSON.stringify(BODY),
+      });
+    expect((await post()).status).toBe(202);
+    expect((await post()).status).toBe(202);
+    const full = await post();
+    expect(full.status).toBe(503);
+    expect(full.headers.get('retry-after')).toBe('30');
+    expect((await full.json()).error.code).toBe('jobs_full');
+    expect(store.all()).toHaveLength(3);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkMessageCount,
+  checkOutputTokens,
+  DEFAULT_REQUEST_BOUNDS,
+  echoable,
+  requestBounds,
+} from '../../../lambda/core/chat/request-bounds.js';
+import type { Tier } from '../../../lambda/core/dsl/types.js';
+
+const bounds = requestBounds({ maxMessages: 3, maxOutputTokens: 1_000 });
+const tiers: Tier[] = [
+  {
+    members: [
+      { key: 'big', weight: 1 },
+      { key: 'plain', weight: 1 },
+    ],
+  },
+  { members: [{ key: 'small', weight: 1 }] },
+];
+const limits: Record<string, number> = { big: 100_000, small: 500 };
+const limitOf = (key: string) => limits[key];
+const messages = (n: number) => Array.from({ length: n }, () => ({ role: 'user' as const, content: 'x' }));
+
+describe('request bounds', () => {
+  it('fills what the config leaves out with the defaults', () => {
+    expect(requestBounds(undefined)).toEqual(DEFAULT_REQUEST_BOUNDS);
+    expect(requestBounds({ maxMessages: 3 })).toEqual({ ...DEFAULT_REQUEST_BOUNDS, maxMessages: 3 });
+  });
+
+  it('takes exactly maxMessages messages and refuses one more, naming the field and the limit', () => {
+    expect(checkMessageCount({ messages: messages(3) }, bounds)).toBeUndefined();
+    expect(checkMessageCount({ messages: messages(4) }, bounds)).toEqual({
+      param: 'messages',
+      message: 'messages: at most 3 messages per request, got 4',
+    });
+  });
+
+  it("bounds max_tokens by the smallest limit of the chain's models", () => {
+    expect(checkOutputTokens({ max_tokens: 500 }, tiers, limitOf, bounds)).toBeUndefined();
+    expect(checkOutputTokens({ max_tokens: 501 }, tiers, limitOf, bounds)).toEqual({
+      param: 'max_tokens',
+      message: "max_tokens: at most 500 (the limit of model 'small'), got 501",
+    });
+  });
+
+  it('uses the default bound for models without their own limit', () => {
+    const plainOnly: Tier[] = [{ members: [{ key: 'plain', weight: 1 }] }];
+    expect(checkOutputTokens({ max_tokens: 1_000 }, plainOnly, limitOf, bounds)).toBeUndefined();
+    expect(checkOutputTokens({ max_completion_tokens: 1_001 }, plainOnly, limitOf, bounds)).toEqual({
+      param: 'max_completion_tokens',
+      message: 'max_completion_tokens: at most 1000 (the gateway limit), got 1001',
+    });
+  });
+
+  it('prefers max_completion_tokens over max_tokens, as the request mapping does', () => {
+    expect(
+      checkOutputTokens({ max_tokens: 9_999, max_completion_tokens: 10 }, tiers, limitOf, bounds),
+    ).toBeUndefined();
+  });
+
+  it('cuts a long echo and marks the cut', () => {
+    expect(echoable('abcd', 4)).toBe('abcd');
+    expect(echoable('abcde', 4)).toBe('abcd…');
+  });
+});
