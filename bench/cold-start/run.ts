@@ -39,8 +39,17 @@ function initTimes(bundle: SynthesisedBundle): number[] {
     ...bundle.environment,
   };
   const times: number[] = [];
-  for (let i = 0; i < RUNS; i++)
-    times.push(Number(execFileSync(process.execPath, [probe], { env, cwd: bundle.dir, encoding: 'utf8' })));
+  for (let i = 0; i < RUNS; i++) {
+    try {
+      times.push(Number(execFileSync(process.execPath, [probe], { env, cwd: bundle.dir, encoding: 'utf8' })));
+    } catch (error) {
+      // A minified bundle's error prints a whole line of code: the last lines say what failed.
+      const stderr = String((error as { stderr?: unknown }).stderr ?? error);
+      throw new Error(
+        `${bundle.handlerFile} failed to load: ${stderr.split('\n').slice(-6).join('\n').slice(-1500)}`,
+      );
+    }
+  }
   return times;
 }
 
@@ -76,10 +85,15 @@ function measure(label: string, bundles: SynthesisedBundle[]): void {
 
 const deployed = synthStackBundles(out, embeddedConfig());
 measure(LAMBDA_BUNDLE.sourceMap ? 'deployed (source map)' : 'deployed (no source map)', deployed);
-const configFile = join(out, 'bench.config.json');
+// The same functions, environments and config; only the source-map choice differs.
+const alternative = synthAlternativeBundles(out, join(out, 'bench.config.json'), !LAMBDA_BUNDLE.sourceMap);
 measure(
   LAMBDA_BUNDLE.sourceMap ? 'alternative: no source map' : 'alternative: source map',
-  synthAlternativeBundles(out, configFile, !LAMBDA_BUNDLE.sourceMap),
+  alternative.map((bundle) => {
+    const { NODE_OPTIONS: _, ...deployedEnv } =
+      deployed.find((d) => d.handlerFile === bundle.handlerFile)?.environment ?? {};
+    return { ...bundle, environment: { ...deployedEnv, ...bundle.environment } };
+  }),
 );
 rows.sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
 

@@ -33,10 +33,10 @@ export interface BundledFunctionProps {
 }
 
 /**
- * One of Switchyard's Lambda functions: local esbuild (`LAMBDA_BUNDLE`: ESM, minified, source
- * maps, the AWS SDK bundled in), Node.js 22 on arm64, the config bundled beside the handler, its
- * own log group, and a role that starts with
- * nothing but writing those logs. Every other permission is granted by name through the methods.
+ * One of Switchyard's Lambda functions: local esbuild (`LAMBDA_BUNDLE`: ESM, minified, names
+ * kept, no source map, the AWS SDK bundled in), Node.js 22 on arm64, the config bundled beside
+ * the handler, its own log group, and a role that starts with nothing but writing those logs.
+ * Every other permission is granted by name through the methods.
  */
 export class BundledFunction extends Construct {
   readonly fn: NodejsFunction;

@@ -47,6 +47,14 @@ describe('Switchyard stack', () => {
     });
   });
 
+  it('runs no function with --enable-source-maps: the bundles ship without a map (bench/cold-start)', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    expect(functions.length).toBe(3);
+    for (const fn of functions) {
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
+    }
+  });
+
   it('routes the root path to the app too: no MOCK integration anywhere', () => {
     const methods = Object.values(template.findResources('AWS::ApiGateway::Method'));
     expect(methods).toHaveLength(2); // ANY / and ANY /{proxy+}
