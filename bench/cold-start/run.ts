@@ -20,12 +20,13 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = 15;
 
 const out = mkdtempSync(join(ROOT, 'bench', 'cold-start', '.out-'));
+process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 
-/** Module initialisation of one bundle, in ms, once per fresh process, run where Lambda runs it (the asset directory). */
-function initTimes(bundle: SynthesisedBundle): number[] {
-  const probe = join(out, `probe-${bundle.handlerFile}.mjs`);
+/** A probe that imports one bundle in a fresh process, run where Lambda runs it (the asset directory). */
+function probeOf(bundle: SynthesisedBundle): () => number {
+  const probe = join(out, `probe-${bundle.dir.split('/').slice(-2).join('-')}.mjs`);
   writeFileSync(
     probe,
     // The Node.js runtime defines `awslambda` before it loads a handler; a streaming handler needs it at import.
@@ -38,10 +39,9 @@ function initTimes(bundle: SynthesisedBundle): number[] {
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     ...bundle.environment,
   };
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  return () => {
     try {
-      times.push(Number(execFileSync(process.execPath, [probe], { env, cwd: bundle.dir, encoding: 'utf8' })));
+      return Number(execFileSync(process.execPath, [probe], { env, cwd: bundle.dir, encoding: 'utf8' }));
     } catch (error) {
       // A minified bundle's error prints a whole line of code: the last lines say what failed.
       const stderr = String((error as { stderr?: unknown }).stderr ?? error);
@@ -49,7 +49,17 @@ function initTimes(bundle: SynthesisedBundle): number[] {
         `${bundle.handlerFile} failed to load: ${stderr.split('\n').slice(-6).join('\n').slice(-1500)}`,
       );
     }
-  }
+  };
+}
+
+/**
+ * Module initialisation times in ms, one fresh process each, of every build of a handler taken
+ * in turn run by run, so that load on the machine falls on every build alike.
+ */
+function interleavedInitTimes(builds: SynthesisedBundle[]): number[][] {
+  const probes = builds.map(probeOf);
+  const times = builds.map((): number[] => []);
+  for (let i = 0; i < RUNS; i++) probes.forEach((probe, b) => times[b]?.push(probe()));
   return times;
 }
 
@@ -66,36 +76,34 @@ function sizes(dir: string): { bundle: number; map: number; zipped: number } {
 }
 
 const rows: string[][] = [];
-function measure(label: string, bundles: SynthesisedBundle[]): void {
-  for (const bundle of bundles) {
-    const times = initTimes(bundle);
-    const size = sizes(bundle.dir);
-    rows.push([
-      `lambda/handlers/${bundle.handlerFile}`,
-      label,
-      bundle.environment.NODE_OPTIONS ?? '(none)',
-      mb(size.bundle),
-      size.map ? mb(size.map) : '—',
-      mb(size.zipped),
-      `${median(times).toFixed(1)} ms`,
-      `${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)} ms`,
-    ]);
-  }
+function row(label: string, bundle: SynthesisedBundle, times: number[]): string[] {
+  const size = sizes(bundle.dir);
+  return [
+    `lambda/handlers/${bundle.handlerFile}`,
+    label,
+    bundle.environment.NODE_OPTIONS ?? '(none)',
+    mb(size.bundle),
+    size.map ? mb(size.map) : '—',
+    mb(size.zipped),
+    `${median(times).toFixed(1)} ms`,
+    `${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)} ms`,
+  ];
 }
 
 const deployed = synthStackBundles(out, embeddedConfig());
-measure(LAMBDA_BUNDLE.sourceMap ? 'deployed (source map)' : 'deployed (no source map)', deployed);
 // The same functions, environments and config; only the source-map choice differs.
 const alternative = synthAlternativeBundles(out, join(out, 'bench.config.json'), !LAMBDA_BUNDLE.sourceMap);
-measure(
-  LAMBDA_BUNDLE.sourceMap ? 'alternative: no source map' : 'alternative: source map',
-  alternative.map((bundle) => {
-    const { NODE_OPTIONS: _, ...deployedEnv } =
-      deployed.find((d) => d.handlerFile === bundle.handlerFile)?.environment ?? {};
-    return { ...bundle, environment: { ...deployedEnv, ...bundle.environment } };
-  }),
-);
-rows.sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
+const labels = LAMBDA_BUNDLE.sourceMap
+  ? ['deployed (source map)', 'alternative: no source map']
+  : ['deployed (no source map)', 'alternative: source map'];
+for (const bundle of deployed) {
+  const other = alternative.find((a) => a.handlerFile === bundle.handlerFile);
+  if (!other) throw new Error(`no alternative build of ${bundle.handlerFile}`);
+  const { NODE_OPTIONS: _, ...sharedEnv } = bundle.environment;
+  const otherBuild = { ...other, environment: { ...sharedEnv, ...other.environment } };
+  const [mine, theirs] = interleavedInitTimes([bundle, otherBuild]);
+  rows.push(row(labels[0] ?? '', bundle, mine ?? []), row(labels[1] ?? '', otherBuild, theirs ?? []));
+}
 
 const header = [
   'handler',
@@ -115,4 +123,3 @@ for (const row of rows) console.log(line(row));
 console.log(
   `\nGoal: ≤ 1.5 MB bundle and ≤ 150 ms (Node ${process.version}, ${RUNS} fresh processes each; the deployed rows are the assets of \`cdk synth\`).`,
 );
-rmSync(out, { recursive: true, force: true });
