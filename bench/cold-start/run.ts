@@ -59,7 +59,9 @@ function probeOf(bundle: SynthesisedBundle): () => number {
 function interleavedInitTimes(builds: SynthesisedBundle[]): number[][] {
   const probes = builds.map(probeOf);
   const times = builds.map((): number[] => []);
-  for (let i = 0; i < RUNS; i++) probes.forEach((probe, b) => times[b]?.push(probe()));
+  for (let i = 0; i < RUNS; i++) {
+    for (const [b, probe] of probes.entries()) times[b]?.push(probe());
+  }
   return times;
 }
 
