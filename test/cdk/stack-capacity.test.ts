@@ -1,17 +1,13 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { STACK_CONFIG, synthStack } from './stack-fixture.js';
-
-const aws = { ssmPrefix: '/switchyard', chainCacheMs: 30_000 };
+import { STACK_CONFIG, synthStack, withAws } from './stack-fixture.js';
 
 let defaults: Template;
 let tuned: Template;
 beforeAll(() => {
   defaults = synthStack().template;
-  tuned = synthStack({
-    ...STACK_CONFIG,
-    aws: {
-      ...aws,
+  tuned = synthStack(
+    withAws({
       capacity: {
         apiReservedConcurrency: 200,
         workerMaxConcurrency: 4,
@@ -19,8 +15,8 @@ beforeAll(() => {
         stageBurstLimit: 75,
       },
       streaming: { integrationTimeoutSeconds: 300 },
-    },
-  }).template;
+    }),
+  ).template;
 });
 
 /** The API function's properties. */
@@ -78,26 +74,26 @@ describe('Switchyard stack: long streams (aws.streaming)', () => {
   });
 
   it('takes an explicit function timeout, at most 900 s', () => {
-    const t = synthStack({
-      ...STACK_CONFIG,
-      aws: { ...aws, streaming: { integrationTimeoutSeconds: 900, functionTimeoutSeconds: 900 } },
-    }).template;
+    const t = synthStack(
+      withAws({ streaming: { integrationTimeoutSeconds: 900, functionTimeoutSeconds: 900 } }),
+    ).template;
     expect(apiFunction(t).Timeout).toBe(900);
-    const implicit = synthStack({
-      ...STACK_CONFIG,
-      aws: { ...aws, streaming: { integrationTimeoutSeconds: 900 } },
-    }).template;
+    const implicit = synthStack(withAws({ streaming: { integrationTimeoutSeconds: 900 } })).template;
     expect(apiFunction(implicit).Timeout).toBe(900);
   });
 
   it('still bounds the time to first byte (deadlineMs) by the integration timeout, with a second to answer', () => {
-    const slow = { ...STACK_CONFIG, pipelines: { slow: { chain: 'gpt-mini', deadlineMs: 60_000 } } };
+    const slow = {
+      ...STACK_CONFIG,
+      pipelines: { slow: { chain: 'gpt-mini', deadlineMs: 60_000 } },
+      schedules: {},
+    };
     expect(() => synthStack(slow)).toThrow(
       /pipeline slow: deadlineMs 60000 does not fit .* 29 s .* use at most 28000/,
     );
-    const longer = { ...slow, aws: { ...aws, streaming: { integrationTimeoutSeconds: 61 } } };
+    const longer = withAws({ streaming: { integrationTimeoutSeconds: 61 } }, slow);
     expect(() => synthStack(longer)).not.toThrow();
-    const justShort = { ...slow, aws: { ...aws, streaming: { integrationTimeoutSeconds: 60 } } };
+    const justShort = withAws({ streaming: { integrationTimeoutSeconds: 60 } }, slow);
     expect(() => synthStack(justShort)).toThrow(/use at most 59000/);
   });
 });

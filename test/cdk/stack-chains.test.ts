@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { actionsOf, arnText, roleStatements, STACK_CONFIG, synthStack } from './stack-fixture.js';
+import { actionsOf, arnText, roleStatements, STACK_CONFIG, synthStack, withAws } from './stack-fixture.js';
 
 const ROUTER_ROLES = ['ApiFunctionRole', 'ScheduledJobsWorkerRole'];
 
@@ -18,10 +18,7 @@ let otherPrefix: Template;
 beforeAll(() => {
   before = synthStack().template;
   after = synthStack(CHANGED).template;
-  otherPrefix = synthStack({
-    ...STACK_CONFIG,
-    aws: { ssmPrefix: '/team/gateway', chainCacheMs: 30_000 },
-  }).template;
+  otherPrefix = synthStack(withAws({ ssmPrefix: '/team/gateway' })).template;
 });
 
 describe('Switchyard stack: chain overrides belong to the operator', () => {

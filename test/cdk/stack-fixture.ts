@@ -2,7 +2,9 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { expect } from 'vitest';
-import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import type { z } from 'zod';
+import type { awsSchema, SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import { parseConfig } from '../../lambda/core/catalog/load-config.js';
 import { embeddedConfig } from '../../lambda/local/config-file.js';
 import { SwitchyardStack } from '../../lib/switchyard-stack.js';
 import { writeTempConfig } from '../helpers/cli-harness.js';
@@ -39,6 +41,17 @@ export const STACK_CONFIG = {
   },
   jobs: { maxReceiveCount: 4, retentionDays: 7 },
 } satisfies SwitchyardConfig;
+
+/**
+ * `config` with this `aws` section, validated by the config schema, so every `aws` field this test
+ * does not name takes its default.
+ */
+export function withAws(
+  aws: z.input<typeof awsSchema>,
+  config: SwitchyardConfig = STACK_CONFIG,
+): SwitchyardConfig {
+  return parseConfig({ ...config, aws });
+}
 
 /**
  * A stack for `config` (bundling off), its app, and its template (synthesised on first read).

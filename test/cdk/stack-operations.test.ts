@@ -1,19 +1,13 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALARM_THRESHOLDS } from '../../lib/constructs/operations.js';
-import { STACK_CONFIG, synthStack } from './stack-fixture.js';
+import { synthStack, withAws } from './stack-fixture.js';
 
 let template: Template;
 let withEmail: Template;
 beforeAll(() => {
   template = synthStack().template;
-  withEmail = synthStack(
-    {
-      ...STACK_CONFIG,
-      aws: { ssmPrefix: '/switchyard', chainCacheMs: 30_000, alarmEmail: 'oncall@example.com' },
-    },
-    'SwitchyardStaging',
-  ).template;
+  withEmail = synthStack(withAws({ alarmEmail: 'oncall@example.com' }), 'SwitchyardStaging').template;
 });
 
 /** The one resource of `type` whose logical id starts with `prefix`. */

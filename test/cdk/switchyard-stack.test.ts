@@ -2,7 +2,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { Match } from 'aws-cdk-lib/assertions';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { actionsOf, arnText, roleStatements, STACK_CONFIG, synthStack } from './stack-fixture.js';
+import { actionsOf, arnText, roleStatements, STACK_CONFIG, synthStack, withAws } from './stack-fixture.js';
 
 let template: Template;
 beforeAll(() => {
@@ -120,21 +120,16 @@ describe('Switchyard stack', () => {
   });
 
   it('passes cdk-nag with an alarm e-mail, capacity, long streams and no schedules too', () => {
-    const { app } = synthStack(
+    const config = withAws(
       {
-        ...STACK_CONFIG,
-        schedules: {},
-        aws: {
-          ssmPrefix: '/team/gateway',
-          chainCacheMs: 30_000,
-          alarmEmail: 'oncall@example.com',
-          capacity: { apiReservedConcurrency: 50, workerMaxConcurrency: 5 },
-          streaming: { integrationTimeoutSeconds: 300 },
-        },
+        ssmPrefix: '/team/gateway',
+        alarmEmail: 'oncall@example.com',
+        capacity: { apiReservedConcurrency: 50, workerMaxConcurrency: 5 },
+        streaming: { integrationTimeoutSeconds: 300 },
       },
-      'Switchyard',
-      true,
+      { ...STACK_CONFIG, schedules: {} },
     );
+    const { app } = synthStack(config, 'Switchyard', true);
     expect(() => app.synth()).not.toThrow();
   });
 

@@ -8,8 +8,10 @@ const base = {
 const withAws = (aws: unknown) => parseConfig({ ...base, aws });
 
 describe('config: the aws section (alarm e-mail, capacity, streaming)', () => {
-  it('accepts the section with every new field left out', () => {
-    expect(withAws({}).aws).toEqual({ ssmPrefix: '/switchyard', chainCacheMs: 30_000 });
+  it('accepts the section with every new field left out, and leaves them unset', () => {
+    const aws = withAws({}).aws;
+    expect(aws).toMatchObject({ ssmPrefix: '/switchyard', chainCacheMs: 30_000 });
+    expect([aws?.alarmEmail, aws?.capacity, aws?.streaming]).toEqual([undefined, undefined, undefined]);
   });
 
   it('accepts an alarm e-mail, capacity and streaming settings as given', () => {
