@@ -1,14 +1,13 @@
-import { Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { createCatalog } from '../lambda/core/catalog/catalog.js';
 import type { SwitchyardConfig } from '../lambda/core/catalog/config-schema.js';
 import { createApiFunction } from './constructs/api-function.js';
 import { BreakerTable } from './constructs/breaker-table.js';
-import { ChainParameters } from './constructs/chain-parameters.js';
 import { JobQueues } from './constructs/job-queues.js';
 import { Operations } from './constructs/operations.js';
 import { ScheduledJobs } from './constructs/scheduled-jobs.js';
-import { INTEGRATION_TIMEOUT_SECONDS, SwitchyardApi } from './constructs/switchyard-api.js';
+import { SwitchyardApi } from './constructs/switchyard-api.js';
+import { checkDeployable, deploySettings } from './deploy-settings.js';
 
 export interface SwitchyardStackProps extends StackProps {
   config: SwitchyardConfig;
@@ -17,43 +16,19 @@ export interface SwitchyardStackProps extends StackProps {
 }
 
 /**
- * What only a deployment can get wrong: every pipeline's deadline must end inside API Gateway's
- * integration timeout (with a second to answer), and a key named only by `apiKeyEnv` exists only
- * on a laptop, so every keyed provider needs an `apiKeySecret` in AWS.
+ * One deployment of Switchyard: the API, its Lambda, the breaker table, jobs, alarms. The config
+ * chains travel in the bundled config file; the stack creates no `<prefix>/chains/*` parameter,
+ * so a deploy never touches an operator's override (SPEC §3).
  */
-function checkDeployable(config: SwitchyardConfig): void {
-  for (const [name, provider] of Object.entries(config.providers)) {
-    if (provider.type === 'openai' && provider.apiKeyEnv && !provider.apiKeySecret) {
-      throw new Error(
-        `providers.${name}: apiKeyEnv (${provider.apiKeyEnv}) only works locally; add apiKeySecret (an SSM SecureString /path or a Secrets Manager name) to deploy`,
-      );
-    }
-  }
-  const catalog = createCatalog(config);
-  const limitMs = (INTEGRATION_TIMEOUT_SECONDS - 1) * 1000;
-  for (const pipeline of ['(ad-hoc chains)', ...catalog.pipelines]) {
-    const { deadlineMs } = catalog.policy(pipeline).route;
-    if (deadlineMs > limitMs) {
-      throw new Error(
-        `pipeline ${pipeline}: deadlineMs ${deadlineMs} does not fit API Gateway's ${INTEGRATION_TIMEOUT_SECONDS} s integration timeout; use at most ${limitMs}`,
-      );
-    }
-  }
-}
-
-/** One deployment of Switchyard: the API, its Lambda, the breaker table, the chain parameters, alarms. */
 export class SwitchyardStack extends Stack {
   constructor(scope: Construct, id: string, props: SwitchyardStackProps) {
     super(scope, id, props);
     const { config } = props;
-    checkDeployable(config);
-    const ssmPrefix = config.aws?.ssmPrefix ?? '/switchyard';
+    const settings = deploySettings(config);
+    checkDeployable(config, settings);
+    const { ssmPrefix } = settings;
 
     const breakers = new BreakerTable(this, 'BreakerTable');
-    new ChainParameters(this, 'ChainParameters', {
-      ssmPrefix,
-      chains: Object.fromEntries(Object.entries(config.pipelines).map(([name, p]) => [name, p.chain])),
-    });
     const workerTimeoutSeconds = 120;
     const queues = new JobQueues(this, 'Jobs', {
       maxReceiveCount: config.jobs?.maxReceiveCount ?? 3,
@@ -65,10 +40,11 @@ export class SwitchyardStack extends Stack {
       ssmPrefix,
       configFile: props.configFile,
       config,
-      timeoutSeconds: INTEGRATION_TIMEOUT_SECONDS + 1,
+      timeoutSeconds: settings.apiFunctionTimeoutSeconds,
+      reservedConcurrency: settings.apiReservedConcurrency,
       jobs: { table: queues.table, queues },
     });
-    new ScheduledJobs(this, 'ScheduledJobs', {
+    const scheduled = new ScheduledJobs(this, 'ScheduledJobs', {
       schedules: config.schedules ?? {},
       queues,
       breakerTable: breakers.table,
@@ -76,9 +52,40 @@ export class SwitchyardStack extends Stack {
       configFile: props.configFile,
       config,
       workerTimeoutSeconds,
+      workerMaxConcurrency: settings.workerMaxConcurrency,
     });
-    const gateway = new SwitchyardApi(this, 'Api', { handler: api.fn });
-    new Operations(this, 'Operations', { handler: api.fn, deadLetters: queues.deadLetters });
+    const gateway = new SwitchyardApi(this, 'Api', {
+      handler: api.fn,
+      integrationTimeoutSeconds: settings.integrationTimeoutSeconds,
+      rateLimit: settings.stageRateLimit,
+      burstLimit: settings.stageBurstLimit,
+    });
+    const operations = new Operations(this, 'Operations', {
+      handler: api.fn,
+      api: gateway.api,
+      deadLetters: queues.deadLetters,
+      scheduleDeadLetters: scheduled.scheduleDeadLetters,
+      alarmEmail: settings.alarmEmail,
+      dashboardName: this.stackName,
+    });
+
+    const output = (name: string, value: string, description: string) =>
+      new CfnOutput(this, name, { value, description });
+    output('ApiUrl', gateway.api.url, 'The API stage URL');
+    output('OpenAIBaseUrl', gateway.api.urlForPath('/v1'), 'baseURL for OpenAI clients');
+    output('AlarmTopicArn', operations.topic.topicArn, 'Subscribe here to receive the alarms');
+    output('BreakerTableName', breakers.table.tableName, 'Breaker state (SWITCHYARD_TABLE)');
+    output('JobsTableName', queues.table.tableName, 'Job records (SWITCHYARD_JOBS_TABLE)');
+    output('JobQueueUrl', queues.queue.queueUrl, 'switchyard replay --queue <this>');
+    output('DeadLetterQueueUrl', queues.deadLetters.queueUrl, 'Jobs waiting for a replay');
+    if (scheduled.scheduleDeadLetters) {
+      output(
+        'ScheduleDeadLetterQueueUrl',
+        scheduled.scheduleDeadLetters.queueUrl,
+        'Schedules whose fan-out never started',
+      );
+    }
+    output('DashboardName', operations.dashboardName, 'The CloudWatch dashboard');
 
     acknowledgeFindings(this, gateway);
   }

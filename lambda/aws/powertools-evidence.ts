@@ -13,6 +13,8 @@ export const METRICS = {
   requests: 'Requests',
   exhausted: 'ExhaustedRequests',
   breakerOpenings: 'BreakerOpenings',
+  /** The openings a person must act on (`upstream_auth`, `model_not_found`); also counted in `breakerOpenings`. */
+  quarantineOpenings: 'QuarantineOpenings',
   requestLatency: 'RequestLatency',
 } as const;
 
@@ -81,11 +83,13 @@ export function powertoolsLedger(logger: PowertoolsLogger, metrics: Metrics): Le
   };
 }
 
-/** A breaker opening: the log line (ERROR when a person must act) and the metric. */
+/**
+ * A breaker opening: the log line (ERROR when a person must act) and the metric; a quarantine
+ * (our credential refused, the model gone) also counts as `QuarantineOpenings`, which pages.
+ */
 export function reportBreakerOpened(log: Logger, metrics: Metrics, event: BreakerOpened): void {
   logBreakerOpened(log, event);
-  emit(metrics, METRICS.breakerOpenings, MetricUnit.Count, 1, {
-    pipeline: event.pipeline,
-    model: event.model,
-  });
+  const dims = { pipeline: event.pipeline, model: event.model };
+  emit(metrics, METRICS.breakerOpenings, MetricUnit.Count, 1, dims);
+  if (event.alert) emit(metrics, METRICS.quarantineOpenings, MetricUnit.Count, 1, dims);
 }

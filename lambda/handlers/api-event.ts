@@ -1,3 +1,6 @@
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { errorBody } from '../http/openai-errors.js';
 
@@ -45,9 +48,17 @@ export function requestFromEvent(event: APIGatewayProxyEvent, signal?: AbortSign
   return new Request(url, { method: event.httpMethod, headers, body, signal });
 }
 
-/** Runs one API Gateway event through the app; the body stays a stream (SSE reaches the caller chunk by chunk). */
-export async function handleApiEvent(event: APIGatewayProxyEvent, app: FetchApp): Promise<StreamedResponse> {
-  const response = await app.fetch(requestFromEvent(event));
+/**
+ * Runs one API Gateway event through the app; the body stays a stream (SSE reaches the caller
+ * chunk by chunk). `signal` becomes the request's: when it aborts (the caller went away) the
+ * upstream call is aborted and no new attempt starts.
+ */
+export async function handleApiEvent(
+  event: APIGatewayProxyEvent,
+  app: FetchApp,
+  signal?: AbortSignal,
+): Promise<StreamedResponse> {
+  const response = await app.fetch(requestFromEvent(event, signal));
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
@@ -64,4 +75,40 @@ export function startFailure(): StreamedResponse {
       errorBody('the gateway is starting or could not start; try again', 'api_error', 'service_unavailable'),
     ),
   };
+}
+
+/**
+ * Aborts when the Lambda response stream closes before the answer was completely written: API
+ * Gateway dropped the connection because the caller went away (or a timeout ended it).
+ */
+export function callerGoneSignal(responseStream: Writable): AbortSignal {
+  const gone = new AbortController();
+  responseStream.once('close', () => {
+    if (!responseStream.writableFinished) gone.abort(new Error('the response stream closed early'));
+  });
+  return gone.signal;
+}
+
+/**
+ * Writes a response into the Lambda response stream the way API Gateway's streaming proxy reads
+ * it: status and headers first (`HttpResponseStream.from`), then the body. Once the caller has
+ * gone there is nobody to write to, so a closed stream ends the write quietly.
+ */
+export async function writeStreamedResponse(
+  response: StreamedResponse,
+  responseStream: Writable,
+  callerGone: AbortSignal,
+): Promise<void> {
+  if (callerGone.aborted) return;
+  const { body, ...metadata } = response;
+  const out = awslambda.HttpResponseStream.from(responseStream, metadata);
+  const source =
+    typeof body === 'string'
+      ? Readable.from(body === '' ? [] : [body])
+      : Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
+  try {
+    await pipeline(source, out);
+  } catch (error) {
+    if (!callerGone.aborted) throw error;
+  }
 }

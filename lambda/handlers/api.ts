@@ -1,12 +1,18 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Hono } from 'hono';
 import { createAwsRuntime } from '../aws/aws-runtime.js';
 import { createAwsGateway } from '../aws/create-aws-app.js';
 import { redactSecrets } from '../core/failures/redact-secrets.js';
-import { handleApiEvent, startFailure } from './api-event.js';
+import {
+  callerGoneSignal,
+  handleApiEvent,
+  type StreamedResponse,
+  startFailure,
+  writeStreamedResponse,
+} from './api-event.js';
 
 // Clients once per container; the app on the first request (it reads provider keys), and again
 // after a failed start rather than caching the failure.
@@ -22,11 +28,15 @@ const appForContainer = (): Promise<Hono> => {
   return app;
 };
 
-/** The API Lambda: API Gateway (REST, streamed) → the same HTTP app as `switchyard serve`. */
-export const handler = middy<APIGatewayProxyEvent>({ streamifyResponse: true })
+/** The Lambda context plus the signal that the caller went away. */
+interface ApiContext extends Context {
+  callerGone: AbortSignal;
+}
+
+const answer = middy<APIGatewayProxyEvent, StreamedResponse, Error, ApiContext>()
   .use(injectLambdaContext(runtime.logger))
   .use(logMetrics(runtime.metrics, { captureColdStartMetric: true }))
-  .handler(async (event) => {
+  .handler(async (event, context) => {
     let gateway: Hono;
     try {
       gateway = await appForContainer();
@@ -38,5 +48,18 @@ export const handler = middy<APIGatewayProxyEvent>({ streamifyResponse: true })
       });
       return startFailure();
     }
-    return handleApiEvent(event, gateway);
+    return handleApiEvent(event, gateway, context.callerGone);
   });
+
+/**
+ * The API Lambda: API Gateway (REST, streamed) → the same HTTP app as `switchyard serve`. The
+ * runtime's response stream is watched from the start, so a caller who disconnects aborts the
+ * request (the upstream call, and any attempt not yet started) even before the first byte.
+ */
+export const handler = awslambda.streamifyResponse<APIGatewayProxyEvent>(
+  async (event, responseStream, context) => {
+    const callerGone = callerGoneSignal(responseStream);
+    const response = await answer(event, Object.assign(context, { callerGone }));
+    await writeStreamedResponse(response, responseStream, callerGone);
+  },
+);

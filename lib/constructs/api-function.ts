@@ -12,19 +12,23 @@ export interface ApiFunctionProps {
   /** The deployed config: its provider keys and Bedrock models are exactly what the role may use. */
   config: SwitchyardConfig;
   timeoutSeconds: number;
+  /** Concurrent executions reserved for the API (taken out of the account's unreserved pool). Default: none. */
+  reservedConcurrency?: number | undefined;
   /** For `POST /v1/jobs`: the jobs table and the job queue. */
   jobs: { table: ITable; queues: JobQueues };
 }
 
 /**
- * The API Lambda: the same HTTP app as `switchyard serve`. It may read its chains, caller keys and
- * provider keys, read and write the breaker table, and create jobs (jobs table + job queue).
+ * The API Lambda: the same HTTP app as `switchyard serve`. It may read the parameters under its
+ * prefix (chain overrides, caller keys) and its provider keys, read and write the breaker table,
+ * and create jobs (jobs table + job queue).
  */
 export function createApiFunction(scope: Construct, id: string, props: ApiFunctionProps): BundledFunction {
   const fn = new BundledFunction(scope, id, {
     handlerFile: 'api.ts',
     configFile: props.configFile,
     timeoutSeconds: props.timeoutSeconds,
+    reservedConcurrentExecutions: props.reservedConcurrency,
     environment: {
       SWITCHYARD_STORE: 'dynamodb',
       SWITCHYARD_TABLE: props.breakerTable.tableName,
@@ -38,7 +42,6 @@ export function createApiFunction(scope: Construct, id: string, props: ApiFuncti
     breakerTable: props.breakerTable,
     config: props.config,
   });
-  fn.allow('ReadCallerKeys', ['ssm:GetParameter'], [fn.parameterArn(`${props.ssmPrefix}/caller-keys`)]);
   fn.allow(
     'CreateJobs',
     ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],

@@ -6,7 +6,8 @@ import { BREAKER_TABLE_KEYS } from '../../lambda/stores/dynamodb-breaker-keys.js
 /**
  * The breaker table shared by every Lambda container: one partition per pipeline, one item per
  * model, so a pipeline's whole state is one Query. On-demand, TTL on old window data, point-in-time
- * recovery, and kept when the stack is deleted (it is cheap, and its history explains incidents).
+ * recovery, deletion protection, and kept when the stack is deleted (it is cheap, and its history
+ * explains incidents).
  */
 export class BreakerTable extends Construct {
   readonly table: Table;
@@ -19,6 +20,7 @@ export class BreakerTable extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: BREAKER_TABLE_KEYS.ttlAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
   }

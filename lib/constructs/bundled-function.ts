@@ -5,9 +5,10 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { isSsmName } from '../../lambda/aws/provider-keys.js';
-import { LAMBDA_BUNDLE } from '../lambda-bundle.js';
+import { LAMBDA_BUNDLE, SOURCE_MAP_ENVIRONMENT } from '../lambda-bundle.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -20,13 +21,22 @@ export interface BundledFunctionProps {
   environment: Record<string, string>;
   /** Default 1024: more memory is more CPU, and cold starts are shorter. */
   memorySize?: number;
+  /** Concurrent executions reserved for (and capping) this function. Default: none. */
+  reservedConcurrentExecutions?: number | undefined;
+  /**
+   * Ship a source map and run with `--enable-source-maps`. Default `LAMBDA_BUNDLE.sourceMap`;
+   * `bench/cold-start` builds the other choice to show what it costs.
+   */
+  sourceMap?: boolean;
+  /** Where an asynchronous invocation goes after Lambda's retries failed (the role may send there). */
+  asyncDeadLetterQueue?: IQueue | undefined;
 }
 
 /**
- * One of Switchyard's Lambda functions: local esbuild (`LAMBDA_BUNDLE`: ESM, minified, source
- * maps, the AWS SDK bundled in), Node.js 22 on arm64, the config bundled beside the handler, its
- * own log group, and a role that starts with
- * nothing but writing those logs. Every other permission is granted by name through the methods.
+ * One of Switchyard's Lambda functions: local esbuild (`LAMBDA_BUNDLE`: ESM, minified, names
+ * kept, no source map, the AWS SDK bundled in), Node.js 22 on arm64, the config bundled beside
+ * the handler, its own log group, and a role that starts with nothing but writing those logs.
+ * Every other permission is granted by name through the methods.
  */
 export class BundledFunction extends Construct {
   readonly fn: NodejsFunction;
@@ -44,12 +54,15 @@ export class BundledFunction extends Construct {
     this.allow('WriteOwnLogs', ['logs:CreateLogStream', 'logs:PutLogEvents'], [logStreams]);
     this.acknowledgeWildcard(logStreams, 'log streams of its own log group');
 
+    const sourceMap = props.sourceMap ?? LAMBDA_BUNDLE.sourceMap;
     this.fn = new NodejsFunction(this, 'Handler', {
       entry: join(ROOT, 'lambda', 'handlers', props.handlerFile),
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 1024,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      deadLetterQueue: props.asyncDeadLetterQueue,
       timeout: Duration.seconds(props.timeoutSeconds),
       role: this.role,
       logGroup: this.logGroup,
@@ -59,12 +72,13 @@ export class BundledFunction extends Construct {
         SWITCHYARD_CONFIG: 'switchyard.config.json',
         POWERTOOLS_SERVICE_NAME: 'switchyard',
         POWERTOOLS_METRICS_NAMESPACE: 'Switchyard',
-        NODE_OPTIONS: '--enable-source-maps',
+        ...(sourceMap ? SOURCE_MAP_ENVIRONMENT : {}),
         ...props.environment,
       },
       bundling: {
         format: OutputFormat.ESM,
         ...LAMBDA_BUNDLE,
+        sourceMap,
         mainFields: [...LAMBDA_BUNDLE.mainFields],
         externalModules: [...LAMBDA_BUNDLE.externalModules],
         commandHooks: {
@@ -78,10 +92,10 @@ export class BundledFunction extends Construct {
     });
   }
 
-  /** Grants exactly these actions on exactly these resources. */
-  allow(sid: string, actions: string[], resources: string[]): void {
+  /** Grants exactly these actions on exactly these resources (under these IAM conditions, if any). */
+  allow(sid: string, actions: string[], resources: string[], conditions?: Record<string, unknown>): void {
     if (resources.length === 0) return;
-    this.role.addToPolicy(new PolicyStatement({ sid, actions, resources }));
+    this.role.addToPolicy(new PolicyStatement({ sid, actions, resources, conditions }));
   }
 
   /** ARN of an SSM parameter by its name (`/switchyard/chains`). */
@@ -97,7 +111,7 @@ export class BundledFunction extends Construct {
   allowSecrets(sid: string, names: readonly string[]): void {
     this.allow(
       `${sid}InSsm`,
-      ['ssm:GetParameter'],
+      ['ssm:GetParameter', 'ssm:GetParameters'],
       names.filter(isSsmName).map((n) => this.parameterArn(n)),
     );
     // Secrets Manager appends six random characters to every secret's ARN.

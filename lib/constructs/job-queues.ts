@@ -7,14 +7,19 @@ import { JOB_TABLE_KEYS } from '../../lambda/stores/dynamodb-job-keys.js';
 export interface JobQueuesProps {
   /** Receives before a message moves to the dead-letter queue. */
   maxReceiveCount: number;
+  /** Days the job queue keeps a message (and the jobs table a record). The dead-letter queue keeps 14. */
   retentionDays: number;
   /** The worker's timeout: the queue's visibility timeout is six times it, as AWS advises. */
   workerTimeoutSeconds: number;
 }
 
+/** Days the dead-letter queue keeps a message: SQS's maximum, the whole window for a replay. */
+export const DEAD_LETTER_RETENTION_DAYS = 14;
+
 /**
  * The job queue, its dead-letter queue (nothing is lost: a job that keeps failing waits there for
- * a replay), and the jobs table (status, result, attempt summary; TTL after `retentionDays`).
+ * a replay, for 14 days whatever `retentionDays` says), and the jobs table (status, result,
+ * attempt summary; TTL after `retentionDays`; deletion protection on).
  */
 export class JobQueues extends Construct {
   readonly queue: Queue;
@@ -35,7 +40,8 @@ export class JobQueues extends Construct {
     });
     this.deadLetters = new Queue(this, 'DeadLetterQueue', {
       queueName: `${queueName}-dlq`,
-      retentionPeriod: retention,
+      // SQS ages a dead letter from its first enqueue: the maximum leaves the most time to replay.
+      retentionPeriod: Duration.days(DEAD_LETTER_RETENTION_DAYS),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       redriveAllowPolicy: {
@@ -56,6 +62,7 @@ export class JobQueues extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: JOB_TABLE_KEYS.ttlAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
   }

@@ -1,133 +1,149 @@
 import { Duration } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
   ComparisonOperator,
   Dashboard,
-  GraphWidget,
+  type IMetric,
   MathExpression,
-  Metric,
-  TextWidget,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { Alias } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS } from '../../lambda/aws/powertools-evidence.js';
+import { AlarmTopic } from './alarm-topic.js';
+import { addDashboardWidgets } from './operations-dashboard.js';
+import { exhaustedRate, switchyardMetric } from './switchyard-metrics.js';
 
-export const METRIC_NAMESPACE = 'Switchyard';
-export const SERVICE_NAME = 'switchyard';
+/** When each alarm fires. Every evaluation period is 5 minutes. */
+export const ALARM_THRESHOLDS = {
+  /** Breakers quarantined (credential refused, model gone) in 5 min. */
+  quarantineOpenings: 1,
+  /** % of requests exhausted (every route failed or the deadline ran out), two periods in a row. */
+  exhaustedPercent: 1,
+  /** API function errors (crashes, timeouts) in 5 min. */
+  apiErrors: 5,
+  /** API function throttles (requests refused for concurrency) in 5 min. */
+  apiThrottles: 10,
+  /** % of API Gateway answers that are 5XX, two periods in a row, once there are 20 requests a period. */
+  api5xxPercent: 5,
+  /** Messages waiting in a dead-letter queue. */
+  deadLetters: 1,
+} as const;
 
 export interface OperationsProps {
   handler: IFunction;
+  api: RestApi;
   /** The jobs' dead-letter queue: any message there is work waiting for a replay. */
   deadLetters: IQueue;
-  /** Exhausted requests (every route failed, or the deadline ran out) as % of requests. Default 1. */
-  exhaustedPercent?: number;
+  /** The schedules' dead-letter queue (a fan-out that never started), when there are schedules. */
+  scheduleDeadLetters?: IQueue | undefined;
+  /** Subscribed to the alarm topic when set. */
+  alarmEmail?: string | undefined;
+  /** The dashboard's name. */
+  dashboardName: string;
 }
 
-/** Alarms on breaker openings, the exhausted-request rate and dead-letter depth, an alarm topic, and a dashboard. */
+/**
+ * The alarms a person must act on, the topic they notify (and the e-mail it reaches), and the
+ * dashboard. Routine breaker openings (429 storms, failure rates) are routed around and only
+ * drawn on the dashboard: what pages is user harm (exhausted requests, 5XX, Lambda errors and
+ * throttles), a quarantined route, and work stuck in a dead-letter queue.
+ */
 export class Operations extends Construct {
   readonly topic: Topic;
-  readonly breakerAlarm: Alarm;
-  readonly exhaustedAlarm: Alarm;
-  readonly deadLetterAlarm: Alarm;
+  readonly alarms: Record<string, Alarm> = {};
+  readonly dashboardName: string;
 
   constructor(scope: Construct, id: string, props: OperationsProps) {
     super(scope, id);
-    const metric = (name: string, statistic = 'Sum') =>
-      new Metric({
-        namespace: METRIC_NAMESPACE,
-        metricName: name,
-        dimensionsMap: { service: SERVICE_NAME },
-        statistic,
-        period: Duration.minutes(1),
-      });
-    this.topic = new Topic(this, 'AlarmTopic', {
-      displayName: 'Switchyard alarms',
-      enforceSSL: true,
-      masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
-    });
+    const period = Duration.minutes(5);
+    this.topic = new AlarmTopic(this, 'AlarmTopic', { email: props.alarmEmail }).topic;
     const notify = new SnsAction(this.topic);
+    const alarm = (name: string, description: string, metric: IMetric, threshold: number, periods = 1) => {
+      const created = new Alarm(this, `${name}Alarm`, {
+        alarmDescription: description,
+        metric,
+        threshold,
+        evaluationPeriods: periods,
+        datapointsToAlarm: periods,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      created.addAlarmAction(notify);
+      this.alarms[name] = created;
+    };
 
-    this.breakerAlarm = new Alarm(this, 'BreakerOpenedAlarm', {
-      alarmDescription:
-        'A breaker opened: a route is rate limited, failing, or refusing our credentials. See the "breaker opened" log lines.',
-      metric: metric(METRICS.breakerOpenings).with({ period: Duration.minutes(5) }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    const exhaustedRate = new MathExpression({
-      expression: 'IF(requests > 0, 100 * exhausted / requests, 0)',
-      usingMetrics: {
-        requests: metric(METRICS.requests).with({ period: Duration.minutes(5) }),
-        exhausted: metric(METRICS.exhausted).with({ period: Duration.minutes(5) }),
-      },
-      period: Duration.minutes(5),
-      label: 'Exhausted requests (%)',
-    });
-    this.exhaustedAlarm = new Alarm(this, 'ExhaustedRateAlarm', {
-      alarmDescription:
-        'Callers are getting errors: every route of a pipeline failed or its deadline ran out.',
-      metric: exhaustedRate,
-      threshold: props.exhaustedPercent ?? 1,
-      evaluationPeriods: 2,
-      datapointsToAlarm: 2,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    this.deadLetterAlarm = new Alarm(this, 'DeadLetterDepthAlarm', {
-      alarmDescription: 'Jobs are waiting in the dead-letter queue: fix the cause, then `switchyard replay`.',
-      metric: props.deadLetters.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(5),
-        statistic: 'Maximum',
-      }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    for (const alarm of [this.breakerAlarm, this.exhaustedAlarm, this.deadLetterAlarm])
-      alarm.addAlarmAction(notify);
-
-    const dashboard = new Dashboard(this, 'Dashboard', { dashboardName: 'Switchyard' });
-    dashboard.addWidgets(
-      new TextWidget({
-        markdown:
-          '# Switchyard\nRequests, attempts and fallbacks; breaker openings; exhausted requests; latency.',
-        width: 24,
-        height: 2,
-      }),
-      new GraphWidget({
-        title: 'Requests, attempts, fallbacks',
-        left: [metric(METRICS.requests), metric(METRICS.attempts), metric(METRICS.fallbacks)],
-        width: 12,
-      }),
-      new GraphWidget({
-        title: 'Breaker openings and exhausted requests',
-        left: [metric(METRICS.breakerOpenings), metric(METRICS.exhausted)],
-        right: [exhaustedRate],
-        width: 12,
-      }),
-      new GraphWidget({
-        title: 'Request latency (ms)',
-        left: [metric(METRICS.requestLatency, 'p50'), metric(METRICS.requestLatency, 'p99')],
-        width: 12,
-      }),
-      new GraphWidget({
-        title: 'API Lambda',
-        left: [
-          props.handler.metricInvocations(),
-          props.handler.metricErrors(),
-          props.handler.metricThrottles(),
-        ],
-        right: [props.handler.metricDuration({ statistic: 'p99' })],
-        width: 12,
-      }),
+    alarm(
+      'QuarantineOpened',
+      'A route is quarantined: the upstream refused our credential (upstream_auth) or the model is gone (model_not_found). Fix the key or the model id; see the "route quarantined" log lines.',
+      switchyardMetric(METRICS.quarantineOpenings, 'Sum', period),
+      ALARM_THRESHOLDS.quarantineOpenings,
     );
+    alarm(
+      'ExhaustedRate',
+      'Callers are getting errors: every route of a pipeline failed or its deadline ran out.',
+      exhaustedRate(),
+      ALARM_THRESHOLDS.exhaustedPercent,
+      2,
+    );
+    alarm(
+      'ApiErrors',
+      'The API function crashed or timed out (Lambda Errors).',
+      props.handler.metricErrors({ period, statistic: 'Sum' }),
+      ALARM_THRESHOLDS.apiErrors,
+    );
+    alarm(
+      'ApiThrottles',
+      'Lambda refused API requests for lack of concurrency: raise aws.capacity.apiReservedConcurrency or the account quota.',
+      props.handler.metricThrottles({ period, statistic: 'Sum' }),
+      ALARM_THRESHOLDS.apiThrottles,
+    );
+    alarm(
+      'Api5xxRate',
+      'API Gateway is answering 5XX (exhausted routes, Lambda errors, integration timeouts).',
+      new MathExpression({
+        expression: 'IF(requests >= 20, 100 * errors / requests, 0)',
+        usingMetrics: {
+          requests: props.api.metricCount({ period, statistic: 'Sum' }),
+          errors: props.api.metricServerError({ period, statistic: 'Sum' }),
+        },
+        period,
+        label: 'API 5XX (%)',
+      }),
+      ALARM_THRESHOLDS.api5xxPercent,
+      2,
+    );
+    const depth = (queue: IQueue) =>
+      queue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' });
+    alarm(
+      'DeadLetterDepth',
+      'Jobs are waiting in the dead-letter queue: fix the cause, then `switchyard replay`.',
+      depth(props.deadLetters),
+      ALARM_THRESHOLDS.deadLetters,
+    );
+    if (props.scheduleDeadLetters) {
+      alarm(
+        'ScheduleDeadLetterDepth',
+        'A schedule did not start its fan-out (EventBridge could not invoke the scheduler, or the scheduler failed): read the message, fix the cause, then run the schedule again.',
+        depth(props.scheduleDeadLetters),
+        ALARM_THRESHOLDS.deadLetters,
+      );
+    }
+
+    // Same id as before: a new logical id would create the same-named dashboard, then delete it.
+    const dashboard = new Dashboard(this, 'Dashboard', { dashboardName: props.dashboardName });
+    addDashboardWidgets(dashboard, {
+      handler: props.handler,
+      api: props.api,
+      deadLetterQueues: [
+        props.deadLetters,
+        ...(props.scheduleDeadLetters ? [props.scheduleDeadLetters] : []),
+      ],
+    });
+    this.dashboardName = props.dashboardName;
   }
 }

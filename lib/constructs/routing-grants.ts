@@ -1,7 +1,6 @@
-import { Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { chainsPath } from '../../lambda/aws/ssm-chain-parameters.js';
 import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import { bedrockResources } from './bedrock-resources.js';
 import type { BundledFunction } from './bundled-function.js';
 
 export interface RoutingAccess {
@@ -18,55 +17,50 @@ export function providerKeySecrets(config: SwitchyardConfig): string[] {
   );
 }
 
-/** Cross-region inference profiles (`us.`, `eu.`, `apac.`, `global.` + a model id). */
-const INFERENCE_PROFILE = /^(us|eu|apac|global)\.(.+)$/;
-
 /**
- * The Bedrock resources the config's models call: a foundation model in its provider's region,
- * or an inference profile plus the foundation model it routes to in whichever region it picks.
+ * Reading everything under the SSM prefix: one recursive `GetParametersByPath` on the prefix
+ * serves the chain overrides (`<prefix>/chains/*`), the caller keys and the provider keys kept
+ * there, and `GetParameter(s)` reads single names. SecureStrings under the prefix are encrypted
+ * with the account's `aws/ssm` key, whose key policy already lets any principal of the account
+ * decrypt through SSM, so no `kms:` grant is needed.
  */
-function bedrockResources(stack: Stack, config: SwitchyardConfig): { exact: string[]; anyRegion: string[] } {
-  const exact = new Set<string>();
-  const anyRegion = new Set<string>();
-  for (const model of Object.values(config.models)) {
-    const provider = config.providers[model.provider];
-    if (provider?.type !== 'bedrock') continue;
-    const profile = INFERENCE_PROFILE.exec(model.model);
-    if (profile) {
-      exact.add(
-        `arn:${stack.partition}:bedrock:${provider.region}:${stack.account}:inference-profile/${model.model}`,
-      );
-      anyRegion.add(`arn:${stack.partition}:bedrock:*::foundation-model/${profile[2]}`);
-    } else {
-      exact.add(`arn:${stack.partition}:bedrock:${provider.region}::foundation-model/${model.model}`);
-    }
-  }
-  return { exact: [...exact], anyRegion: [...anyRegion] };
+export function grantPrefixRead(fn: BundledFunction, ssmPrefix: string): void {
+  const prefix = fn.parameterArn(ssmPrefix);
+  const below = fn.parameterArn(`${ssmPrefix.replace(/\/+$/, '')}/*`);
+  fn.allow(
+    'ReadParametersUnderPrefix',
+    ['ssm:GetParametersByPath', 'ssm:GetParameter', 'ssm:GetParameters'],
+    [prefix, below],
+  );
+  fn.acknowledgeWildcard(
+    below,
+    'the parameters under the Switchyard prefix: operator chain overrides, caller keys, provider keys',
+  );
 }
 
 /**
- * What any function that runs the router needs: its chains from SSM, the provider keys named in
- * the config, the Bedrock models the config calls, and the breaker table — each by name, no more.
+ * What any function that runs the router needs: the parameters under its prefix, the provider keys
+ * named in the config, the Bedrock models the config calls, and the breaker table — each by name,
+ * no more.
  */
 export function grantRouting(fn: BundledFunction, access: RoutingAccess): void {
-  const chains = chainsPath(access.ssmPrefix);
-  const eachChain = fn.parameterArn(`${chains}/*`);
-  fn.allow(
-    'ReadChains',
-    ['ssm:GetParametersByPath', 'ssm:GetParameter'],
-    [fn.parameterArn(chains), eachChain],
-  );
-  fn.acknowledgeWildcard(eachChain, 'the chain parameters, one per pipeline, under <prefix>/chains/');
+  grantPrefixRead(fn, access.ssmPrefix);
   fn.allowSecrets('ReadProviderKeys', providerKeySecrets(access.config));
   fn.allow(
     'BreakerState',
     ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
     [access.breakerTable.tableArn],
   );
-  const bedrock = bedrockResources(Stack.of(fn), access.config);
+  const bedrock = bedrockResources(fn, access.config);
   const invoke = ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'];
-  fn.allow('InvokeBedrockModels', invoke, [...bedrock.exact, ...bedrock.anyRegion]);
-  for (const arn of bedrock.anyRegion) {
+  fn.allow('InvokeBedrockModels', invoke, bedrock.direct);
+  if (bedrock.throughProfiles.length > 0) {
+    fn.allow('InvokeBedrockThroughProfiles', invoke, bedrock.throughProfiles, {
+      // The foundation models in other regions are reachable only through our own profiles.
+      ArnLike: { 'bedrock:InferenceProfileArn': bedrock.profiles },
+    });
+  }
+  for (const arn of bedrock.throughProfiles.filter((a) => a.includes('*'))) {
     fn.acknowledgeWildcard(arn, 'the regions an inference profile may route this one foundation model to');
   }
 }

@@ -1,12 +1,13 @@
-import { CfnOutput } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventField, Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ScheduleConfig, SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
 import { BundledFunction } from './bundled-function.js';
-import { constructIdsFor } from './chain-parameters.js';
+import { constructIdsFor } from './construct-ids.js';
 import type { JobQueues } from './job-queues.js';
 import { grantRouting } from './routing-grants.js';
 
@@ -21,15 +22,22 @@ export interface ScheduledJobsProps {
   workerTimeoutSeconds: number;
   /** Jobs a worker takes from the queue at once. Default 5. */
   batchSize?: number;
+  /** Most worker instances the queue drives at once (2–1000), so a cron burst leaves room for live traffic. Default 10. */
+  workerMaxConcurrency?: number;
 }
 
 /**
  * Per schedule an EventBridge rule → the scheduler Lambda (fan-out into the job queue, one
- * conditional put per job id), and the worker Lambda on the queue with partial batch failures.
+ * conditional put per job id), and the worker Lambda on the queue with partial batch failures and
+ * a concurrency ceiling. A schedule that could not start its fan-out (EventBridge could not invoke
+ * the scheduler, or the scheduler failed every asynchronous retry) lands in the schedule
+ * dead-letter queue, which keeps it 14 days and has an alarm of its own.
  */
 export class ScheduledJobs extends Construct {
   /** Present when the config has schedules. */
   readonly scheduler: BundledFunction | undefined;
+  /** The rule targets' and the scheduler's dead-letter queue; present when the config has schedules. */
+  readonly scheduleDeadLetters: Queue | undefined;
   readonly worker: BundledFunction;
   readonly rules: Rule[];
 
@@ -43,8 +51,19 @@ export class ScheduledJobs extends Construct {
 
     const scheduled = Object.entries(props.schedules);
     const ruleIds = constructIdsFor(Object.keys(props.schedules), 'schedules');
-    this.scheduler = scheduled.length > 0 ? this.createScheduler(props, jobsEnv) : undefined;
+    this.scheduleDeadLetters =
+      scheduled.length > 0
+        ? new Queue(this, 'ScheduleDeadLetterQueue', {
+            retentionPeriod: Duration.days(14),
+            encryption: QueueEncryption.SQS_MANAGED,
+            enforceSSL: true,
+          })
+        : undefined;
+    this.scheduler = this.scheduleDeadLetters
+      ? this.createScheduler(props, jobsEnv, this.scheduleDeadLetters)
+      : undefined;
     const scheduler = this.scheduler;
+    const deadLetterQueue = this.scheduleDeadLetters;
     this.rules = scheduler
       ? scheduled.map(
           ([name, schedule]) =>
@@ -55,6 +74,7 @@ export class ScheduledJobs extends Construct {
                 new LambdaFunction(scheduler.fn, {
                   event: RuleTargetInput.fromObject({ schedule: name, time: EventField.time }),
                   retryAttempts: 4,
+                  deadLetterQueue,
                 }),
               ],
             }),
@@ -83,17 +103,19 @@ export class ScheduledJobs extends Construct {
     );
     this.worker.allowSecrets('ReadWebhookSecrets', [...new Set(webhookSecrets)]);
     this.worker.fn.addEventSource(
-      new SqsEventSource(queues.queue, { batchSize: props.batchSize ?? 5, reportBatchItemFailures: true }),
+      new SqsEventSource(queues.queue, {
+        batchSize: props.batchSize ?? 5,
+        reportBatchItemFailures: true,
+        maxConcurrency: props.workerMaxConcurrency ?? 10,
+      }),
     );
-
-    new CfnOutput(this, 'JobQueueUrl', {
-      value: queues.queue.queueUrl,
-      description: 'switchyard replay --queue <this>',
-    });
-    new CfnOutput(this, 'DeadLetterQueueUrl', { value: queues.deadLetters.queueUrl });
   }
 
-  private createScheduler(props: ScheduledJobsProps, environment: Record<string, string>): BundledFunction {
+  private createScheduler(
+    props: ScheduledJobsProps,
+    environment: Record<string, string>,
+    deadLetters: Queue,
+  ): BundledFunction {
     const { queues } = props;
     const scheduler = new BundledFunction(this, 'Scheduler', {
       handlerFile: 'scheduler.ts',
@@ -101,6 +123,7 @@ export class ScheduledJobs extends Construct {
       timeoutSeconds: 60,
       memorySize: 512,
       environment,
+      asyncDeadLetterQueue: deadLetters,
     });
     scheduler.allow(
       'CreateJobs',

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   EndpointType,
@@ -12,19 +12,24 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
-/** API Gateway's classic integration timeout: every pipeline deadline must end before it. */
-export const INTEGRATION_TIMEOUT_SECONDS = 29;
-
 export interface SwitchyardApiProps {
   handler: IFunction;
+  /**
+   * API Gateway's integration timeout in s: the longest a request, or a committed stream, runs
+   * (REST response streaming allows up to 900). Default 29.
+   */
+  integrationTimeoutSeconds?: number;
   /** Requests per second the stage accepts before API Gateway answers 429 itself. Default 500. */
   rateLimit?: number;
+  /** Requests the stage accepts in a burst. Default twice `rateLimit`. */
+  burstLimit?: number;
 }
 
 /**
- * A REST API with one greedy proxy route onto the API Lambda. REST (not HTTP API) because it can
- * stream a Lambda's response (`ResponseTransferMode.STREAM`), so `stream: true` reaches the caller
- * chunk by chunk through the same endpoint; access logs and stage throttling come with it.
+ * A REST API whose every path, the root included, goes to the API Lambda (the app answers unknown
+ * paths with 404 in the OpenAI envelope). REST (not HTTP API) because it can stream a Lambda's
+ * response (`ResponseTransferMode.STREAM`), so `stream: true` reaches the caller chunk by chunk
+ * through the same endpoint, for up to 15 minutes; access logs and stage throttling come with it.
  */
 export class SwitchyardApi extends Construct {
   readonly api: RestApi;
@@ -32,26 +37,30 @@ export class SwitchyardApi extends Construct {
   constructor(scope: Construct, id: string, props: SwitchyardApiProps) {
     super(scope, id);
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
+    const rateLimit = props.rateLimit ?? 500;
     const integration = new LambdaIntegration(props.handler, {
       proxy: true,
       responseTransferMode: ResponseTransferMode.STREAM,
-      timeout: Duration.seconds(INTEGRATION_TIMEOUT_SECONDS),
+      timeout: Duration.seconds(props.integrationTimeoutSeconds ?? 29),
     });
     this.api = new RestApi(this, 'RestApi', {
-      restApiName: 'switchyard',
+      // API Gateway's metrics are keyed by this name: a second stack must not share it.
+      restApiName: Stack.of(this).stackName,
       description: 'Switchyard LLM fallback gateway (OpenAI-compatible)',
       endpointTypes: [EndpointType.REGIONAL],
       cloudWatchRole: true,
+      // The root's `ANY /` (which `addProxy` adds) goes to the app too, not to an empty MOCK.
+      defaultIntegration: integration,
       deployOptions: {
         stageName: 'prod',
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false, // request bodies hold prompts: never log them
-        throttlingRateLimit: props.rateLimit ?? 500,
-        throttlingBurstLimit: (props.rateLimit ?? 500) * 2,
+        throttlingRateLimit: rateLimit,
+        throttlingBurstLimit: props.burstLimit ?? rateLimit * 2,
       },
     });
-    this.api.root.addProxy({ defaultIntegration: integration, anyMethod: true });
+    this.api.root.addProxy({ anyMethod: true });
   }
 }

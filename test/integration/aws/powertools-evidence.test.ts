@@ -1,0 +1,62 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { METRICS, powertoolsLogger, reportBreakerOpened } from '../../../lambda/aws/powertools-evidence.js';
+import type { BreakerOpened } from '../../../lambda/core/breaker/breakers.js';
+import { type CapturedOutput, captureProcessOutput } from '../../helpers/capture-output.js';
+
+interface EmfRecord {
+  _aws: { CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Name: string }[] }[] };
+  [field: string]: unknown;
+}
+
+let output: CapturedOutput;
+beforeEach(() => {
+  output = captureProcessOutput();
+});
+afterEach(() => output.restore());
+
+/** The EMF records written so far that carry `metric`, with their dimension names. */
+function records(metric: string): { dimensions: string[]; record: EmfRecord }[] {
+  return output
+    .text()
+    .split('\n')
+    .filter((line) => line.includes('"_aws"'))
+    .map((line) => JSON.parse(line) as EmfRecord)
+    .filter((r) => r._aws.CloudWatchMetrics[0]?.Metrics.some((m) => m.Name === metric))
+    .map((record) => ({ dimensions: record._aws.CloudWatchMetrics[0]?.Dimensions[0] ?? [], record }));
+}
+
+function open(reason: BreakerOpened['reason'], alert: boolean): void {
+  const metrics = new Metrics({ namespace: 'Switchyard', serviceName: 'switchyard' });
+  const log = powertoolsLogger(new Logger({ serviceName: 'switchyard' }));
+  reportBreakerOpened(log, metrics, { pipeline: 'p', model: 'm', reason, openUntil: 0, alert });
+}
+
+describe('breaker-opening metrics', () => {
+  it.each([
+    ['upstream_auth', true],
+    ['model_not_found', true],
+  ] as const)(
+    'counts a %s opening as a quarantine, once for the alarm and once per pipeline and model',
+    (reason, alert) => {
+      open(reason, alert);
+      const quarantine = records(METRICS.quarantineOpenings);
+      expect(quarantine.map((q) => q.dimensions.sort())).toEqual([
+        ['service'],
+        ['model', 'pipeline', 'service'],
+      ]);
+      expect(quarantine[1]?.record).toMatchObject({ pipeline: 'p', model: 'm', service: 'switchyard' });
+      expect(records(METRICS.breakerOpenings)).toHaveLength(2);
+    },
+  );
+
+  it.each([
+    ['consecutive_429', false],
+    ['failure_rate', false],
+  ] as const)('counts a routine %s opening as an opening only', (reason, alert) => {
+    open(reason, alert);
+    expect(records(METRICS.breakerOpenings)).toHaveLength(2);
+    expect(records(METRICS.quarantineOpenings)).toEqual([]);
+  });
+});

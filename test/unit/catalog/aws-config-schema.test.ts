@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../lambda/core/catalog/load-config.js';
+
+const base = {
+  providers: { fake: { type: 'openai', baseURL: 'http://127.0.0.1:9/v1' } },
+  models: { a: { provider: 'fake', model: 'model-a' } },
+};
+const withAws = (aws: unknown) => parseConfig({ ...base, aws });
+
+describe('config: the aws section (alarm e-mail, capacity, streaming)', () => {
+  it('accepts the section with every new field left out, and leaves them unset', () => {
+    const aws = withAws({}).aws;
+    expect(aws).toMatchObject({ ssmPrefix: '/switchyard', chainCacheMs: 30_000 });
+    expect([aws?.alarmEmail, aws?.capacity, aws?.streaming]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('accepts an alarm e-mail, capacity and streaming settings as given', () => {
+    const aws = {
+      alarmEmail: 'oncall@example.com',
+      capacity: {
+        apiReservedConcurrency: 100,
+        workerMaxConcurrency: 2,
+        stageRateLimit: 10,
+        stageBurstLimit: 0,
+      },
+      streaming: { integrationTimeoutSeconds: 900, functionTimeoutSeconds: 900 },
+    };
+    expect(withAws(aws).aws).toMatchObject(aws);
+  });
+
+  it.each([
+    ['alarmEmail', { alarmEmail: 'not-an-address' }, /aws\.alarmEmail/],
+    [
+      'workerMaxConcurrency below SQS’s minimum of 2',
+      { capacity: { workerMaxConcurrency: 1 } },
+      /aws\.capacity\.workerMaxConcurrency/,
+    ],
+    [
+      'workerMaxConcurrency above 1000',
+      { capacity: { workerMaxConcurrency: 1001 } },
+      /aws\.capacity\.workerMaxConcurrency/,
+    ],
+    [
+      'apiReservedConcurrency of 0',
+      { capacity: { apiReservedConcurrency: 0 } },
+      /aws\.capacity\.apiReservedConcurrency/,
+    ],
+    [
+      'an integration timeout over 900 s',
+      { streaming: { integrationTimeoutSeconds: 901 } },
+      /aws\.streaming\.integrationTimeoutSeconds/,
+    ],
+    ['an unknown capacity field', { capacity: { reserved: 5 } }, /aws\.capacity/],
+  ])('rejects %s, naming the field', (_name, aws, field) => {
+    expect(() => withAws(aws)).toThrow(field);
+  });
+
+  it('rejects a function timeout shorter than the integration timeout, and accepts an equal one', () => {
+    expect(() =>
+      withAws({ streaming: { integrationTimeoutSeconds: 120, functionTimeoutSeconds: 119 } }),
+    ).toThrow(/aws\.streaming\.functionTimeoutSeconds: must be at least integrationTimeoutSeconds/);
+    expect(() =>
+      withAws({ streaming: { integrationTimeoutSeconds: 120, functionTimeoutSeconds: 120 } }),
+    ).not.toThrow();
+  });
+
+  it('measures a lone function timeout against the default 29 s integration timeout', () => {
+    expect(() => withAws({ streaming: { functionTimeoutSeconds: 28 } })).toThrow(/functionTimeoutSeconds/);
+    expect(() => withAws({ streaming: { functionTimeoutSeconds: 29 } })).not.toThrow();
+  });
+});
