@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'lambda/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // The AWS SDK warns that its 2027 releases need Node 22; true, and not news in every test run.

@@ -1,4 +1,4 @@
-import { runCli } from '../lambda/local/cli/run-cli.js';
+import { runCli } from '../lambda/cli/run-cli.js';
 
 process.exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),

@@ -2,14 +2,14 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { App } from 'aws-cdk-lib';
+import { loadConfig } from '../lambda/config/config-file.js';
 import type { SwitchyardConfig } from '../lambda/core/catalog/config-schema.js';
-import { loadConfig } from '../lambda/local/config-file.js';
 
 const EMBEDDED = join(
   dirname(fileURLToPath(import.meta.url)),
   '..',
   'lambda',
-  'local',
+  'config',
   'default-config.json',
 );
 

@@ -9,6 +9,8 @@
  *   npm run bench:breaker-store
  */
 import { performance } from 'node:perf_hooks';
+import { createBreakerDynamoDbClient, createDocumentClient } from '../../lambda/aws/dynamodb-client.js';
+import { formatTable } from '../../lambda/cli/format-table.js';
 import { DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
 import type { BreakerStore } from '../../lambda/core/breaker/breaker-store.js';
 import { createBreakers } from '../../lambda/core/breaker/breakers.js';
@@ -16,13 +18,11 @@ import type { Tier } from '../../lambda/core/dsl/types.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { routeGenerate } from '../../lambda/core/router/route-chat.js';
 import type { RouteModel, RouterDeps } from '../../lambda/core/router/route-types.js';
-import { formatTable } from '../../lambda/local/cli/format-table.js';
-import { systemClock, systemRandom, systemSleep } from '../../lambda/runtime/system-time.js';
 import { withReadCache } from '../../lambda/stores/cached-breaker-store.js';
 import { ensureBreakerTable } from '../../lambda/stores/create-breaker-table.js';
 import { createDynamoDbBreakerStore } from '../../lambda/stores/dynamodb-breaker-store.js';
-import { breakerDocumentClient, createBreakerDynamoDbClient } from '../../lambda/stores/dynamodb-client.js';
 import { createMemoryBreakerStore } from '../../lambda/stores/memory-breaker-store.js';
+import { systemClock, systemRandom, systemSleep } from '../../lambda/wiring/system-time.js';
 import { type DynaliteProcess, startDynaliteProcess } from './dynalite-process.js';
 import { instantModel } from './instant-model.js';
 
@@ -81,7 +81,7 @@ async function storeFor(kind: StoreKind, dynalite: DynaliteProcess, table: strin
       },
       { step: 'initialize', name: 'benchCountCommands' },
     );
-    const dynamo = createDynamoDbBreakerStore({ client: breakerDocumentClient(client), tableName: table });
+    const dynamo = createDynamoDbBreakerStore({ client: createDocumentClient(client), tableName: table });
     store = kind === 'dynamodb+cache' ? withReadCache(dynamo, CACHE_MS) : dynamo;
     close = () => client.destroy();
   }

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
-import { embeddedConfig } from '../../lambda/local/config-file.js';
+import { embeddedConfig } from '../../lambda/config/config-file.js';
 import { LAMBDA_BUNDLE } from '../../lib/lambda-bundle.js';
 import { type SynthesisedBundle, synthAlternativeBundles, synthStackBundles } from './synth-bundles.js';
 

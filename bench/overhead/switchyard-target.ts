@@ -6,12 +6,12 @@
  */
 import { openSync, writeSync } from 'node:fs';
 import { devNull } from 'node:os';
-import { parseConfig } from '../../lambda/core/catalog/load-config.js';
+import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import { silentLogger } from '../../lambda/core/logger.js';
-import { createLocalGateway } from '../../lambda/local/create-local-gateway.js';
-import { envProviderAccess } from '../../lambda/local/env-provider-access.js';
-import { createJsonLedger } from '../../lambda/local/json-lines.js';
-import { type RunningServer, startServer } from '../../lambda/local/start-server.js';
+import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';
+import { envProviderAccess } from '../../lambda/wiring/env-provider-access.js';
+import { createJsonLedger } from '../../lambda/wiring/json-lines.js';
+import { type RunningServer, startServer } from '../../lambda/wiring/start-server.js';
 import { INSTANT_MODEL } from './instant-upstream.js';
 
 /** The pipeline the bench calls (`model` in the request body). */

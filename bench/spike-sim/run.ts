@@ -6,7 +6,7 @@
  *   tsx bench/spike-sim/run.ts [--seed 0]
  */
 import { parseArgs } from 'node:util';
-import { seededRandom } from '../../lambda/runtime/seeded-random.js';
+import { seededRandom } from '../../lambda/wiring/seeded-random.js';
 import { ATTEMPT_TIMEOUT_MS, CHAIN, PROVIDERS, START, TRACE } from './scenario.js';
 import { createSimProvider, type ProviderStats } from './sim-provider.js';
 import { type Strategy, strategies, tiersOf } from './strategies.js';

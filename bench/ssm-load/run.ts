@@ -10,8 +10,8 @@
  *   npm run bench:ssm-load
  */
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { parseConfig } from '../../lambda/core/catalog/load-config.js';
-import { formatTable } from '../../lambda/local/cli/format-table.js';
+import { formatTable } from '../../lambda/cli/format-table.js';
+import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import { startFakeSsm } from '../../test/helpers/fake-ssm.js';
 import { createSimContainer } from './sim-container.js';
 

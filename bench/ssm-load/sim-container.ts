@@ -1,6 +1,5 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SSMClient } from '@aws-sdk/client-ssm';
-import { remoteKeyReaders } from '../../lambda/aws/aws-runtime.js';
 import { createParameterSource } from '../../lambda/aws/parameter-snapshot.js';
 import { type AwsProviderKeys, createAwsProviderKeys } from '../../lambda/aws/provider-keys.js';
 import { createSsmCallerKeys } from '../../lambda/aws/ssm-caller-keys.js';
@@ -10,7 +9,8 @@ import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.j
 import { silentLogger } from '../../lambda/core/logger.js';
 import type { Clock } from '../../lambda/core/time.js';
 import type { CallerKeySource } from '../../lambda/http/caller-auth.js';
-import { seededRandom } from '../../lambda/runtime/seeded-random.js';
+import { remoteKeyReaders } from '../../lambda/wiring/aws-container.js';
+import { seededRandom } from '../../lambda/wiring/seeded-random.js';
 
 /** One warm Lambda container as `createAwsGateway` wires its SSM side: the same objects, a virtual clock. */
 export interface SimContainer {

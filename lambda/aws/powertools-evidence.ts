@@ -4,7 +4,7 @@ import type { BreakerOpened } from '../core/breaker/breakers.js';
 import { AD_HOC_PREFIX } from '../core/gateway/gateway.js';
 import type { LedgerEntry, LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
-import { logBreakerOpened } from '../runtime/breaker-log-events.js';
+import { logBreakerOpened } from '../wiring/breaker-log-events.js';
 
 /** Metric names, shared with the alarms and the dashboard in `lib/constructs/operations.ts`. */
 export const METRICS = {

@@ -3,9 +3,9 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Hono } from 'hono';
-import { createAwsRuntime } from '../aws/aws-runtime.js';
-import { createAwsGateway } from '../aws/create-aws-app.js';
 import { redactSecrets } from '../core/failures/redact-secrets.js';
+import { createAwsContainer } from '../wiring/aws-container.js';
+import { createAwsGateway } from '../wiring/create-aws-gateway.js';
 import {
   callerGoneSignal,
   handleApiEvent,
@@ -16,10 +16,10 @@ import {
 
 // Clients once per container; the app on the first request (it reads provider keys), and again
 // after a failed start rather than caching the failure.
-const runtime = createAwsRuntime();
+const container = createAwsContainer();
 let app: Promise<Hono> | undefined;
 const appForContainer = (): Promise<Hono> => {
-  app ??= createAwsGateway(runtime)
+  app ??= createAwsGateway(container)
     .then((assembled) => assembled.app)
     .catch((error: unknown) => {
       app = undefined;
@@ -34,15 +34,15 @@ interface ApiContext extends Context {
 }
 
 const answer = middy<APIGatewayProxyEvent, StreamedResponse, Error, ApiContext>()
-  .use(injectLambdaContext(runtime.logger))
-  .use(logMetrics(runtime.metrics, { captureColdStartMetric: true }))
+  .use(injectLambdaContext(container.logger))
+  .use(logMetrics(container.metrics, { captureColdStartMetric: true }))
   .handler(async (event, context) => {
     let gateway: Hono;
     try {
       gateway = await appForContainer();
     } catch (error) {
       // The caller still gets the OpenAI envelope; the cause goes to the log, not to the caller.
-      runtime.logger.error('gateway failed to start', {
+      container.logger.error('gateway failed to start', {
         error: error instanceof Error ? error.name : 'unknown',
         detail: error instanceof Error ? redactSecrets(error.message) : undefined,
       });

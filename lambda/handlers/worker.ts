@@ -3,17 +3,17 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { createAwsRuntime } from '../aws/aws-runtime.js';
-import { createAwsGateway } from '../aws/create-aws-app.js';
-import { createJobWorker, type JobWorker } from '../aws/job-worker.js';
+import { createJobWorker, type JobWorker } from '../jobs/aws/job-worker.js';
+import { createAwsContainer } from '../wiring/aws-container.js';
+import { createAwsGateway } from '../wiring/create-aws-gateway.js';
 
 // Clients once per container; the gateway and job store on the first batch.
-const runtime = createAwsRuntime();
+const container = createAwsContainer();
 const processor = new BatchProcessor(EventType.SQS);
 let worker: Promise<JobWorker> | undefined;
 const workerForContainer = (): Promise<JobWorker> => {
-  worker ??= createAwsGateway(runtime)
-    .then((assembled) => createJobWorker(runtime, assembled.gateway))
+  worker ??= createAwsGateway(container)
+    .then((assembled) => createJobWorker(container, assembled.gateway))
     .catch((error: unknown) => {
       worker = undefined;
       throw error;
@@ -27,8 +27,8 @@ const workerForContainer = (): Promise<JobWorker> => {
  * and, after `maxReceiveCount`, moves it to the dead-letter queue.
  */
 export const handler = middy<SQSEvent>()
-  .use(injectLambdaContext(runtime.logger))
-  .use(logMetrics(runtime.metrics))
+  .use(injectLambdaContext(container.logger))
+  .use(logMetrics(container.metrics))
   .handler(async (event, context) => {
     const jobs = await workerForContainer();
     return processPartialResponse(event, (record: SQSRecord) => jobs.process(record.body), processor, {

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { Catalog } from '../core/catalog/catalog.js';
-import { formatPath } from '../core/catalog/load-config.js';
+import { formatPath } from '../core/catalog/parse-config.js';
 import { chatCompletionBodySchema, toChatRequest } from '../core/chat/chat-request-schema.js';
 import { completionBody } from '../core/chat/openai-format.js';
 import type { RequestBounds } from '../core/chat/request-bounds.js';

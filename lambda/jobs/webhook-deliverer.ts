@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Deliverer, DeliveryOutcome } from '../core/jobs/deliverer.js';
 import { isLoopbackHost } from '../core/loopback.js';
 import type { Clock } from '../core/time.js';
-import { systemClock } from '../runtime/system-time.js';
+import { systemClock } from '../wiring/system-time.js';
 import type { DeliverySecret } from './job-secrets.js';
 
 /** The signature header: `sha256=<hex HMAC-SHA256 of timestamp + "." + body>` (docs/security.md). */

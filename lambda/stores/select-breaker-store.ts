@@ -1,16 +1,16 @@
 import { z } from 'zod';
+import {
+  createBreakerDynamoDbClient,
+  createDocumentClient,
+  type DynamoDbConnection,
+  isAwsEndpoint,
+} from '../aws/dynamodb-client.js';
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
 import { ConfigError, SwitchyardError } from '../core/errors.js';
 import { withReadCache } from './cached-breaker-store.js';
 import { ensureBreakerTable } from './create-breaker-table.js';
 import { DEFAULT_BREAKER_TABLE } from './dynamodb-breaker-keys.js';
 import { createDynamoDbBreakerStore } from './dynamodb-breaker-store.js';
-import {
-  breakerDocumentClient,
-  createBreakerDynamoDbClient,
-  type DynamoDbConnection,
-  isAwsEndpoint,
-} from './dynamodb-client.js';
 import { createMemoryBreakerStore } from './memory-breaker-store.js';
 
 /** The breaker stores Switchyard has. */
@@ -154,7 +154,7 @@ export async function selectBreakerStore(
       },
     );
   }
-  const store = createDynamoDbBreakerStore({ client: breakerDocumentClient(client), tableName });
+  const store = createDynamoDbBreakerStore({ client: createDocumentClient(client), tableName });
   const table = `dynamodb table '${tableName}'${settings.defaultTable ? ' (default name; set SWITCHYARD_TABLE)' : ''}`;
   const where = connection.endpoint
     ? `at ${connection.endpoint}${created ? ' (table created)' : ''}`

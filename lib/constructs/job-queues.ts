@@ -2,7 +2,7 @@ import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Queue, QueueEncryption, RedrivePermission } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { JOB_TABLE_KEYS } from '../../lambda/stores/dynamodb-job-keys.js';
+import { JOB_TABLE_KEYS } from '../../lambda/jobs/aws/dynamodb-job-keys.js';
 
 export interface JobQueuesProps {
   /** Receives before a message moves to the dead-letter queue. */

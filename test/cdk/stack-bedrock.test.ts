@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { embeddedConfig } from '../../lambda/local/config-file.js';
+import { embeddedConfig } from '../../lambda/config/config-file.js';
 import {
   INFERENCE_PROFILE_PREFIXES,
   parseInferenceProfileId,

@@ -3,9 +3,9 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { expect } from 'vitest';
 import type { z } from 'zod';
+import { embeddedConfig } from '../../lambda/config/config-file.js';
 import type { awsSchema, SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
-import { parseConfig } from '../../lambda/core/catalog/load-config.js';
-import { embeddedConfig } from '../../lambda/local/config-file.js';
+import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import { SwitchyardStack } from '../../lib/switchyard-stack.js';
 import { writeTempConfig } from '../helpers/cli-harness.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { describeAwsError } from '../../lambda/local/cli/ssm-cli-support.js';
+import { describeAwsError } from '../../lambda/cli/ssm-cli-support.js';
 import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
 import { type FakeSsm, startFakeSsm } from '../helpers/fake-ssm.js';
 

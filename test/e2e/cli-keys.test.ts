@@ -2,11 +2,11 @@ import { SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createParameterSource } from '../../lambda/aws/parameter-snapshot.js';
 import { createSsmCallerKeys } from '../../lambda/aws/ssm-caller-keys.js';
-import { parseConfig } from '../../lambda/core/catalog/load-config.js';
+import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import { silentLogger } from '../../lambda/core/logger.js';
 import { createHttpApp } from '../../lambda/http/create-http-app.js';
-import { createLocalGateway } from '../../lambda/local/create-local-gateway.js';
-import { systemClock } from '../../lambda/runtime/system-time.js';
+import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';
+import { systemClock } from '../../lambda/wiring/system-time.js';
 import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
 import { type FakeSsm, startFakeSsm } from '../helpers/fake-ssm.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeUpstream } from '../../lambda/local/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../lambda/local/fakes/openai-fake.js';
+import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
 
 let fake: FakeUpstream;

@@ -7,8 +7,8 @@ import type {
   LedgerEntry,
   RequestLedgerEntry,
 } from '../../lambda/core/ledger/ledger-entry.js';
-import type { ReportData } from '../../lambda/local/demo/demo-report.js';
-import { runDemo } from '../../lambda/local/demo/run-demo.js';
+import type { ReportData } from '../../lambda/dev/demo/demo-report.js';
+import { runDemo } from '../../lambda/dev/demo/run-demo.js';
 import { runCliCaptured } from '../helpers/cli-harness.js';
 
 /** The JSON the report embeds for machines. */

@@ -1,17 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lambda/core/catalog/load-config.js';
+import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { silentLogger } from '../../lambda/core/logger.js';
+import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { idempotentJobId } from '../../lambda/http/jobs-routes.js';
-import type { LocalJobRunner } from '../../lambda/jobs/local-job-runner.js';
-import { createMemoryJobQueue, type MemoryJobQueue } from '../../lambda/jobs/memory-job-queue.js';
-import { createMemoryJobStore, type MemoryJobStore } from '../../lambda/jobs/memory-job-store.js';
-import { createLocalGateway } from '../../lambda/local/create-local-gateway.js';
-import type { FakeUpstream } from '../../lambda/local/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../lambda/local/fakes/openai-fake.js';
-import { createLocalJobWorker } from '../../lambda/local/local-job-worker.js';
-import { type RunningServer, startServer } from '../../lambda/local/start-server.js';
-import { systemClock } from '../../lambda/runtime/system-time.js';
+import { createMemoryJobQueue, type MemoryJobQueue } from '../../lambda/jobs/memory/memory-job-queue.js';
+import { createMemoryJobStore, type MemoryJobStore } from '../../lambda/jobs/memory/memory-job-store.js';
+import { createLocalJobWorker } from '../../lambda/jobs/runner/in-process-worker.js';
+import type { LocalJobRunner } from '../../lambda/jobs/runner/queue-poller.js';
+import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';
+import { type RunningServer, startServer } from '../../lambda/wiring/start-server.js';
+import { systemClock } from '../../lambda/wiring/system-time.js';
 import { waitFor } from '../helpers/gateway-harness.js';
 
 const BODY = { model: 'p', messages: [{ role: 'user', content: 'summarise the night' }] };

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lambda/core/catalog/load-config.js';
+import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import { silentLogger } from '../../lambda/core/logger.js';
 import { sha256Hex } from '../../lambda/http/caller-auth.js';
-import { createMemoryJobQueue } from '../../lambda/jobs/memory-job-queue.js';
-import { createMemoryJobStore } from '../../lambda/jobs/memory-job-store.js';
-import { createLocalGateway } from '../../lambda/local/create-local-gateway.js';
-import { type RunningServer, startServer } from '../../lambda/local/start-server.js';
-import { systemClock } from '../../lambda/runtime/system-time.js';
+import { createMemoryJobQueue } from '../../lambda/jobs/memory/memory-job-queue.js';
+import { createMemoryJobStore } from '../../lambda/jobs/memory/memory-job-store.js';
+import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';
+import { type RunningServer, startServer } from '../../lambda/wiring/start-server.js';
+import { systemClock } from '../../lambda/wiring/system-time.js';
 
 const ALICE = 'sy-alice-key-0123456789';
 const BOB = 'sy-bob-key-9876543210';

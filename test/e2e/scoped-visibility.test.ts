@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lambda/core/catalog/load-config.js';
+import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import { fanOutSchedule } from '../../lambda/core/jobs/fan-out-schedule.js';
 import { silentLogger } from '../../lambda/core/logger.js';
+import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { sha256Hex } from '../../lambda/http/caller-auth.js';
-import { createMemoryJobQueue } from '../../lambda/jobs/memory-job-queue.js';
-import { createMemoryJobStore } from '../../lambda/jobs/memory-job-store.js';
-import { createLocalGateway } from '../../lambda/local/create-local-gateway.js';
-import type { FakeUpstream } from '../../lambda/local/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../lambda/local/fakes/openai-fake.js';
-import { type RunningServer, startServer } from '../../lambda/local/start-server.js';
-import { seededRandom } from '../../lambda/runtime/seeded-random.js';
-import { systemClock } from '../../lambda/runtime/system-time.js';
+import { createMemoryJobQueue } from '../../lambda/jobs/memory/memory-job-queue.js';
+import { createMemoryJobStore } from '../../lambda/jobs/memory/memory-job-store.js';
+import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';
+import { seededRandom } from '../../lambda/wiring/seeded-random.js';
+import { type RunningServer, startServer } from '../../lambda/wiring/start-server.js';
+import { systemClock } from '../../lambda/wiring/system-time.js';
 
 const KEYS = {
   app: 'sy-app-key-0123456789',

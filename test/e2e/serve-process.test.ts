@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeUpstream } from '../../lambda/local/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../lambda/local/fakes/openai-fake.js';
+import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { writeTempConfig } from '../helpers/cli-harness.js';
 import { waitFor } from '../helpers/gateway-harness.js';
 

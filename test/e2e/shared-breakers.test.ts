@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeUpstream } from '../../lambda/local/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../lambda/local/fakes/openai-fake.js';
+import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { writeTempConfig } from '../helpers/cli-harness.js';
 import { DYNALITE_ENV, type RunningDynalite, startDynalite } from '../helpers/dynalite.js';
 import { waitFor } from '../helpers/gateway-harness.js';

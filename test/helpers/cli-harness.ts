@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { runCli } from '../../lambda/local/cli/run-cli.js';
+import { runCli } from '../../lambda/cli/run-cli.js';
 
 /** Runs the CLI in-process with captured output; `stdin`, when given, is piped in as standard input. */
 export async function runCliCaptured(

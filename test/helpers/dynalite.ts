@@ -2,9 +2,9 @@ import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createBreakerDynamoDbClient, createDocumentClient } from '../../lambda/aws/dynamodb-client.js';
 import { ensureBreakerTable } from '../../lambda/stores/create-breaker-table.js';
 import { createDynamoDbBreakerStore } from '../../lambda/stores/dynamodb-breaker-store.js';
-import { breakerDocumentClient, createBreakerDynamoDbClient } from '../../lambda/stores/dynamodb-client.js';
 
 interface DynaliteOptions {
   /** How long a new table stays CREATING, in ms (dynalite's default is 500). */
@@ -85,7 +85,7 @@ export async function openBreakerTable(dynalite: RunningDynalite, options: { tab
     clients.push(client);
     const counts = countCommands(client);
     return {
-      store: createDynamoDbBreakerStore({ client: breakerDocumentClient(client), tableName }),
+      store: createDynamoDbBreakerStore({ client: createDocumentClient(client), tableName }),
       client,
       counts,
     };

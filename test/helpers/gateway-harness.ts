@@ -1,13 +1,13 @@
 import OpenAI from 'openai';
-import { parseConfig } from '../../lambda/core/catalog/load-config.js';
+import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { silentLogger } from '../../lambda/core/logger.js';
-import { createLocalGateway } from '../../lambda/local/create-local-gateway.js';
-import { envProviderAccess } from '../../lambda/local/env-provider-access.js';
-import { startFakeBedrock } from '../../lambda/local/fakes/bedrock-fake.js';
-import type { FakeUpstream } from '../../lambda/local/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../lambda/local/fakes/openai-fake.js';
-import { type RunningServer, startServer } from '../../lambda/local/start-server.js';
+import { startFakeBedrock } from '../../lambda/dev/fakes/bedrock-fake.js';
+import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
+import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';
+import { envProviderAccess } from '../../lambda/wiring/env-provider-access.js';
+import { type RunningServer, startServer } from '../../lambda/wiring/start-server.js';
 
 export const PRICE = { inputPerMTok: 2, outputPerMTok: 8 };
 

@@ -2,7 +2,7 @@ import { createBreakers } from '../../lambda/core/breaker/breakers.js';
 import { createCatalog } from '../../lambda/core/catalog/catalog.js';
 import { createConfigChainSource } from '../../lambda/core/catalog/chain-sources.js';
 import type { ScheduleConfig, SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
-import { parseConfig } from '../../lambda/core/catalog/load-config.js';
+import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import type { ChatModel, ChatResult } from '../../lambda/core/chat/chat-model.js';
 import type { FailureClass } from '../../lambda/core/failures/failure-class.js';
 import { ProviderError } from '../../lambda/core/failures/provider-error.js';
@@ -13,10 +13,10 @@ import { runJob } from '../../lambda/core/jobs/run-job.js';
 import type { LedgerEntry, RequestLedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { silentLogger } from '../../lambda/core/logger.js';
 import type { RouteModel } from '../../lambda/core/router/route-types.js';
-import { createMemoryJobQueue } from '../../lambda/jobs/memory-job-queue.js';
-import { createMemoryJobStore } from '../../lambda/jobs/memory-job-store.js';
-import { seededRandom } from '../../lambda/runtime/seeded-random.js';
+import { createMemoryJobQueue } from '../../lambda/jobs/memory/memory-job-queue.js';
+import { createMemoryJobStore } from '../../lambda/jobs/memory/memory-job-store.js';
 import { createMemoryBreakerStore } from '../../lambda/stores/memory-breaker-store.js';
+import { seededRandom } from '../../lambda/wiring/seeded-random.js';
 import { createFakeClock } from './fake-clock.js';
 
 /** A config with models a, b, c (never called over HTTP here) and pipeline `p` = `(a|b),c`. */

@@ -9,8 +9,8 @@ import type {
 } from '../../lambda/core/ledger/ledger-entry.js';
 import { routeGenerate } from '../../lambda/core/router/route-chat.js';
 import type { RouteModel, RoutePolicy } from '../../lambda/core/router/route-types.js';
-import { seededRandom } from '../../lambda/runtime/seeded-random.js';
 import { createMemoryBreakerStore } from '../../lambda/stores/memory-breaker-store.js';
+import { seededRandom } from '../../lambda/wiring/seeded-random.js';
 import { createFakeClock } from './fake-clock.js';
 import { type ScriptedModel, type Step, scriptedModel } from './scripted-model.js';
 

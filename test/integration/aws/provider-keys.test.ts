@@ -1,12 +1,12 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { remoteKeyReaders } from '../../../lambda/aws/aws-runtime.js';
 import { createParameterSource } from '../../../lambda/aws/parameter-snapshot.js';
 import { createAwsProviderKeys } from '../../../lambda/aws/provider-keys.js';
 import type { RemoteKeyReaders } from '../../../lambda/aws/remote-keys.js';
-import { parseConfig } from '../../../lambda/core/catalog/load-config.js';
+import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 import type { LogFields } from '../../../lambda/core/logger.js';
+import { remoteKeyReaders } from '../../../lambda/wiring/aws-container.js';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 import { type FakeSsm, startFakeSsm } from '../../helpers/fake-ssm.js';
 

@@ -9,8 +9,8 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFakeBedrock } from '../../../lambda/local/fakes/bedrock-fake.js';
-import type { FakeUpstream } from '../../../lambda/local/fakes/fake-upstream.js';
+import { startFakeBedrock } from '../../../lambda/dev/fakes/bedrock-fake.js';
+import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 
 const MODEL = 'meta.llama3-3-70b-instruct-v1:0';
 // 'Be brief.' + 'Say hello' = 18 chars -> ceil(18 / 4) = 5 input tokens (same as the OpenAI fake).

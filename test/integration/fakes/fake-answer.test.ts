@@ -4,7 +4,7 @@ import {
   planAnswer,
   splitWords,
   tokensFor,
-} from '../../../lambda/local/fakes/fake-answer.js';
+} from '../../../lambda/dev/fakes/fake-answer.js';
 
 const BASE: AnswerInput = {
   model: 'm',

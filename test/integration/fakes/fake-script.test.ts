@@ -1,10 +1,10 @@
 import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFakeBedrock } from '../../../lambda/local/fakes/bedrock-fake.js';
-import type { FakeUpstream } from '../../../lambda/local/fakes/fake-upstream.js';
-import { type Fault, InvalidFaultError } from '../../../lambda/local/fakes/fault.js';
-import { startFakeOpenAI } from '../../../lambda/local/fakes/openai-fake.js';
-import { runFakeUpstreams } from '../../../lambda/local/fakes/run-fake-upstreams.js';
+import { startFakeBedrock } from '../../../lambda/dev/fakes/bedrock-fake.js';
+import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
+import { type Fault, InvalidFaultError } from '../../../lambda/dev/fakes/fault.js';
+import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
+import { runFakeUpstreams } from '../../../lambda/dev/fakes/run-fake-upstreams.js';
 
 let fake: FakeUpstream;
 let root: string;

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FakeUpstream } from '../../../lambda/local/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../../lambda/local/fakes/openai-fake.js';
+import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
 
 const MODEL = 'gpt-4o-mini';
 // 'Be brief.' + 'Say hello' = 18 chars -> ceil(18 / 4) = 5 prompt tokens.

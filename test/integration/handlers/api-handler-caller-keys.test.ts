@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
 import { sha256Hex } from '../../../lambda/http/caller-auth.js';
-import type { FakeUpstream } from '../../../lambda/local/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../../lambda/local/fakes/openai-fake.js';
 import { type CapturedOutput, captureProcessOutput } from '../../helpers/capture-output.js';
 import { writeTempConfig } from '../../helpers/cli-harness.js';
 import { DYNALITE_ENV, type RunningDynalite, startDynalite } from '../../helpers/dynalite.js';

@@ -2,9 +2,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JobRecord, JobResult, JobRun } from '../../../lambda/core/jobs/job.js';
-import { ensureJobTable } from '../../../lambda/stores/create-job-table.js';
-import { JOB_TABLE_KEYS } from '../../../lambda/stores/dynamodb-job-keys.js';
-import { createDynamoDbJobStore, JobItemError } from '../../../lambda/stores/dynamodb-job-store.js';
+import { ensureJobTable } from '../../../lambda/jobs/aws/create-job-table.js';
+import { JOB_TABLE_KEYS } from '../../../lambda/jobs/aws/dynamodb-job-keys.js';
+import { createDynamoDbJobStore, JobItemError } from '../../../lambda/jobs/aws/dynamodb-job-store.js';
 import { DYNALITE_ENV, type RunningDynalite, startDynalite } from '../../helpers/dynalite.js';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 

@@ -6,21 +6,26 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dlqOf, queueArnOf, replayAddressesOf, replayDeadLetters } from '../../../lambda/aws/dlq-replay.js';
+import { ConfigError } from '../../../lambda/core/errors.js';
+import {
+  dlqOf,
+  queueArnOf,
+  replayAddressesOf,
+  replayDeadLetters,
+} from '../../../lambda/jobs/aws/dlq-replay.js';
 import {
   ensureJobQueues,
   type JobQueueAddresses,
   jobQueueSettings,
-} from '../../../lambda/aws/ensure-job-queues.js';
-import { isUnsupportedOperation } from '../../../lambda/aws/sqs-errors.js';
+} from '../../../lambda/jobs/aws/ensure-job-queues.js';
+import { isUnsupportedOperation } from '../../../lambda/jobs/aws/sqs-errors.js';
 import {
   createSqsJobQueue,
   deleteJob,
   parseJobMessage,
   receiveJobs,
   releaseJob,
-} from '../../../lambda/aws/sqs-job-queue.js';
-import { ConfigError } from '../../../lambda/core/errors.js';
+} from '../../../lambda/jobs/aws/sqs-job-queue.js';
 import { type RunningFauxqs, sqsClientFor, startFauxqs, startMoveTaskProxy } from '../../helpers/fauxqs.js';
 
 let fauxqs: RunningFauxqs;

@@ -2,13 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseConfig } from '../../../lambda/core/catalog/load-config.js';
+import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 import type { ChatRequest } from '../../../lambda/core/chat/chat-model.js';
-import { envProviderAccess } from '../../../lambda/local/env-provider-access.js';
-import type { FakeUpstream } from '../../../lambda/local/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../../lambda/local/fakes/openai-fake.js';
+import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
 import { createOpenAIChatModel } from '../../../lambda/providers/index.js';
 import { createNodeHttpFetch } from '../../../lambda/providers/shared/node-http-fetch.js';
+import { envProviderAccess } from '../../../lambda/wiring/env-provider-access.js';
 import { callOptions, drain, providerErrorOf, textOf } from './harness.js';
 
 const UPSTREAM = 'gpt-4o-mini';

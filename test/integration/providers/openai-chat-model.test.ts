@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatModel, ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import type { FailureClass } from '../../../lambda/core/failures/failure-class.js';
-import type { FakeUpstream } from '../../../lambda/local/fakes/fake-upstream.js';
-import type { Fault } from '../../../lambda/local/fakes/fault.js';
-import { startFakeOpenAI } from '../../../lambda/local/fakes/openai-fake.js';
+import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
+import type { Fault } from '../../../lambda/dev/fakes/fault.js';
+import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
 import { createOpenAIChatModel } from '../../../lambda/providers/index.js';
 import { callOptions, drain, providerErrorOf, streamErrorOf, textOf, toolArguments } from './harness.js';
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCatalog } from '../../../lambda/core/catalog/catalog.js';
-import { parseConfig } from '../../../lambda/core/catalog/load-config.js';
+import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 import type { ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import type { RouteModel } from '../../../lambda/core/router/route-types.js';
-import type { FakeUpstream } from '../../../lambda/local/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../../lambda/local/fakes/openai-fake.js';
+import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
 import { createRouteModels, type ProviderAccess } from '../../../lambda/providers/create-chat-models.js';
 import { callOptions, drain, providerErrorOf, streamErrorOf } from './harness.js';
 

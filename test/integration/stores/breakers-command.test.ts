@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveCommand } from '../../../lambda/cli/serve-command.js';
 import { DEFAULT_BREAKER_POLICY } from '../../../lambda/core/breaker/breaker-policy.js';
-import { serveCommand } from '../../../lambda/local/cli/serve-command.js';
 import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';
 import {
   DYNALITE_ENV,

@@ -1,14 +1,11 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createBreakerDynamoDbClient, createDocumentClient } from '../../../lambda/aws/dynamodb-client.js';
 import { WINDOW_BUCKETS } from '../../../lambda/core/breaker/breaker-policy.js';
 import { ensureBreakerTable } from '../../../lambda/stores/create-breaker-table.js';
 import { BREAKER_TABLE_KEYS } from '../../../lambda/stores/dynamodb-breaker-keys.js';
 import { createDynamoDbBreakerStore } from '../../../lambda/stores/dynamodb-breaker-store.js';
 import { SKEW_BUCKETS } from '../../../lambda/stores/dynamodb-breaker-update.js';
-import {
-  breakerDocumentClient,
-  createBreakerDynamoDbClient,
-} from '../../../lambda/stores/dynamodb-client.js';
 import { openBreakerTable, type RunningDynalite, startDynalite } from '../../helpers/dynalite.js';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 import { createRouterHarness, tiersOf } from '../../helpers/router-harness.js';
@@ -30,7 +27,7 @@ beforeEach(async () => {
 });
 afterEach(() => table.close());
 
-const doc = () => breakerDocumentClient(table.client);
+const doc = () => createDocumentClient(table.client);
 const count = (name: string) => table.counts.get(name) ?? 0;
 
 async function rawItem(model: string, pipeline = 'p') {
@@ -163,7 +160,7 @@ describe('DynamoDB breaker store: failures', () => {
       credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
     });
     const store = createDynamoDbBreakerStore({
-      client: breakerDocumentClient(client),
+      client: createDocumentClient(client),
       tableName: 'no-such-table',
     });
     const notFound = { name: 'ResourceNotFoundException' };
@@ -219,7 +216,7 @@ describe('DynamoDB breaker store: failures', () => {
     const outcomes = await Promise.all(clients.map((c) => ensureBreakerTable(c, 'shared', { pollMs: 20 })));
     expect(outcomes).toContain('created');
     expect(await ensureBreakerTable(clients[0], 'shared')).toBe('exists');
-    const { Count } = await breakerDocumentClient(clients[1]).send(
+    const { Count } = await createDocumentClient(clients[1]).send(
       new QueryCommand({
         TableName: 'shared',
         KeyConditionExpression: '#pk = :p',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { isAwsEndpoint } from '../../../lambda/aws/dynamodb-client.js';
 import { ConfigError } from '../../../lambda/core/errors.js';
 import { CachedBreakerStore } from '../../../lambda/stores/cached-breaker-store.js';
 import { DynamoDbBreakerStore } from '../../../lambda/stores/dynamodb-breaker-store.js';
-import { isAwsEndpoint } from '../../../lambda/stores/dynamodb-client.js';
 import { MemoryBreakerStore } from '../../../lambda/stores/memory-breaker-store.js';
 import { breakerStoreSettings, selectBreakerStore } from '../../../lambda/stores/select-breaker-store.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig, parseConfigText } from '../../../lambda/core/catalog/load-config.js';
+import { embeddedConfig } from '../../../lambda/config/config-file.js';
+import { parseConfig, parseConfigText } from '../../../lambda/core/catalog/parse-config.js';
 import { ConfigError } from '../../../lambda/core/errors.js';
-import { embeddedConfig } from '../../../lambda/local/config-file.js';
 import { testConfig } from '../../helpers/test-config.js';
 
 function errorOf(fn: () => unknown): ConfigError {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../lambda/core/catalog/load-config.js';
-import { checkBedrockModelIds } from '../../../lambda/local/cli/doctor-checks.js';
+import { checkBedrockModelIds } from '../../../lambda/cli/doctor-checks.js';
+import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 
 const configWith = (region: string, model: string) =>
   parseConfig({

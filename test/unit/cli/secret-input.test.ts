@@ -1,11 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type CliInput, type CliIo, CliUsageError } from '../../../lambda/local/cli/cli-io.js';
-import {
-  checkProviderKey,
-  MAX_SECRET_BYTES,
-  readSecretInput,
-} from '../../../lambda/local/cli/secret-input.js';
+import { type CliInput, type CliIo, CliUsageError } from '../../../lambda/cli/cli-io.js';
+import { checkProviderKey, MAX_SECRET_BYTES, readSecretInput } from '../../../lambda/cli/secret-input.js';
 
 /** A terminal as Node presents one: a stream with `isTTY` and `setRawMode`, recording the modes set. */
 function fakeTerminal() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../lambda/core/catalog/load-config.js';
-import { checkServeExposure, isLoopbackHost } from '../../../lambda/local/cli/serve-exposure.js';
+import { checkServeExposure, isLoopbackHost } from '../../../lambda/cli/serve-exposure.js';
+import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';
 
 const open = parseConfig(ABC_CONFIG);

@@ -11,7 +11,7 @@ import {
   sha256Hex,
 } from '../../../lambda/http/caller-auth.js';
 import { createStaticCallerKeys } from '../../../lambda/http/static-caller-keys.js';
-import { createLocalGateway } from '../../../lambda/local/create-local-gateway.js';
+import { createLocalGateway } from '../../../lambda/wiring/create-local-gateway.js';
 import { testConfig } from '../../helpers/test-config.js';
 
 vi.mock('node:crypto', async (importOriginal) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../lambda/http/caller-auth.js';
-import { createReloadableAuth } from '../../../lambda/local/reloadable-auth.js';
+import { createReloadableAuth } from '../../../lambda/wiring/reloadable-auth.js';
 
 const hash = sha256Hex('k');
 

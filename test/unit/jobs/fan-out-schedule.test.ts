@@ -5,9 +5,9 @@ import {
   normalizeScheduledTime,
 } from '../../../lambda/core/jobs/fan-out-schedule.js';
 import type { JobQueue } from '../../../lambda/core/jobs/job-ports.js';
-import { createMemoryJobQueue } from '../../../lambda/jobs/memory-job-queue.js';
-import { createMemoryJobStore } from '../../../lambda/jobs/memory-job-store.js';
-import { seededRandom } from '../../../lambda/runtime/seeded-random.js';
+import { createMemoryJobQueue } from '../../../lambda/jobs/memory/memory-job-queue.js';
+import { createMemoryJobStore } from '../../../lambda/jobs/memory/memory-job-store.js';
+import { seededRandom } from '../../../lambda/wiring/seeded-random.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
 import { scheduleOf } from '../../helpers/job-harness.js';
 

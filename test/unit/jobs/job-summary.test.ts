@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { webhookBody } from '../../../lambda/core/jobs/deliverer.js';
 import type { JobRecord } from '../../../lambda/core/jobs/job.js';
-import { jobView } from '../../../lambda/core/jobs/job-summary.js';
+import { jobView } from '../../../lambda/core/jobs/job-view.js';
 import { idempotentJobId } from '../../../lambda/http/jobs-routes.js';
 
 const BASE: JobRecord = {

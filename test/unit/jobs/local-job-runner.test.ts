@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fanOutSchedule } from '../../../lambda/core/jobs/fan-out-schedule.js';
 import { silentLogger } from '../../../lambda/core/logger.js';
-import { createLocalJobRunner } from '../../../lambda/jobs/local-job-runner.js';
-import { seededRandom } from '../../../lambda/runtime/seeded-random.js';
+import { createLocalJobRunner } from '../../../lambda/jobs/runner/queue-poller.js';
+import { seededRandom } from '../../../lambda/wiring/seeded-random.js';
 import { waitFor } from '../../helpers/gateway-harness.js';
 import { createJobHarness, scheduleOf } from '../../helpers/job-harness.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryJobQueue } from '../../../lambda/jobs/memory-job-queue.js';
+import { createMemoryJobQueue } from '../../../lambda/jobs/memory/memory-job-queue.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
 
 function queue(maxReceiveCount = 3) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../lambda/core/jobs/job.js';
-import { createMemoryJobStore, JobStoreFullError } from '../../../lambda/jobs/memory-job-store.js';
+import { createMemoryJobStore, JobStoreFullError } from '../../../lambda/jobs/memory/memory-job-store.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
 
 const T0 = Date.UTC(2026, 10, 29, 3, 0, 0);

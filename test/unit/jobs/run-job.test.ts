@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fanOutSchedule } from '../../../lambda/core/jobs/fan-out-schedule.js';
-import { seededRandom } from '../../../lambda/runtime/seeded-random.js';
+import { seededRandom } from '../../../lambda/wiring/seeded-random.js';
 import { createJobHarness, recordingDeliverer, scheduleOf } from '../../helpers/job-harness.js';
 
 const TIME = '2026-11-29T03:00:00Z';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pickWeighted, selectModel } from '../../../lambda/core/router/select-model.js';
-import { seededRandom } from '../../../lambda/runtime/seeded-random.js';
+import { seededRandom } from '../../../lambda/wiring/seeded-random.js';
 import { tiersOf } from '../../helpers/router-harness.js';
 
 const none = { isBlocked: () => false, hasFailed: () => false };

@@ -1,0 +1,152 @@
+import { parseArgs } from 'node:util';
+import { createSsmChainStore, resolveSsmPrefix } from '../aws/ssm-chains.js';
+import { loadConfig } from '../config/config-file.js';
+import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
+import { type EffectiveChain, envVarName } from '../core/catalog/chain-sources.js';
+import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { Tier } from '../core/dsl/types.js';
+import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_OK } from './cli-io.js';
+import { describeSource, type OverrideSeen, resolvePipelineSource } from './effective-source.js';
+import { formatTable } from './format-table.js';
+import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';
+
+/** `switchyard explain --help`. */
+export const EXPLAIN_USAGE = [
+  'usage: switchyard explain [--config FILE] [--json] [--ssm] "<chain or pipeline>"',
+  'with a pipeline name, --ssm also reads its operator override <prefix>/chains/<pipeline>, as the deployed gateway does',
+].join('\n');
+
+/** The `--json` output of SPEC §2; `source` and `chain` only for a pipeline. */
+interface ExplainOutput {
+  tiers: string[][];
+  warnings: string[];
+  source?: string;
+  chain?: string;
+}
+
+/** A pipeline resolved through its sources, with what the human output says about them. */
+interface PipelineExplained {
+  effective: EffectiveChain;
+  skipped: string[];
+  override: OverrideSeen | undefined;
+}
+
+/**
+ * `switchyard explain`: shows how a chain or a pipeline resolves against the catalog. For a
+ * pipeline it names the source that won: `env` and `config` always, the SSM override with
+ * `--ssm` (an SSM failure then exits 1). Exits 2 with a one-line reason when nothing resolves
+ * or the config is unusable.
+ */
+export async function explainCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      config: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      ssm: { type: 'boolean', default: false },
+    },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1 || !positionals[0]?.trim()) throw new CliUsageError(EXPLAIN_USAGE);
+  const target = positionals[0];
+  const { config } = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
+  const catalog = createCatalog(config);
+
+  const pipeline = await explainPipeline(target, catalog, config, io, values.ssm);
+  const parsed = pipeline?.effective ?? catalog.parse(target);
+  const output: ExplainOutput = {
+    tiers: parsed.tiers.map((tier) => tier.members.map((m) => m.key)),
+    warnings: [...(pipeline?.skipped ?? []), ...parsed.warnings.map((w) => w.message)],
+  };
+  if (pipeline) {
+    output.source = pipeline.effective.source;
+    output.chain = pipeline.effective.chain;
+  }
+
+  if (values.json) io.stdout(`${JSON.stringify(output)}\n`);
+  else io.stdout(describe(target, parsed.tiers, output, catalog, pipeline, values.ssm));
+
+  if (output.tiers.length === 0) {
+    io.stderr(
+      `switchyard: '${target}' resolves to no model${output.warnings[0] ? ` (${output.warnings.join('; ')})` : ''}\n`,
+    );
+    return EXIT_BAD_INPUT;
+  }
+  return EXIT_OK;
+}
+
+/** A configured pipeline, or one that only an env override names, resolves through its sources. */
+async function explainPipeline(
+  target: string,
+  catalog: Catalog,
+  config: SwitchyardConfig,
+  io: CliIo,
+  withSsm: boolean,
+): Promise<PipelineExplained | undefined> {
+  const overridden = io.env[envVarName(target)] !== undefined;
+  if (!catalog.hasPipeline(target) && !overridden) return undefined;
+  const override = withSsm ? await readOverride(target, config, io) : undefined;
+  const { effective, skipped } = await resolvePipelineSource(target, catalog, io.env, override);
+  return {
+    effective: effective ?? { pipeline: target, source: 'config', chain: '', tiers: [], warnings: [] },
+    skipped,
+    override,
+  };
+}
+
+async function readOverride(pipeline: string, config: SwitchyardConfig, io: CliIo): Promise<OverrideSeen> {
+  const store = createSsmChainStore({
+    client: createCliSsmClient(io.env),
+    ssmPrefix: resolveSsmPrefix(config, io.env),
+  });
+  const parameter = store.parameterName(pipeline);
+  const current = await ssmCall(`reading ${parameter}`, () => store.current(pipeline));
+  return { parameter, chain: current?.chain, version: current?.version };
+}
+
+function sourceLine(pipeline: PipelineExplained, withSsm: boolean): string {
+  const words = describeSource(pipeline.effective, pipeline.override);
+  if (withSsm) {
+    const { override, effective } = pipeline;
+    if (override?.chain === undefined) return `${words} (no operator override in ${override?.parameter})`;
+    return effective.source === 'env' ? `${words}; it wins over the operator override` : words;
+  }
+  return `${words} (SSM override not read; add --ssm)`;
+}
+
+function describe(
+  target: string,
+  tiers: Tier[],
+  output: ExplainOutput,
+  catalog: Catalog,
+  pipeline: PipelineExplained | undefined,
+  withSsm: boolean,
+): string {
+  const lines: string[] = [];
+  if (pipeline) {
+    lines.push(
+      `pipeline  ${target}`,
+      `source    ${sourceLine(pipeline, withSsm)}`,
+      `chain     ${output.chain}`,
+    );
+    const configChain = catalog.config.pipelines[target]?.chain;
+    if (pipeline.effective.source !== 'config' && configChain !== undefined)
+      lines.push(`config    ${configChain} (not in force)`);
+    lines.push('');
+  } else {
+    lines.push(`chain  ${target}`, '');
+  }
+  const rows = tiers.flatMap((tier, index) =>
+    tier.members.map((m) => {
+      const model = catalog.models.get(m.key);
+      return [String(index + 1), m.key, model?.providerName ?? '?', String(m.weight), model?.model ?? '?'];
+    }),
+  );
+  if (rows.length > 0)
+    lines.push(formatTable(['TIER', 'MODEL', 'PROVIDER', 'WEIGHT', 'UPSTREAM MODEL'], rows));
+  else lines.push('(no model)');
+  if (output.warnings.length > 0) {
+    lines.push('', 'warnings:', ...output.warnings.map((w) => `  - ${w}`));
+  }
+  return `${lines.join('\n')}\n`;
+}

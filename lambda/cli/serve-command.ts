@@ -1,0 +1,190 @@
+import { createWriteStream, openSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type ConfigOrigin, loadConfig } from '../config/config-file.js';
+import type { Logger } from '../core/logger.js';
+import { createLocalJobWorker } from '../jobs/runner/in-process-worker.js';
+import { selectJobBackend } from '../jobs/runner/select-job-backend.js';
+import { selectBreakerStore } from '../stores/select-breaker-store.js';
+import { createLocalGateway } from '../wiring/create-local-gateway.js';
+import { createJsonLedger, createJsonLogger, type LineWriter } from '../wiring/json-lines.js';
+import { createReloadableAuth, type ReloadableAuth } from '../wiring/reloadable-auth.js';
+import { startServer } from '../wiring/start-server.js';
+import { systemClock } from '../wiring/system-time.js';
+import { cliStoreSettings } from './breakers-command.js';
+import {
+  type CliIo,
+  CliUsageError,
+  EXIT_OK,
+  parsePort,
+  processStopSignal,
+  type StopSignal,
+} from './cli-io.js';
+import { checkServeExposure } from './serve-exposure.js';
+
+export const SERVE_USAGE =
+  'usage: switchyard serve [--config FILE] [--port N] [--host ADDR] [--ledger FILE] [--max-body-bytes N]' +
+  ' [--store memory|dynamodb] [--insecure]';
+
+/** Default port of the local gateway. */
+export const DEFAULT_PORT = 8787;
+
+/**
+ * `switchyard serve`: the local gateway on 127.0.0.1, breakers in memory or, with `--store
+ * dynamodb` / `SWITCHYARD_STORE=dynamodb`, shared in DynamoDB. Prints its URL when ready; ledger
+ * and log lines follow as JSON on stdout (or the ledger in `--ledger FILE`). Jobs (`/v1/jobs`) run
+ * in-process, from memory or, with `SWITCHYARD_JOBS=aws` / `AWS_ENDPOINT_URL_SQS`, from SQS and
+ * DynamoDB. On SIGHUP it re-reads the config file's caller keys, operator keys and schedule readers
+ * (a bad file keeps the keys in force). On SIGINT/SIGTERM it stops accepting and lets in-flight
+ * requests and jobs finish.
+ */
+export async function serveCommand(
+  args: string[],
+  io: CliIo,
+  stopSignal: StopSignal = processStopSignal,
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      config: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      ledger: { type: 'string' },
+      'max-body-bytes': { type: 'string' },
+      store: { type: 'string' },
+      insecure: { type: 'boolean', default: false },
+    },
+    allowPositionals: true,
+  });
+  if (positionals.length > 0) throw new CliUsageError(SERVE_USAGE);
+  const port = parsePort(values.port, '--port') ?? parsePort(io.env.PORT, 'PORT') ?? DEFAULT_PORT;
+  const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
+  if (maxBody !== undefined && !(Number.isInteger(maxBody) && maxBody > 0)) {
+    throw new CliUsageError('--max-body-bytes must be a positive integer');
+  }
+
+  const storeSettings = cliStoreSettings(values.store, io.env);
+  const { config, origin } = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
+  const exposure = checkServeExposure(values.host, config, values.insecure);
+  const breakerStore = await selectBreakerStore(storeSettings, { ensureTable: true });
+  const stdoutLine: LineWriter = (line) => io.stdout(`${line}\n`);
+  const log = createJsonLogger(stdoutLine);
+  const ledgerFile = values.ledger === undefined ? undefined : openLedgerFile(values.ledger, io.cwd, log);
+  const ledgerLine: LineWriter = ledgerFile?.write ?? stdoutLine;
+  // Jobs: memory by default; DynamoDB + SQS when SWITCHYARD_JOBS=aws or AWS_ENDPOINT_URL_SQS is set.
+  const jobs = await selectJobBackend({ config, env: io.env, clock: systemClock, log });
+  const auth = createReloadableAuth(config);
+  const local = createLocalGateway({
+    config,
+    env: io.env,
+    log,
+    ledger: createJsonLedger(ledgerLine),
+    maxBodyBytes: maxBody,
+    store: breakerStore.store,
+    jobs: { store: jobs.store, queue: jobs.queue, retentionDays: config.jobs?.retentionDays },
+    callerKeys: auth.callerKeys,
+    accessPolicy: auth.access,
+  });
+  const worker = createLocalJobWorker({
+    store: jobs.store,
+    consumer: jobs.consumer,
+    gateway: local.gateway,
+    catalog: local.catalog,
+    env: io.env,
+    log,
+    clock: systemClock,
+  });
+  const server = await startServer(local.app, { port, host: values.host });
+  worker.start();
+  // SIGHUP re-reads the config file's caller keys, operator keys and schedule readers.
+  const onReload = () => reloadAuth(auth, { env: io.env, cwd: io.cwd }, origin, log);
+  process.on('SIGHUP', onReload);
+
+  const from = origin.kind === 'file' ? origin.path : 'the embedded default';
+  io.stdout(
+    `switchyard listening on ${server.url} (config: ${from}; breakers: ${breakerStore.description})\n`,
+  );
+  io.stdout(`pipelines: ${local.catalog.pipelines.join(', ') || '(none)'}\n`);
+  io.stdout(`jobs: ${jobs.description}\n`);
+  for (const warning of exposure) io.stderr(`${warning}\n`);
+
+  const signal = await stopSignal();
+  process.off('SIGHUP', onReload);
+  io.stdout(`switchyard: ${signal} received, finishing in-flight requests\n`);
+  await server.close();
+  await worker.stop();
+  jobs.close();
+  breakerStore.close();
+  await ledgerFile?.close();
+  io.stdout('switchyard: stopped\n');
+  return EXIT_OK;
+}
+
+/**
+ * Re-reads the config file and puts its auth settings in force. Any failure (unreadable file,
+ * invalid config, a reload that would turn authentication off) is one ERROR line, and the keys in
+ * force stay as they were.
+ */
+function reloadAuth(
+  auth: ReloadableAuth,
+  from: { env: NodeJS.ProcessEnv; cwd: string },
+  origin: ConfigOrigin,
+  log: Logger,
+): void {
+  if (origin.kind !== 'file') {
+    log.warn('SIGHUP ignored: serve runs on the embedded default config, there is no file to reload');
+    return;
+  }
+  let outcome: ReturnType<ReloadableAuth['apply']>;
+  try {
+    outcome = auth.apply(loadConfig({ flag: origin.path, env: from.env, cwd: from.cwd }).config);
+  } catch (error) {
+    outcome = { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+  if (outcome.ok) {
+    log.info('caller keys reloaded', {
+      file: origin.path,
+      keys: outcome.keys,
+      operatorKeys: outcome.operatorKeys,
+    });
+  } else {
+    log.error('caller keys NOT reloaded; the previous keys stay in force', {
+      file: origin.path,
+      reason: outcome.reason,
+    });
+  }
+}
+
+/**
+ * The `--ledger` file, opened (append) before the server starts so a bad path is a one-line
+ * error at once, then written through a stream: a disk problem later is logged, never thrown
+ * into a request.
+ */
+function openLedgerFile(
+  path: string,
+  cwd: string,
+  log: Logger,
+): { write: LineWriter; close(): Promise<void> } {
+  const full = resolve(cwd, path);
+  let fd: number;
+  try {
+    fd = openSync(full, 'a');
+  } catch (error) {
+    throw new CliUsageError(
+      `cannot open --ledger ${full}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+  const stream = createWriteStream('', { fd });
+  let failed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (!failed)
+      log.error('ledger file write failed; ledger lines are being lost', { file: full, code: error.code });
+    failed = true;
+  });
+  return {
+    write: (line) => {
+      if (!failed) stream.write(`${line}\n`);
+    },
+    close: () => new Promise<void>((done) => stream.end(done)),
+  };
+}

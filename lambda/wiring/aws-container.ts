@@ -1,0 +1,124 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import { SSMProvider } from '@aws-lambda-powertools/parameters/ssm';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  GetSecretValueCommand,
+  ResourceNotFoundException,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { GetParametersCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { createDocumentClient } from '../aws/dynamodb-client.js';
+import { isSsmName, type RemoteKeyReaders, SSM_BATCH_SIZE } from '../aws/remote-keys.js';
+import { loadConfig } from '../config/config-file.js';
+import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { JobsHttpOptions } from '../http/jobs-routes.js';
+import { createDynamoDbJobStore } from '../jobs/aws/dynamodb-job-store.js';
+import { createSqsJobQueue } from '../jobs/aws/sqs-job-queue.js';
+
+/** The clients and Powertools utilities a Switchyard Lambda builds once per container. */
+export interface AwsContainer {
+  env: NodeJS.ProcessEnv;
+  config: SwitchyardConfig;
+  logger: Logger;
+  metrics: Metrics;
+  ssm: SSMClient;
+  secretsManager: SecretsManagerClient;
+  ssmProvider: SSMProvider;
+  secrets: SecretsProvider;
+}
+
+/** Bound on one key read outside the prefix (both attempts), in ms. */
+export const KEY_READ_TIMEOUT_MS = 4_000;
+
+/** Builds what a container holds once: the bundled config next to the handler, real AWS clients. */
+export function createAwsContainer(env: NodeJS.ProcessEnv = process.env): AwsContainer {
+  // Bounded: a slow SSM must not eat a request's deadline (chains and keys have fallbacks).
+  const bounded = () => ({
+    maxAttempts: 2,
+    requestHandler: new NodeHttpHandler({ connectionTimeout: 1_000, requestTimeout: 2_000 }),
+  });
+  const ssm = new SSMClient(bounded());
+  const secretsManager = new SecretsManagerClient(bounded());
+  const { config } = loadConfig({ env, cwd: env.LAMBDA_TASK_ROOT ?? process.cwd() });
+  return {
+    env,
+    config,
+    logger: new Logger({ serviceName: 'switchyard' }),
+    metrics: new Metrics({ namespace: 'Switchyard', serviceName: 'switchyard' }),
+    ssm,
+    secretsManager,
+    ssmProvider: new SSMProvider({ awsSdkV3Client: ssm }),
+    secrets: new SecretsProvider({ awsSdkV3Client: secretsManager }),
+  };
+}
+
+/**
+ * Readers for provider keys named outside the prefix, straight over the SDK: `GetParameters`
+ * (decrypted, ≤ 10 names; a name SSM does not know is absent from the map) and `GetSecretValue`
+ * (a secret that does not exist is undefined). Each call is bounded by `KEY_READ_TIMEOUT_MS`.
+ */
+export function remoteKeyReaders(container: Pick<AwsContainer, 'ssm' | 'secretsManager'>): RemoteKeyReaders {
+  return {
+    async ssmBatch(names) {
+      if (names.length > SSM_BATCH_SIZE)
+        throw new RangeError(`at most ${SSM_BATCH_SIZE} names per GetParameters`);
+      const out = await container.ssm.send(
+        new GetParametersCommand({ Names: [...names], WithDecryption: true }),
+        {
+          abortSignal: AbortSignal.timeout(KEY_READ_TIMEOUT_MS),
+        },
+      );
+      const values = new Map<string, string>();
+      for (const p of out.Parameters ?? []) if (p.Name && p.Value !== undefined) values.set(p.Name, p.Value);
+      return values;
+    },
+    async secret(name) {
+      try {
+        const out = await container.secretsManager.send(new GetSecretValueCommand({ SecretId: name }), {
+          abortSignal: AbortSignal.timeout(KEY_READ_TIMEOUT_MS),
+        });
+        if (out.SecretString !== undefined) return out.SecretString;
+        return out.SecretBinary ? new TextDecoder().decode(out.SecretBinary) : undefined;
+      } catch (error) {
+        if (error instanceof ResourceNotFoundException) return undefined;
+        throw error;
+      }
+    },
+  };
+}
+
+/** Webhook secrets are read once per container; an hour is longer than most containers live. */
+export const SECRET_MAX_AGE_SECONDS = 3_600;
+
+/** Reads a webhook secret by name: `/…` from SSM (SecureString), anything else from Secrets Manager. */
+export function readSecret(container: AwsContainer): (name: string) => Promise<string | undefined> {
+  return async (name) => {
+    if (isSsmName(name)) {
+      return (
+        (await container.ssmProvider.get(name, { decrypt: true, maxAge: SECRET_MAX_AGE_SECONDS })) ??
+        undefined
+      );
+    }
+    const value = await container.secrets.get(name, { maxAge: SECRET_MAX_AGE_SECONDS });
+    return typeof value === 'string' ? value : value ? new TextDecoder().decode(value) : undefined;
+  };
+}
+
+/** The jobs table and queue named by `SWITCHYARD_JOBS_TABLE` / `SWITCHYARD_JOB_QUEUE_URL`, when both are set. */
+export function awsJobs(container: AwsContainer): JobsHttpOptions | undefined {
+  const table = container.env.SWITCHYARD_JOBS_TABLE?.trim();
+  const queueUrl = container.env.SWITCHYARD_JOB_QUEUE_URL?.trim();
+  if (!table || !queueUrl) return undefined;
+  return {
+    store: createDynamoDbJobStore({
+      client: createDocumentClient(new DynamoDBClient({})),
+      tableName: table,
+    }),
+    queue: createSqsJobQueue({ client: new SQSClient({}), queueUrl }),
+    retentionDays: container.config.jobs?.retentionDays ?? 14,
+  };
+}

@@ -1,0 +1,73 @@
+import { createParameterSource } from '../aws/parameter-snapshot.js';
+import { powertoolsLedger, powertoolsLogger, reportBreakerOpened } from '../aws/powertools-evidence.js';
+import { createAwsProviderKeys } from '../aws/provider-keys.js';
+import { createSsmCallerKeys } from '../aws/ssm-caller-keys.js';
+import { createSsmChainParameters } from '../aws/ssm-chain-parameters.js';
+import { resolveSsmPrefix } from '../aws/ssm-chains.js';
+import {
+  createConfigChainSource,
+  createEnvChainSource,
+  createSsmChainSource,
+} from '../core/catalog/chain-sources.js';
+import { breakerStoreSettings, selectBreakerStore } from '../stores/select-breaker-store.js';
+import { type AssembledGateway, assembleGateway } from './assemble-gateway.js';
+import { type AwsContainer, awsJobs, remoteKeyReaders } from './aws-container.js';
+import { breakerLogEvents } from './breaker-log-events.js';
+import { systemClock } from './system-time.js';
+
+/**
+ * The gateway in AWS mode, for the API and the worker alike: the bundled config; one parameter
+ * snapshot of `<prefix>` (one recursive `GetParametersByPath` per `chainCacheMs` ± 20 %) serving
+ * chain overrides (env > SSM > config), caller keys and the provider keys stored there; other
+ * provider keys batched on `providerKeyCacheMs`; the DynamoDB breaker store; jobs when their
+ * table and queue are named; and the ledger as Powertools log lines and EMF metrics.
+ */
+export async function createAwsGateway(container: AwsContainer): Promise<AssembledGateway> {
+  const { env, config, logger, metrics } = container;
+  const ssmPrefix = resolveSsmPrefix(config, env);
+  const log = powertoolsLogger(logger);
+  // Only spreads refreshes across containers; nothing depends on its exact values.
+  const random = Math.random;
+  const source = createParameterSource({
+    client: container.ssm,
+    prefix: ssmPrefix,
+    cacheMs: config.aws?.chainCacheMs ?? 30_000,
+    log,
+    clock: systemClock,
+    random,
+  });
+  const access = createAwsProviderKeys({
+    config,
+    source,
+    readers: remoteKeyReaders(container),
+    log,
+    clock: systemClock,
+    random,
+    cacheMs: config.aws?.providerKeyCacheMs,
+  });
+  const [, selected] = await Promise.all([
+    access.load(),
+    selectBreakerStore(breakerStoreSettings({ env }), { ensureTable: true }),
+  ]);
+  return assembleGateway({
+    config,
+    sources: (catalog) => [
+      createEnvChainSource(env),
+      createSsmChainSource(createSsmChainParameters(source)),
+      createConfigChainSource(catalog),
+    ],
+    envOverrides: (name) => (env[name]?.trim() ?? '') !== '',
+    store: selected.store,
+    access,
+    log,
+    ledger: powertoolsLedger(logger, metrics),
+    breakerEvents: breakerLogEvents(log, (event) => reportBreakerOpened(log, metrics, event)),
+    callerKeys: createSsmCallerKeys({
+      source,
+      log,
+      maxStaleMs: config.aws?.callerKeysMaxStaleMs,
+      clock: systemClock,
+    }),
+    jobs: awsJobs(container),
+  });
+}

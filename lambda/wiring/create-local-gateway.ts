@@ -1,0 +1,60 @@
+import type { BreakerStore } from '../core/breaker/breaker-store.js';
+import { createConfigChainSource, createEnvChainSource } from '../core/catalog/chain-sources.js';
+import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { LedgerSink } from '../core/ledger/ledger-entry.js';
+import type { Logger } from '../core/logger.js';
+import type { Clock, Random, Sleep } from '../core/time.js';
+import type { AccessPolicy } from '../http/access-policy.js';
+import type { CallerKeySource } from '../http/caller-auth.js';
+import type { JobsHttpOptions } from '../http/jobs-routes.js';
+import { createStaticCallerKeys } from '../http/static-caller-keys.js';
+import type { ProviderAccess } from '../providers/create-chat-models.js';
+import { createMemoryBreakerStore } from '../stores/memory-breaker-store.js';
+import { type AssembledGateway, assembleGateway } from './assemble-gateway.js';
+import { breakerLogEvents } from './breaker-log-events.js';
+import { envProviderAccess } from './env-provider-access.js';
+
+export interface LocalGatewayOptions {
+  config: SwitchyardConfig;
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  ledger: LedgerSink;
+  /** Default: a memory store for this process. */
+  store?: BreakerStore | undefined;
+  /** Default: keys from `apiKeyEnv`, Bedrock credentials from the AWS SDK's chain. */
+  access?: ProviderAccess | undefined;
+  clock?: Clock | undefined;
+  random?: Random | undefined;
+  sleep?: Sleep | undefined;
+  maxBodyBytes?: number | undefined;
+  /** Job store and queue for `POST /v1/jobs` and `GET /v1/jobs/{id}`. Absent: no job routes. */
+  jobs?: JobsHttpOptions | undefined;
+  /** Caller keys; default `auth.keys` of `config`, fixed (serve passes reloadable ones). */
+  callerKeys?: CallerKeySource | undefined;
+  /** Operator keys and schedule readers; default from `config`, fixed. */
+  accessPolicy?: (() => AccessPolicy) | undefined;
+}
+
+export type LocalGateway = AssembledGateway;
+
+/** Wires the gateway for one machine: env and config chains, keys from the environment, memory breakers by default. */
+export function createLocalGateway(options: LocalGatewayOptions): LocalGateway {
+  const { config, env, log } = options;
+  return assembleGateway({
+    config,
+    sources: (catalog) => [createEnvChainSource(env), createConfigChainSource(catalog)],
+    envOverrides: (name) => (env[name]?.trim() ?? '') !== '',
+    store: options.store ?? createMemoryBreakerStore(),
+    access: options.access ?? envProviderAccess(config, env),
+    log,
+    ledger: options.ledger,
+    breakerEvents: breakerLogEvents(log),
+    callerKeys: options.callerKeys ?? createStaticCallerKeys(config.auth?.keys),
+    accessPolicy: options.accessPolicy,
+    clock: options.clock,
+    random: options.random,
+    sleep: options.sleep,
+    maxBodyBytes: options.maxBodyBytes,
+    jobs: options.jobs,
+  });
+}
