@@ -123,12 +123,45 @@ export async function checkCommands(
   return problems;
 }
 
-/** Every problem in the documents under `root`, links first, then commands. */
+const SOURCE_DIRS = ['bin', 'lib', 'lambda'];
+
+/**
+ * Anchored pointers into the docs from source comments (`docs/design.md#the-attempt-loop`): the
+ * file must exist and have that heading.
+ */
+export function checkSourcePointers(root: string): DocProblem[] {
+  const problems: DocProblem[] = [];
+  const walk = (dir: string): void => {
+    if (!existsSync(join(root, dir))) return;
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(ts|js)$/.test(entry.name)) {
+        readFileSync(join(root, path), 'utf8')
+          .split('\n')
+          .forEach((text, index) => {
+            for (const m of text.matchAll(/\bdocs\/([\w./-]+\.md)#([\w-]+)/g)) {
+              const doc = join(root, 'docs', m[1] ?? '');
+              const where = { file: path, line: index + 1 };
+              if (!existsSync(doc)) problems.push({ ...where, message: `docs/${m[1]} does not exist` });
+              else if (!anchorsOf(readFileSync(doc, 'utf8')).has(m[2] ?? '')) {
+                problems.push({ ...where, message: `docs/${m[1]} has no heading with anchor #${m[2]}` });
+              }
+            }
+          });
+      }
+    }
+  };
+  for (const dir of SOURCE_DIRS) walk(dir);
+  return problems;
+}
+
+/** Every problem in the documents under `root`, links first, then source pointers, then commands. */
 export async function checkDocs(root: string, help: HelpRunner = cliHelp(root)): Promise<DocProblem[]> {
   const files = docFiles(root);
   const links = files.flatMap((file) => checkLinks(root, file));
   const shown = files.flatMap((file) =>
     commandsOf(readFileSync(join(root, file), 'utf8')).map((s) => ({ ...s, file })),
   );
-  return [...links, ...(await checkCommands(shown, help))];
+  return [...links, ...checkSourcePointers(root), ...(await checkCommands(shown, help))];
 }

@@ -92,6 +92,16 @@ describe('checkDocs', () => {
     ]);
   });
 
+  it('reports a source comment pointing at a heading that does not exist', async () => {
+    const root = repo({
+      'docs/design.md': '## The attempt loop\n',
+      'lambda/core/a.ts': '/** See docs/design.md#the-attempt-loop and docs/design.md#breakers. */\n',
+    });
+    expect(await checkDocs(root, fakeHelp)).toEqual([
+      { file: 'lambda/core/a.ts', line: 1, message: 'docs/design.md has no heading with anchor #breakers' },
+    ]);
+  });
+
   it('accepts links to files and headings that exist, and commands the CLI has', async () => {
     const root = repo({
       'README.md': '[a](docs/a.md#setup) [self](#top) [web](https://example.com/x)\n# Top\n',
