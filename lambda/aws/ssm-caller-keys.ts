@@ -59,7 +59,7 @@ export async function readCallerKeysParameter(client: SSMClient, name: string): 
  * Writes the whole key set as a new SecureString version and returns that version. The tier is
  * Intelligent-Tiering: Standard (free, 4 KB: about 50 keys with 8-character names) while the set
  * fits, Advanced (8 KB: about 100 keys, billed per parameter and per API call) once it does not —
- * see docs/ssm-load.md.
+ * see docs/design-notes.md#caller-keys-revocation-latency-and-failing-closed.
  */
 export async function writeCallerKeysParameter(
   client: SSMClient,
