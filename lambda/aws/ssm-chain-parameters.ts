@@ -1,10 +1,6 @@
 import type { ChainParameterStore } from '../core/catalog/chain-sources.js';
 import type { ParameterSource } from './parameter-snapshot.js';
-
-/** `<prefix>/chains`: the folder that holds one parameter per pipeline (see `chainParameterName`). */
-export function chainsPath(ssmPrefix: string): string {
-  return `${ssmPrefix.replace(/\/+$/, '')}/chains`;
-}
+import { chainOverridesPath } from './ssm-chains.js';
 
 /**
  * Chain overrides (`<prefix>/chains/<pipeline>`) from the container's parameter snapshot: no SSM
@@ -14,7 +10,7 @@ export function chainsPath(ssmPrefix: string): string {
  * `get` throws; the chain resolver logs it and uses the config.
  */
 export function createSsmChainParameters(source: ParameterSource): ChainParameterStore {
-  const folder = chainsPath(source.prefix);
+  const folder = chainOverridesPath(source.prefix);
   return {
     async get(pipeline) {
       return (await source.read()).values.get(`${folder}/${pipeline}`);
