@@ -81,7 +81,11 @@ export function sseBody(
       if (finished) return;
       let next: IteratorResult<CommittedStream['first']>;
       // An upstream that goes silent mid-stream must not hold the caller forever: the model's
-      // attempt timeout bounds the wait for each chunk.
+      // attempt timeout bounds the wait for each chunk. This is the only timer after the commit,
+      // and a different one from the attempt's: the router stopped the attempt timer at the first
+      // event (a committed stream may rightly outlast it) and the adapter has none, so silence,
+      // not total length, is what ends a committed stream. It ends it through the caller's
+      // signal, so the ledger settles the attempt as a `timeout` after output (`partial`).
       let silent = false;
       const idle = setTimeout(() => {
         silent = true;

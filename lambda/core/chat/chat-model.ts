@@ -66,10 +66,17 @@ export type ChatStreamEvent =
     }
   | { type: 'finish'; finishReason: FinishReason; usage?: Usage | undefined };
 
-/** Per-attempt options. The attempt loop also enforces `timeoutMs` through `signal`. */
+/**
+ * Per-attempt options. The attempt loop owns the attempt's time: its one timer aborts `signal`
+ * when `timeoutMs` has passed. A model honours the signal and starts no timer of its own.
+ */
 export interface CallOptions {
+  /**
+   * Aborts when the attempt's time is up (reason: an `AttemptTimeout`) or the caller goes away
+   * (the caller's reason); `toProviderError` reads the reason to tell `timeout` from `cancelled`.
+   */
   signal: AbortSignal;
-  /** Time this attempt may take, in ms: `min(model.timeoutMs, time left before the deadline)`. */
+  /** Time this attempt may take, in ms: `min(model.timeoutMs, time left before the deadline)`; informative, `signal` enforces it. */
   timeoutMs: number;
   /**
    * The request as the caller wrote it, so error classification can tell an upstream's own words

@@ -13,7 +13,7 @@ import type {
   ChatStreamEvent,
 } from '../../core/chat/chat-model.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
-import { type ErrorSubject, malformedResponse } from '../shared/to-provider-error.js';
+import { type ErrorSubject, malformedResponse } from '../shared/malformed-response.js';
 import { toConverseBody } from './bedrock-request.js';
 import { createBedrockStreamMapper, mapConverseResponse } from './bedrock-response.js';
 
@@ -60,8 +60,9 @@ function createClient(options: BedrockChatModelOptions): BedrockRuntimeClient {
  * A `ChatModel` over the Bedrock Runtime Converse API (`ConverseCommand`,
  * `ConverseStreamCommand`).
  *
- * The attempt timeout is applied through the abort signal handed to `send`: it bounds the whole
- * `generate` call and a stream's time to first event. Every failure, including exception events
+ * The attempt's time is the router's, applied through the abort signal handed to `send`: it
+ * bounds the whole `generate` call and a stream's time to first event. The client's HTTP handlers
+ * get no request timeout of their own (Smithy sets none by default), so no second clock races it. Every failure, including exception events
  * inside the stream, is a `ProviderError` whose `model` is the model key.
  */
 export function createBedrockChatModel(options: BedrockChatModelOptions): ChatModel {

@@ -11,7 +11,7 @@ import type {
 import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from '../../core/chat/chat-model.js';
 import { ProviderError } from '../../core/failures/provider-error.js';
 import { isRecord } from '../shared/json-shape.js';
-import type { ErrorSubject } from '../shared/to-provider-error.js';
+import type { ErrorSubject } from '../shared/malformed-response.js';
 
 /** A Smithy document (any JSON value), as Converse takes tool inputs and schemas. */
 export type ConverseDocument = NonNullable<ToolUseBlock['input']>;

@@ -7,7 +7,7 @@ import type {
   Usage,
 } from '../../core/chat/chat-model.js';
 import { isRecord, usageFrom } from '../shared/json-shape.js';
-import { type ErrorSubject, malformedResponse } from '../shared/to-provider-error.js';
+import { type ErrorSubject, malformedResponse } from '../shared/malformed-response.js';
 
 // Converse bodies are read defensively (`unknown` where the SDK's types promise more than an
 // untrusted upstream does): a body off the protocol must become `malformed_response`.

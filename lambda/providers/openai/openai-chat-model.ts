@@ -7,7 +7,7 @@ import type {
   ChatStreamEvent,
 } from '../../core/chat/chat-model.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
-import type { ErrorSubject } from '../shared/to-provider-error.js';
+import type { ErrorSubject } from '../shared/malformed-response.js';
 import { toOpenAIParams, toOpenAIStreamParams } from './openai-request.js';
 import { createOpenAIStreamMapper, mapOpenAICompletion } from './openai-response.js';
 
@@ -37,19 +37,29 @@ export interface OpenAIChatModelOptions {
 /** Stands in for the key at construction; every request overrides it with its own header. */
 const PER_CALL_KEY = 'set-per-call';
 
-/** The SDK wants a positive integer; an attempt with no time left still gets one millisecond. */
-function sdkTimeout(timeoutMs: number): number {
-  return Math.max(1, Math.ceil(timeoutMs));
+/**
+ * The SDK always arms a timer of its own (until response headers) and wants a positive integer:
+ * the largest delay a Node timer takes (about 24.8 days), so that it never fires before the
+ * attempt's signal does. The router's deadline is the attempt's only clock.
+ */
+const SDK_TIMEOUT_NEVER = 2_147_483_647;
+
+/**
+ * `X-Stainless-Timeout` tells the upstream how long the client waits, in whole seconds: the
+ * attempt's time, as the SDK would have said had it owned the timeout.
+ */
+function stainlessTimeout(timeoutMs: number): string {
+  return String(Math.trunc(Math.max(1, Math.ceil(timeoutMs)) / 1000));
 }
 
 /**
  * A `ChatModel` over any OpenAI-compatible Chat Completions endpoint (OpenAI, Gemini's and
  * Vertex's compatible endpoints, OpenRouter, Together, Groq, a local fake).
  *
- * SDK retries are off (`maxRetries: 0`): retry and fallback belong to the attempt loop. The SDK
- * `timeout` is the attempt's `timeoutMs`; our own timer covers the whole `generate` call and a
- * stream's time to first chunk (the SDK's timer stops at response headers). Every failure is a
- * `ProviderError` whose `model` is the model key.
+ * SDK retries are off (`maxRetries: 0`): retry and fallback belong to the attempt loop. The
+ * attempt's time is the router's: its signal bounds the whole `generate` call and a stream's time
+ * to first chunk, and the SDK's own timeout never fires first. Every failure is a `ProviderError`
+ * whose `model` is the model key.
  */
 export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatModel {
   const { key, provider, model } = options;
@@ -78,8 +88,11 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   // Read at the start of each call: a missing key fails this attempt before any request is sent.
   const requestOptions = (signal: AbortSignal, call: CallOptions) => ({
     signal,
-    timeout: sdkTimeout(call.timeoutMs),
-    headers: { Authorization: `Bearer ${currentKey()}` },
+    timeout: SDK_TIMEOUT_NEVER,
+    headers: {
+      Authorization: `Bearer ${currentKey()}`,
+      'X-Stainless-Timeout': stainlessTimeout(call.timeoutMs),
+    },
   });
 
   const generate = (request: ChatRequest, call: CallOptions): Promise<ChatResult> =>

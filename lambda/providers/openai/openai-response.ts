@@ -6,7 +6,7 @@ import type {
   Usage,
 } from '../../core/chat/chat-model.js';
 import { isRecord, type JsonRecord, usageFrom } from '../shared/json-shape.js';
-import { type ErrorSubject, malformedResponse } from '../shared/to-provider-error.js';
+import { type ErrorSubject, malformedResponse } from '../shared/malformed-response.js';
 
 // Bodies are read as `unknown` on purpose: an OpenAI-compatible server is untrusted, and a body
 // that does not match the protocol must become `malformed_response`, not a `TypeError` later.

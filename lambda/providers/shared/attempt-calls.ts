@@ -1,6 +1,7 @@
 import type { CallOptions, ChatResult, ChatStreamEvent } from '../../core/chat/chat-model.js';
-import { type AttemptSignal, createAttemptSignal } from './attempt-signal.js';
-import { type ErrorSubject, toProviderError } from './to-provider-error.js';
+import { toProviderError } from '../../core/failures/to-provider-error.js';
+import { linkSignals } from '../../core/linked-signal.js';
+import type { ErrorSubject } from './malformed-response.js';
 
 /** Turns one provider's stream events into ours; one instance per stream. */
 export interface StreamMapper<E> {
@@ -9,7 +10,11 @@ export interface StreamMapper<E> {
   end(): ChatStreamEvent;
 }
 
-/** The attempt discipline every adapter shares: timeout, abort, and only `ProviderError`s out. */
+/**
+ * The attempt discipline every adapter shares: honour the attempt's signal, and let only
+ * `ProviderError`s out. The attempt's time is the router's (one timer, behind `call.signal`):
+ * nothing here starts a timer.
+ */
 export interface AttemptCalls {
   /** One whole call: `send` gets the attempt's signal; its body is mapped to our result. */
   generate(
@@ -17,7 +22,7 @@ export interface AttemptCalls {
     send: (signal: AbortSignal) => Promise<unknown>,
     map: (body: unknown) => ChatResult,
   ): Promise<ChatResult>;
-  /** A stream: the timeout covers the time to the first event, then only the caller's signal. */
+  /** A stream: `open` gets the attempt's signal, plus a release for a consumer that stops early. */
   stream<E>(
     call: CallOptions,
     open: (signal: AbortSignal) => Promise<AsyncIterable<E>>,
@@ -27,49 +32,38 @@ export interface AttemptCalls {
 
 /** Builds the shared discipline for one model (`subject` names it in every error). */
 export function createAttemptCalls(subject: ErrorSubject, now: () => number): AttemptCalls {
-  const fail = (error: unknown, attempt: AttemptSignal, call: CallOptions) =>
-    toProviderError(error, {
-      ...subject,
-      callerSignal: call.signal,
-      timedOut: attempt.timedOut,
-      timeoutMs: call.timeoutMs,
-      nowMs: now(),
-      callerInput: call.callerInput,
-    });
+  // The one conversion of an attempt's failure, judged by the attempt's own signal (not the
+  // release below: a consumer that stops reading is not a failure).
+  const fail = (error: unknown, call: CallOptions) =>
+    toProviderError(error, { ...subject, signal: call.signal, nowMs: now(), callerInput: call.callerInput });
 
   return {
     async generate(call, send, map) {
-      const attempt = createAttemptSignal(call.signal, call.timeoutMs);
-      let completed = false;
       try {
-        const body = await send(attempt.signal);
-        completed = true;
-        return map(body);
+        return map(await send(call.signal));
       } catch (error) {
-        throw fail(error, attempt, call);
-      } finally {
-        attempt.dispose(!completed);
+        throw fail(error, call);
       }
     },
 
     async *stream(call, open, mapper) {
-      const attempt = createAttemptSignal(call.signal, call.timeoutMs);
+      const release = new AbortController();
       let completed = false;
       try {
-        for await (const event of await open(attempt.signal)) {
-          attempt.stopTimer();
+        for await (const event of await open(linkSignals(call.signal, release.signal))) {
           yield* mapper.push(event);
         }
         // SDK iterators can end silently when aborted, or when a socket dies: that is not a clean end.
-        if (attempt.signal.aborted) throw attempt.signal.reason;
+        if (call.signal.aborted) throw call.signal.reason;
         const finish = mapper.end();
         completed = true;
         yield finish;
       } catch (error) {
-        throw fail(error, attempt, call);
+        throw fail(error, call);
       } finally {
-        // A consumer that stops early (or an error) must not leave the upstream request running.
-        attempt.dispose(!completed);
+        // A consumer that stops early (or an error) must not leave the upstream request running;
+        // a stream that ended cleanly keeps its keep-alive socket.
+        if (!completed) release.abort(new DOMException('released', 'AbortError'));
       }
     },
   };

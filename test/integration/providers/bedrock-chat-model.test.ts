@@ -5,7 +5,15 @@ import { startFakeBedrock } from '../../../lambda/dev/fakes/bedrock-fake.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import type { Fault } from '../../../lambda/dev/fakes/fault.js';
 import { createBedrockChatModel } from '../../../lambda/providers/index.js';
-import { callOptions, drain, providerErrorOf, streamErrorOf, textOf, toolArguments } from './harness.js';
+import {
+  attemptOptions,
+  callOptions,
+  drain,
+  providerErrorOf,
+  streamErrorOf,
+  textOf,
+  toolArguments,
+} from './harness.js';
 
 const UPSTREAM = 'meta.llama3-3-70b-instruct-v1:0';
 const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
@@ -252,9 +260,9 @@ describe('bedrock chat model: streams that break', () => {
 });
 
 describe('bedrock chat model: timeouts and cancellation', () => {
-  it('turns a hanging upstream into timeout after timeoutMs and aborts it', async () => {
+  it('turns a hanging upstream into timeout when the attempt deadline passes, and aborts it', async () => {
     fake.script(UPSTREAM, [{ hang: true }]);
-    const error = await providerErrorOf(model.generate(REQUEST, callOptions({ timeoutMs: 100 })));
+    const error = await providerErrorOf(model.generate(REQUEST, attemptOptions(100)));
     expect(error).toMatchObject({ failureClass: 'timeout', model: 'llama-br', status: undefined });
     await vi.waitFor(() => expect(fake.requests[0]?.aborted).toBe(true));
     expectOneRequest();
@@ -262,7 +270,7 @@ describe('bedrock chat model: timeouts and cancellation', () => {
 
   it('times out a stream whose first event never comes', async () => {
     fake.script(UPSTREAM, [{ hang: true }]);
-    const { error } = await streamErrorOf(model.stream(REQUEST, callOptions({ timeoutMs: 100 })));
+    const { error } = await streamErrorOf(model.stream(REQUEST, attemptOptions(100)));
     expect(error.failureClass).toBe('timeout');
   });
 

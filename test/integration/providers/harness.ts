@@ -5,6 +5,16 @@
 import { expect } from 'vitest';
 import type { CallOptions, ChatStreamEvent } from '../../../lambda/core/chat/chat-model.js';
 import { ProviderError } from '../../../lambda/core/failures/provider-error.js';
+import { startAttemptDeadline } from '../../../lambda/core/router/attempt-control.js';
+import { systemSleep } from '../../../lambda/wiring/system-time.js';
+
+/**
+ * Call options as the router hands them out: the signal carries the attempt deadline of
+ * `timeoutMs` (the router's one timer, on the real clock). Adapters have no timer of their own.
+ */
+export function attemptOptions(timeoutMs: number): CallOptions {
+  return { signal: startAttemptDeadline(systemSleep, timeoutMs, undefined).signal, timeoutMs };
+}
 
 /** Call options with a live signal and a generous timeout unless overridden. */
 export function callOptions(overrides: Partial<CallOptions> = {}): CallOptions {

@@ -9,7 +9,7 @@ import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
 import { createOpenAIChatModel } from '../../../lambda/providers/index.js';
 import { createNodeHttpFetch } from '../../../lambda/providers/shared/node-http-fetch.js';
 import { envProviderAccess } from '../../../lambda/wiring/env-provider-access.js';
-import { callOptions, drain, providerErrorOf, textOf } from './harness.js';
+import { attemptOptions, callOptions, drain, providerErrorOf, textOf } from './harness.js';
 
 const UPSTREAM = 'gpt-4o-mini';
 const REQUEST: ChatRequest = { messages: [{ role: 'user', content: 'Say hello' }] };
@@ -291,9 +291,9 @@ describe('node-http fetch: aborts', () => {
     await vi.waitFor(() => expect(fake.requests[0]?.aborted).toBe(true));
   });
 
-  it('lets the openai client time out a hanging call: timeout, upstream aborted', async () => {
+  it('times out a hanging call at the attempt deadline: timeout, upstream aborted', async () => {
     fake.script(UPSTREAM, [{ hang: true }]);
-    const error = await providerErrorOf(model().generate(REQUEST, callOptions({ timeoutMs: 100 })));
+    const error = await providerErrorOf(model().generate(REQUEST, attemptOptions(100)));
     expect(error.failureClass).toBe('timeout');
     await vi.waitFor(() => expect(fake.requests[0]?.aborted).toBe(true));
   });

@@ -5,7 +5,15 @@ import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import type { Fault } from '../../../lambda/dev/fakes/fault.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
 import { createOpenAIChatModel } from '../../../lambda/providers/index.js';
-import { callOptions, drain, providerErrorOf, streamErrorOf, textOf, toolArguments } from './harness.js';
+import {
+  attemptOptions,
+  callOptions,
+  drain,
+  providerErrorOf,
+  streamErrorOf,
+  textOf,
+  toolArguments,
+} from './harness.js';
 
 const UPSTREAM = 'gpt-4o-mini';
 const API_KEY = 'sk-test-0123456789abcdefSECRET';
@@ -225,9 +233,9 @@ describe('openai chat model: streams that break', () => {
 });
 
 describe('openai chat model: timeouts and cancellation', () => {
-  it('turns a hanging upstream into timeout after timeoutMs and aborts it', async () => {
+  it('turns a hanging upstream into timeout when the attempt deadline passes, and aborts it', async () => {
     fake.script(UPSTREAM, [{ hang: true }]);
-    const error = await providerErrorOf(model.generate(REQUEST, callOptions({ timeoutMs: 100 })));
+    const error = await providerErrorOf(model.generate(REQUEST, attemptOptions(100)));
     expect(error).toMatchObject({ failureClass: 'timeout', model: 'gpt-mini', status: undefined });
     await vi.waitFor(() => expect(fake.requests[0]?.aborted).toBe(true));
     expectOneRequest();
@@ -235,7 +243,7 @@ describe('openai chat model: timeouts and cancellation', () => {
 
   it('times out a stream whose first chunk never comes', async () => {
     fake.script(UPSTREAM, [{ hang: true }]);
-    const { error } = await streamErrorOf(model.stream(REQUEST, callOptions({ timeoutMs: 100 })));
+    const { error } = await streamErrorOf(model.stream(REQUEST, attemptOptions(100)));
     expect(error.failureClass).toBe('timeout');
   });
 

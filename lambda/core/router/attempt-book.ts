@@ -1,0 +1,128 @@
+import type { Usage } from '../chat/chat-model.js';
+import { FAILURE_POLICY, type FailureClass } from '../failures/failure-class.js';
+import type { ProviderError } from '../failures/provider-error.js';
+import { addUsage, costOf } from '../ledger/cost.js';
+import type { AttemptPhase, LedgerEntry, TerminalReason } from '../ledger/ledger-entry.js';
+import type { AttemptRecord, RouteFailure, RouteModel, RouteRequest, RouterDeps } from './route-types.js';
+
+/** One attempt as it ended, for {@link AttemptBook.record}. */
+export interface EndedAttempt {
+  record: AttemptRecord;
+  route: RouteModel;
+  /** When the attempt started, ms since the epoch (its latency is measured from here). */
+  startedAt: number;
+  /** `before_output`: the attempt failed before the commit; `after_output`: a committed attempt settled. */
+  phase: AttemptPhase;
+  /** The failure, if it failed. */
+  error?: ProviderError | undefined;
+  /** Tokens the attempt used, when the upstream said. */
+  usage?: Usage | undefined;
+}
+
+/** The bookkeeping of one request: its attempts, trail, usage, cost, ledger lines and breaker samples. */
+export class AttemptBook {
+  /** Every attempt so far, in order (the committed one included). */
+  readonly attempts: AttemptRecord[] = [];
+  private readonly trail: string[] = [];
+  private usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  private cost = 0;
+  private lastError: ProviderError | undefined;
+
+  /** `startedAt`: the request's start, ms since the epoch. */
+  constructor(
+    private readonly request: RouteRequest,
+    private readonly deps: RouterDeps,
+    private readonly startedAt: number,
+  ) {}
+
+  /** The trail so far, e.g. `a:429,b:200`. */
+  route(): string {
+    return this.trail.join(',');
+  }
+
+  /** Counts a committed attempt (status 200 in the trail) before it settles. */
+  commit(record: AttemptRecord): void {
+    this.attempts.push(record);
+    this.trail.push(`${record.model}:200`);
+  }
+
+  /**
+   * The one place an attempt is recorded, failed or settled after its commit alike: its outcome,
+   * the trail, usage and cost, its ledger line, the request line when it was the committed one,
+   * and its breaker sample. A local failure (`not_configured`) is this process's configuration,
+   * not the upstream's health: it never reaches the shared breaker store.
+   */
+  async record(ended: EndedAttempt): Promise<void> {
+    const { record, error, phase } = ended;
+    record.latencyMs = this.deps.clock.now() - ended.startedAt;
+    if (error) {
+      this.lastError = error;
+      record.outcome = error.failureClass;
+      record.status = error.status;
+      // A hint that came after output is not this request's to act on (the ledger never showed one).
+      if (phase === 'before_output') record.retryAfterMs = error.retryAfterMs;
+    }
+    const mark = `${record.model}:${error ? (error.status ?? error.failureClass) : 200}`;
+    if (phase === 'after_output') this.trail[this.trail.length - 1] = mark;
+    else {
+      this.attempts.push(record);
+      this.trail.push(mark);
+    }
+    this.writeAttempt(ended);
+    // The committed attempt is the request's last: its request line comes before the sample.
+    if (phase === 'after_output') this.writeRequest(settledReason(error), record.model, error?.failureClass);
+    if (error && FAILURE_POLICY[error.failureClass].local) return;
+    await this.deps.breakers.record(this.request.pipeline, record.model, {
+      at: this.deps.clock.now(),
+      outcome: error?.failureClass ?? 'ok',
+      retryAfterMs: record.retryAfterMs,
+    });
+  }
+
+  /** Ends a request that did not succeed: writes its request line. */
+  finish(reason: RouteFailure['reason']): RouteFailure {
+    this.writeRequest(reason, undefined, this.lastError?.failureClass);
+    return { ok: false, reason, attempts: this.attempts, route: this.route(), error: this.lastError };
+  }
+
+  private writeAttempt({ record, route, phase, usage }: EndedAttempt): void {
+    const costUsd = costOf(usage, route.price);
+    this.usage = addUsage(this.usage, usage);
+    this.cost += costUsd ?? 0;
+    const { requestId, pipeline } = this.request;
+    this.ledger({ type: 'attempt', requestId, pipeline, ...record, phase, usage, costUsd });
+  }
+
+  private writeRequest(reason: TerminalReason, model?: string, failureClass?: FailureClass): void {
+    const { requestId, pipeline, stream } = this.request;
+    this.ledger({
+      type: 'request',
+      requestId,
+      pipeline,
+      reason,
+      attempts: this.attempts.length,
+      model,
+      route: this.route(),
+      failureClass,
+      latencyMs: this.deps.clock.now() - this.startedAt,
+      usage: this.usage,
+      costUsd: this.cost,
+      stream,
+    });
+  }
+
+  /** Evidence must never cost the caller the answer: a sink that throws (a full disk) is ignored. */
+  private ledger(entry: LedgerEntry): void {
+    try {
+      this.deps.ledger(entry);
+    } catch {
+      // the sink reports its own failures
+    }
+  }
+}
+
+/** How a committed request ended: fully, cut by its caller, or cut by the upstream. */
+function settledReason(error: ProviderError | undefined): TerminalReason {
+  if (!error) return 'success';
+  return error.failureClass === 'cancelled' ? 'cancelled' : 'partial';
+}
