@@ -59,32 +59,13 @@ export function createBreakers(options: BreakersOptions): Breakers {
     models.set(model, snapshot);
   };
 
-  const open = async (
+  const open = (
     pipeline: string,
     model: string,
     after: BreakerSnapshot,
     reason: OpenReason,
     policy: BreakerPolicy,
-  ) => {
-    const now = clock.now();
-    let opened: boolean;
-    try {
-      opened = await store.tryOpen(pipeline, model, { now, reason, policy });
-    } catch (error) {
-      events.onStoreError?.('open', error);
-      opened = true; // only this process knows; it is the one to report it
-    }
-    remember(pipeline, model, applyOpening(after, now, reason, policy));
-    if (opened) {
-      events.onOpened?.({
-        pipeline,
-        model,
-        reason,
-        openUntil: now + policy.openMs,
-        alert: reason === 'upstream_auth' || reason === 'model_not_found',
-      });
-    }
-  };
+  ) => openBreaker(options, remember, { pipeline, model, after, reason, policy });
 
   return {
     async read(pipeline) {
@@ -113,4 +94,39 @@ export function createBreakers(options: BreakersOptions): Breakers {
       if (reason) await open(pipeline, model, after, reason, policy);
     },
   };
+}
+
+/** One breaker about to open: the state after the sample that opens it, and why. */
+interface Opening {
+  pipeline: string;
+  model: string;
+  after: BreakerSnapshot;
+  reason: OpenReason;
+  policy: BreakerPolicy;
+}
+
+/** Opens a breaker in the store (or, on a store error, in this process only) and reports it once. */
+async function openBreaker(
+  { store, clock, events = {} }: BreakersOptions,
+  remember: (pipeline: string, model: string, snapshot: BreakerSnapshot) => void,
+  { pipeline, model, after, reason, policy }: Opening,
+): Promise<void> {
+  const now = clock.now();
+  let opened: boolean;
+  try {
+    opened = await store.tryOpen(pipeline, model, { now, reason, policy });
+  } catch (error) {
+    events.onStoreError?.('open', error);
+    opened = true; // only this process knows; it is the one to report it
+  }
+  remember(pipeline, model, applyOpening(after, now, reason, policy));
+  if (opened) {
+    events.onOpened?.({
+      pipeline,
+      model,
+      reason,
+      openUntil: now + policy.openMs,
+      alert: reason === 'upstream_auth' || reason === 'model_not_found',
+    });
+  }
 }

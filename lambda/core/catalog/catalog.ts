@@ -66,57 +66,8 @@ export interface Catalog extends NameResolver {
  * model (else `ConfigError` naming `pipelines.<name>.chain`).
  */
 export function createCatalog(config: SwitchyardConfig): Catalog {
-  const models = new Map<string, CatalogModel>();
-  const aliases = new Map<string, string>();
-  const rawIds = new Map<string, string[]>();
-  for (const [key, m] of Object.entries(config.models)) {
-    const provider = config.providers[m.provider];
-    if (!provider) throw new ConfigError(`models.${key}.provider`, `unknown provider '${m.provider}'`);
-    models.set(key, {
-      key,
-      providerName: m.provider,
-      provider,
-      model: m.model,
-      aliases: m.aliases ?? [],
-      timeoutMs: m.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS,
-      price: m.price,
-      maxOutputTokens: m.maxOutputTokens,
-    });
-    for (const alias of m.aliases ?? []) aliases.set(alias, key);
-    rawIds.set(m.model, [...(rawIds.get(m.model) ?? []), key]);
-  }
-
-  const resolve = (name: string): NameResolution => {
-    if (models.has(name)) return { kind: 'model', key: name };
-    const aliased = aliases.get(name);
-    if (aliased !== undefined) return { kind: 'model', key: aliased };
-    const candidates = rawIds.get(name) ?? [];
-    if (candidates.length === 1 && candidates[0] !== undefined) return { kind: 'model', key: candidates[0] };
-    if (candidates.length > 1) return { kind: 'ambiguous', candidates };
-    return { kind: 'unknown' };
-  };
-
-  const globalBreaker: BreakerPolicy = { ...DEFAULT_BREAKER_POLICY, ...config.breaker };
-  const globalRoute: RoutePolicy = { ...DEFAULT_ROUTE_POLICY, ...stripUndefined(config.router ?? {}) };
-  const globalPolicy: PipelinePolicy = deepFreeze({ route: globalRoute, breaker: globalBreaker });
-  // The config never changes after start-up, so each pipeline's policy is worked out once.
-  const policies = new Map<string, PipelinePolicy>();
-  for (const [name, p] of Object.entries(config.pipelines)) {
-    policies.set(
-      name,
-      deepFreeze({
-        route: {
-          ...globalRoute,
-          ...stripUndefined({
-            maxAttempts: p.maxAttempts,
-            deadlineMs: p.deadlineMs,
-            fallbackOnContextLength: p.fallbackOnContextLength,
-          }),
-        },
-        breaker: { ...globalBreaker, ...stripUndefined(p.breaker ?? {}) },
-      }),
-    );
-  }
+  const { models, resolve } = indexModels(config);
+  const { globalPolicy, policies } = pipelinePolicies(config);
 
   // Parsing is pure in (chain, catalog); results are frozen because every caller shares them.
   const parsed = new Map<string, ParsedChain>();
@@ -147,6 +98,71 @@ export function createCatalog(config: SwitchyardConfig): Catalog {
     }
   }
   return catalog;
+}
+
+/** Every configured model by key, and how a name (key, alias, raw upstream id) resolves to one. */
+function indexModels(config: SwitchyardConfig): {
+  models: Map<string, CatalogModel>;
+  resolve: (name: string) => NameResolution;
+} {
+  const models = new Map<string, CatalogModel>();
+  const aliases = new Map<string, string>();
+  const rawIds = new Map<string, string[]>();
+  for (const [key, m] of Object.entries(config.models)) {
+    const provider = config.providers[m.provider];
+    if (!provider) throw new ConfigError(`models.${key}.provider`, `unknown provider '${m.provider}'`);
+    models.set(key, {
+      key,
+      providerName: m.provider,
+      provider,
+      model: m.model,
+      aliases: m.aliases ?? [],
+      timeoutMs: m.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS,
+      price: m.price,
+      maxOutputTokens: m.maxOutputTokens,
+    });
+    for (const alias of m.aliases ?? []) aliases.set(alias, key);
+    rawIds.set(m.model, [...(rawIds.get(m.model) ?? []), key]);
+  }
+
+  const resolve = (name: string): NameResolution => {
+    if (models.has(name)) return { kind: 'model', key: name };
+    const aliased = aliases.get(name);
+    if (aliased !== undefined) return { kind: 'model', key: aliased };
+    const candidates = rawIds.get(name) ?? [];
+    if (candidates.length === 1 && candidates[0] !== undefined) return { kind: 'model', key: candidates[0] };
+    if (candidates.length > 1) return { kind: 'ambiguous', candidates };
+    return { kind: 'unknown' };
+  };
+  return { models, resolve };
+}
+
+/** The global policy and each pipeline's, worked out once: the config never changes after start-up. */
+function pipelinePolicies(config: SwitchyardConfig): {
+  globalPolicy: PipelinePolicy;
+  policies: Map<string, PipelinePolicy>;
+} {
+  const globalBreaker: BreakerPolicy = { ...DEFAULT_BREAKER_POLICY, ...config.breaker };
+  const globalRoute: RoutePolicy = { ...DEFAULT_ROUTE_POLICY, ...stripUndefined(config.router ?? {}) };
+  const globalPolicy: PipelinePolicy = deepFreeze({ route: globalRoute, breaker: globalBreaker });
+  const policies = new Map<string, PipelinePolicy>();
+  for (const [name, p] of Object.entries(config.pipelines)) {
+    policies.set(
+      name,
+      deepFreeze({
+        route: {
+          ...globalRoute,
+          ...stripUndefined({
+            maxAttempts: p.maxAttempts,
+            deadlineMs: p.deadlineMs,
+            fallbackOnContextLength: p.fallbackOnContextLength,
+          }),
+        },
+        breaker: { ...globalBreaker, ...stripUndefined(p.breaker ?? {}) },
+      }),
+    );
+  }
+  return { globalPolicy, policies };
 }
 
 /** Freezes a plain value and everything it holds (arrays and objects), in place. */

@@ -1,16 +1,17 @@
-import { isCooling, isOpen, windowCounts } from '../breaker/breaker-state.js';
+import type { BreakerPolicy } from '../breaker/breaker-policy.js';
+import { type BreakerSnapshot, isCooling, isOpen, windowCounts } from '../breaker/breaker-state.js';
 import type { Breakers } from '../breaker/breakers.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { type ChainSource, envVarName, resolveEffectiveChain } from '../catalog/chain-sources.js';
 import type { ChatRequest, ChatResult } from '../chat/chat-model.js';
 import { DEFAULT_REQUEST_BOUNDS, echoable } from '../chat/request-bounds.js';
-import { printChain } from '../dsl/print-chain.js';
 import type { LedgerSink } from '../ledger/ledger-entry.js';
 import type { Logger } from '../logger.js';
 import { type CommittedStream, routeGenerate, routeStream } from '../router/route-chat.js';
 import type { RouteModel, RouteResult, RouterDeps } from '../router/route-types.js';
 import type { Clock, Random, Sleep } from '../time.js';
 import { onceLogger } from './once-logger.js';
+import { AD_HOC_PREFIX, resolveTarget, type TargetLookup } from './resolve-target.js';
 import type { Target, UnknownTarget } from './target.js';
 
 export interface GatewayDeps {
@@ -65,8 +66,7 @@ export interface Gateway {
   breakers(pipeline?: string): Promise<BreakerView[] | undefined>;
 }
 
-/** Prefix of the pipeline id of an ad-hoc chain (`chain:(a|b),c`) in breakers, ledger and metrics. */
-export const AD_HOC_PREFIX = 'chain:';
+export { AD_HOC_PREFIX } from './resolve-target.js';
 
 const iso = (ms: number | undefined, now: number) =>
   ms !== undefined && ms > now ? new Date(ms).toISOString() : null;
@@ -93,6 +93,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (!effective) return undefined;
     return { kind: 'pipeline', ...effective, policy: catalog.policy(pipeline) };
   };
+  const lookup: TargetLookup = { catalog, isPipeline, pipelineTarget, echo };
 
   const request = (target: Target, context: CallContext, stream: boolean) => ({
     requestId: context.requestId,
@@ -104,57 +105,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   });
 
   return {
-    async resolveTarget(model, headerPipeline) {
-      if (headerPipeline !== undefined) {
-        const target = isPipeline(headerPipeline) ? await pipelineTarget(headerPipeline) : undefined;
-        return (
-          target ?? {
-            kind: 'unknown',
-            param: 'x-switchyard-pipeline',
-            message: `unknown pipeline '${echo(headerPipeline)}'`,
-          }
-        );
-      }
-      if (model === undefined || model.trim() === '') {
-        return {
-          kind: 'unknown',
-          param: 'model',
-          message: 'name a pipeline in `model` or in x-switchyard-pipeline',
-        };
-      }
-      if (isPipeline(model)) {
-        const target = await pipelineTarget(model);
-        if (target) return target;
-        return {
-          kind: 'unknown',
-          param: 'model',
-          message: `pipeline '${echo(model)}' has no chain that resolves to a model`,
-        };
-      }
-      // A stored ad-hoc pipeline id (a job's `chain:(a|b),c`) names its chain again.
-      const chainText = model.startsWith(AD_HOC_PREFIX) ? model.slice(AD_HOC_PREFIX.length) : model;
-      const parsed = catalog.parse(chainText);
-      if (parsed.tiers.length === 0) {
-        const why = parsed.warnings.map((w) => w.message).join('; ');
-        return {
-          kind: 'unknown',
-          param: 'model',
-          message: `unknown pipeline or model '${echo(model)}'${why ? ` (${echoable(why, 500)})` : ''}`,
-        };
-      }
-      // `chain:` keeps an ad-hoc chain's breakers apart from any pipeline that shares its text.
-      const id = `${AD_HOC_PREFIX}${printChain(parsed.tiers)}`;
-      return {
-        kind: 'chain',
-        pipeline: id,
-        source: 'request',
-        chain: chainText,
-        tiers: parsed.tiers,
-        warnings: parsed.warnings,
-        policy: catalog.policy(id),
-      };
-    },
-
+    resolveTarget: (model, headerPipeline) => resolveTarget(lookup, model, headerPipeline),
     generate: (target, chat, context) => routeGenerate(request(target, context, false), routerDeps, chat),
     stream: (target, chat, context) => routeStream(request(target, context, true), routerDeps, chat),
 
@@ -170,31 +121,46 @@ export function createGateway(deps: GatewayDeps): Gateway {
       const now = clock.now();
       const names = pipeline !== undefined ? [pipeline] : catalog.pipelines;
       const views: BreakerView[] = [];
-      for (const name of names) {
-        const target = isPipeline(name) ? await pipelineTarget(name) : undefined;
-        const snapshots = await deps.breakers.read(name);
-        const models = new Set([
-          ...(target?.tiers.flatMap((t) => t.members.map((m) => m.key)) ?? []),
-          ...snapshots.keys(),
-        ]);
-        const policy = catalog.policy(name).breaker;
-        for (const model of models) {
-          const s = snapshots.get(model);
-          const counts = s ? windowCounts(s, now, policy) : { attempts: 0, failures: 0 };
-          views.push({
-            pipeline: name,
-            model,
-            state: s && isOpen(s, now) ? 'open' : 'closed',
-            openUntil: iso(s?.openUntil, now),
-            openReason: s && isOpen(s, now) ? (s.openReason ?? null) : null,
-            windowAttempts: counts.attempts,
-            windowFailures: counts.failures,
-            consecutive429: s?.consecutive429 ?? 0,
-            coolingUntil: s && isCooling(s, now) ? iso(s.coolUntil, now) : null,
-          });
-        }
-      }
+      for (const name of names) views.push(...(await pipelineBreakers(name, deps, lookup, now)));
       return views;
     },
+  };
+}
+
+/** The breakers of one pipeline: every model of its chain, and any other the store still holds. */
+async function pipelineBreakers(
+  name: string,
+  deps: GatewayDeps,
+  lookup: TargetLookup,
+  now: number,
+): Promise<BreakerView[]> {
+  const target = lookup.isPipeline(name) ? await lookup.pipelineTarget(name) : undefined;
+  const snapshots = await deps.breakers.read(name);
+  const models = new Set([
+    ...(target?.tiers.flatMap((t) => t.members.map((m) => m.key)) ?? []),
+    ...snapshots.keys(),
+  ]);
+  const policy = deps.catalog.policy(name).breaker;
+  return [...models].map((model) => breakerView(name, model, snapshots.get(model), now, policy));
+}
+
+function breakerView(
+  pipeline: string,
+  model: string,
+  s: BreakerSnapshot | undefined,
+  now: number,
+  policy: BreakerPolicy,
+): BreakerView {
+  const counts = s ? windowCounts(s, now, policy) : { attempts: 0, failures: 0 };
+  return {
+    pipeline,
+    model,
+    state: s && isOpen(s, now) ? 'open' : 'closed',
+    openUntil: iso(s?.openUntil, now),
+    openReason: s && isOpen(s, now) ? (s.openReason ?? null) : null,
+    windowAttempts: counts.attempts,
+    windowFailures: counts.failures,
+    consecutive429: s?.consecutive429 ?? 0,
+    coolingUntil: s && isCooling(s, now) ? iso(s.coolUntil, now) : null,
   };
 }

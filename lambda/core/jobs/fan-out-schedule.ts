@@ -108,24 +108,7 @@ export async function fanOutSchedule(
   await eachLimited(schedule.jobs, deps.concurrency ?? 8, async (job) => {
     const jobId = scheduledJobId(name, job.id, time);
     try {
-      const now = deps.clock.now();
-      const record: JobRecord = {
-        jobId,
-        publicId: (deps.newPublicId ?? randomPublicJobId)(),
-        pipeline: schedule.pipeline,
-        request: job.request,
-        status: 'queued',
-        createdAt: now,
-        updatedAt: now,
-        runs: [],
-        deliver: schedule.deliver && {
-          url: schedule.deliver.url,
-          secretName: schedule.deliver.secretName,
-          secretEnv: schedule.deliver.secretEnv,
-        },
-        schedule: name,
-        expiresAt: Math.floor(now / 1000) + deps.retentionDays * 86_400,
-      };
+      const record = scheduledRecord(schedule, name, job.request, jobId, deps);
       let resent = false;
       // The first create wins, and with it its public id: a retried firing keeps the one stored.
       let publicId = record.publicId as string;
@@ -152,4 +135,32 @@ export async function fanOutSchedule(
 
   if (failures.size > 0) throw new FanOutError(name, result, failures, firstError);
   return result;
+}
+
+/** The stored record of one scheduled job, queued as of now. */
+function scheduledRecord(
+  schedule: ScheduleConfig,
+  name: string,
+  request: JobRecord['request'],
+  jobId: string,
+  deps: FanOutDeps,
+): JobRecord {
+  const now = deps.clock.now();
+  return {
+    jobId,
+    publicId: (deps.newPublicId ?? randomPublicJobId)(),
+    pipeline: schedule.pipeline,
+    request,
+    status: 'queued',
+    createdAt: now,
+    updatedAt: now,
+    runs: [],
+    deliver: schedule.deliver && {
+      url: schedule.deliver.url,
+      secretName: schedule.deliver.secretName,
+      secretEnv: schedule.deliver.secretEnv,
+    },
+    schedule: name,
+    expiresAt: Math.floor(now / 1000) + deps.retentionDays * 86_400,
+  };
 }

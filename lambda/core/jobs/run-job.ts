@@ -96,7 +96,12 @@ export async function runJob(jobId: string, deps: RunJobDeps): Promise<RunJobOut
     return (await deliverOnce(claim.record, deps)) ? 'done' : 'retry';
   }
 
-  const { record } = claim;
+  return runClaimed(jobId, claim.record, deps);
+}
+
+/** Runs a claimed job through the router and records what came of it. */
+async function runClaimed(jobId: string, record: JobRecord, deps: RunJobDeps): Promise<RunJobOutcome> {
+  const { store, clock, log } = deps;
   const target = await deps.gateway.resolveTarget(record.pipeline, undefined);
   if (target.kind === 'unknown') {
     const run: JobRun = { at: clock.now(), reason: 'stopped', attempts: 0, route: '' };
@@ -109,7 +114,19 @@ export async function runJob(jobId: string, deps: RunJobDeps): Promise<RunJobOut
     requestId: jobId,
     signal: deps.signal,
   });
-  const now = clock.now();
+  return recordRun(jobId, record, target.pipeline, result, deps);
+}
+
+/** Stores a run's outcome: succeeded or terminally failed (then delivered), or back to the queue. */
+async function recordRun(
+  jobId: string,
+  record: JobRecord,
+  pipeline: string,
+  result: RouteSuccess<ChatResult> | RouteFailure,
+  deps: RunJobDeps,
+): Promise<RunJobOutcome> {
+  const { store, log } = deps;
+  const now = deps.clock.now();
   const run = runOf(result, now);
   const fields = {
     jobId,
@@ -137,7 +154,7 @@ export async function runJob(jobId: string, deps: RunJobDeps): Promise<RunJobOut
   }
 
   if (result.reason === 'stopped') {
-    const t = terminalError(result, target.pipeline);
+    const t = terminalError(result, pipeline);
     await store.fail(jobId, run, now, { code: t.code, message: t.message });
     log.warn('job failed: not retryable', { ...fields, code: t.code });
     return settle(jobId, deps);

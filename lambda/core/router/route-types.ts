@@ -1,10 +1,9 @@
 import type { Breakers } from '../breaker/breakers.js';
 import type { CallOptions, ChatModel, Usage } from '../chat/chat-model.js';
 import type { Tier } from '../dsl/types.js';
-import type { FailureClass } from '../failures/failure-class.js';
 import type { ProviderError } from '../failures/provider-error.js';
 import type { Price } from '../ledger/cost.js';
-import type { AttemptAction, LedgerSink, TerminalReason } from '../ledger/ledger-entry.js';
+import type { AttemptLedgerEntry, LedgerSink, TerminalReason } from '../ledger/ledger-entry.js';
 import type { Clock, Random, Sleep } from '../time.js';
 
 /** A model the router may call, with what the catalog says about it. */
@@ -52,19 +51,11 @@ export interface RouteRequest {
  */
 export type AttemptCall<T> = (model: ChatModel, options: CallOptions) => Promise<T>;
 
-/** What the router remembers of one attempt. */
-export interface AttemptRecord {
-  attempt: number;
-  /** 1-based tier. */
-  tier: number;
-  model: string;
-  provider: string;
-  action: AttemptAction;
-  outcome: 'ok' | FailureClass;
-  status?: number | undefined;
-  retryAfterMs?: number | undefined;
-  latencyMs: number;
-}
+/** What the router remembers of one attempt: its ledger line without the request's fields and phase. */
+export type AttemptRecord = Pick<
+  AttemptLedgerEntry,
+  'attempt' | 'tier' | 'model' | 'provider' | 'action' | 'outcome' | 'status' | 'retryAfterMs' | 'latencyMs'
+>;
 
 /** How a committed attempt finally ended: completely (with usage) or with an error after output. */
 export type Settlement = { usage?: Usage | undefined } | { error: ProviderError; usage?: Usage | undefined };

@@ -1,4 +1,5 @@
 import { FAILURE_POLICY } from '../failures/failure-class.js';
+import type { ProviderError } from '../failures/provider-error.js';
 import type { RouteFailure } from './route-types.js';
 
 /** What the caller finally sees when a request did not succeed (SPEC §6, last column). */
@@ -31,13 +32,7 @@ export function terminalError(failure: RouteFailure, pipeline: string): Terminal
     return { status: 499, type: 'cancelled', code: 'cancelled', message: 'the caller went away' };
   }
   if (failure.reason === 'stopped' && error) {
-    const code =
-      error.failureClass === 'context_length'
-        ? 'context_length_exceeded'
-        : error.failureClass === 'content_policy'
-          ? 'content_policy_violation'
-          : 'invalid_request';
-    return { status: 400, type: 'invalid_request_error', code, message: error.message };
+    return { status: 400, type: 'invalid_request_error', code: stoppedCode(error), message: error.message };
   }
   if (attempts.length === 0 && failure.reason !== 'deadline') {
     return {
@@ -84,4 +79,11 @@ export function terminalError(failure: RouteFailure, pipeline: string): Terminal
     return { status: 503, type: 'api_error', code: 'all_routes_unavailable', message };
   }
   return { status: 502, type: 'api_error', code: 'all_routes_failed', message };
+}
+
+/** The envelope `code` of a request stopped by a failure that must not be hidden. */
+function stoppedCode(error: ProviderError): string {
+  if (error.failureClass === 'context_length') return 'context_length_exceeded';
+  if (error.failureClass === 'content_policy') return 'content_policy_violation';
+  return 'invalid_request';
 }
