@@ -2,12 +2,12 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import type { Hono } from 'hono';
 import { redactSecrets } from '../core/failures/redact-secrets.js';
 import { createAwsContainer } from '../wiring/aws-container.js';
 import { createAwsGateway } from '../wiring/create-aws-gateway.js';
 import {
   callerGoneSignal,
+  type FetchApp,
   handleApiEvent,
   type StreamedResponse,
   startFailure,
@@ -17,8 +17,8 @@ import {
 // Clients once per container; the app on the first request (it reads provider keys), and again
 // after a failed start rather than caching the failure.
 const container = createAwsContainer();
-let app: Promise<Hono> | undefined;
-const appForContainer = (): Promise<Hono> => {
+let app: Promise<FetchApp> | undefined;
+const appForContainer = (): Promise<FetchApp> => {
   app ??= createAwsGateway(container)
     .then((assembled) => assembled.app)
     .catch((error: unknown) => {
@@ -37,7 +37,7 @@ const answer = middy<APIGatewayProxyEvent, StreamedResponse, Error, ApiContext>(
   .use(injectLambdaContext(container.logger))
   .use(logMetrics(container.metrics, { captureColdStartMetric: true }))
   .handler(async (event, context) => {
-    let gateway: Hono;
+    let gateway: FetchApp;
     try {
       gateway = await appForContainer();
     } catch (error) {

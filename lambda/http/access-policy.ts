@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
-import type { CallerAuthEnv } from './caller-auth.js';
+import type { HttpEnv } from './http-env.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 
 /**
@@ -32,7 +32,7 @@ export function accessPolicyFromConfig(config: Pick<SwitchyardConfig, 'auth' | '
  * caller key that is not an operator key. The routes are documented, so 403 hides nothing a 404
  * would; it tells a caller at once that the key, not the URL, is wrong.
  */
-export function operatorOnly(policy: () => AccessPolicy): MiddlewareHandler<CallerAuthEnv> {
+export function operatorOnly(policy: () => AccessPolicy): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
     const name = c.get('callerKeyName');
     // No name: authentication is off (the auth middleware sets one for every caller it admits).

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { SwitchyardError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import type { HttpEnv } from './http-env.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 
 /**
@@ -29,11 +30,6 @@ export class CallerKeysUnavailableError extends SwitchyardError {
 
 /** `Retry-After` for a key source that failed without saying when to come back, in seconds. */
 export const DEFAULT_KEYS_RETRY_AFTER_SECONDS = 5;
-
-/** Hono variables the middleware sets: the NAME of the caller's key (for logs), never the key. */
-export interface CallerAuthEnv {
-  Variables: { callerKeyName: string | undefined };
-}
 
 /** The lowercase hex SHA-256 of a caller key: what the config and SSM store instead of the key. */
 export function sha256Hex(key: string): string {
@@ -82,11 +78,12 @@ function unauthorized(message: string): Response {
 /**
  * Hono middleware for `/v1/*`: 401 in the OpenAI envelope for a missing or wrong caller key, 503
  * with `Retry-After` when the key source itself fails. Neither the key nor any part of it is logged or echoed.
+ * Sets `callerKeyName` for every caller it admits.
  */
 export function callerAuth(
   source: CallerKeySource,
   options: { log?: Logger | undefined } = {},
-): MiddlewareHandler<CallerAuthEnv> {
+): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
     let hashes: ReadonlyMap<string, string> | undefined;
     try {

@@ -7,9 +7,10 @@ import type { Logger } from '../core/logger.js';
 import { type AccessPolicy, operatorOnly } from './access-policy.js';
 import { limitBodySize } from './body-limit.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
-import { chatCompletions } from './chat-completions.js';
+import { addChatCompletions } from './chat-completions.js';
+import type { HttpEnv } from './http-env.js';
 import { addInfoRoutes } from './info-routes.js';
-import { addJobsRoutes, type JobsHttpOptions } from './jobs-routes.js';
+import { createJobsApp, type JobsHttpOptions } from './jobs-routes.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdMiddleware } from './request-id.js';
 
@@ -40,10 +41,10 @@ export interface HttpAppOptions {
  * The one HTTP app of Switchyard: `switchyard serve` runs it on node:http, the API Lambda runs it
  * behind API Gateway. Every error is an OpenAI envelope; nothing answers with a stack trace.
  */
-export function createHttpApp(options: HttpAppOptions): Hono {
+export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const { gateway, catalog, log } = options;
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const app = new Hono();
+  const app = new Hono<HttpEnv>();
 
   app.use('*', requestIdMiddleware);
   // Before the body limit, so a request without a valid key is refused before any of its body is read.
@@ -55,9 +56,10 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     app.use('/v1/breakers', operatorOnly(access));
     app.use('/v1/pipelines', operatorOnly(access));
   }
-  app.post('/v1/chat/completions', (c) => chatCompletions(c, gateway, catalog, bounds));
+  addChatCompletions(app, { gateway, catalog, bounds });
   addInfoRoutes(app, gateway, catalog);
-  if (options.jobs) addJobsRoutes(app, gateway, options.jobs, log, { catalog, bounds, access });
+  if (options.jobs)
+    app.route('/v1/jobs', createJobsApp({ gateway, catalog, bounds, jobs: options.jobs, log, access }));
 
   app.notFound((c) =>
     errorResponse(

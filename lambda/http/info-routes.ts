@@ -1,46 +1,50 @@
 import type { Hono } from 'hono';
 import type { Catalog } from '../core/catalog/catalog.js';
 import type { Gateway } from '../core/gateway/gateway.js';
+import type { Target } from '../core/gateway/target.js';
+import type { HttpEnv } from './http-env.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 
-/** `GET /v1/models`, `/v1/pipelines`, `/v1/breakers` and `/healthz`. */
-export function addInfoRoutes(app: Hono, gateway: Gateway, catalog: Catalog): void {
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-
-  app.get('/v1/models', (c) =>
-    c.json({
-      object: 'list',
-      data: [
-        ...catalog.pipelines.map((id) => ({
-          id,
-          object: 'model',
-          created: 0,
-          owned_by: 'switchyard-pipeline',
-        })),
-        ...[...catalog.models.values()].map((m) => ({
-          id: m.key,
-          object: 'model',
-          created: 0,
-          owned_by: m.providerName,
-        })),
-      ],
-    }),
-  );
-
-  app.get('/v1/pipelines', async (c) => {
-    const targets = await gateway.pipelines();
-    return c.json({
-      object: 'list',
-      data: targets.map((t) => ({
-        name: t.pipeline,
-        chain: t.chain,
-        source: t.source,
-        tiers: t.tiers.map((tier) => tier.members.map((m) => m.key)),
-        warnings: t.warnings.map((w) => w.message),
-        policy: { ...t.policy.route, breaker: t.policy.breaker },
+/** The OpenAI model list: pipelines first, then every catalog model key. */
+function modelList(catalog: Catalog) {
+  return {
+    object: 'list',
+    data: [
+      ...catalog.pipelines.map((id) => ({
+        id,
+        object: 'model',
+        created: 0,
+        owned_by: 'switchyard-pipeline',
       })),
-    });
-  });
+      ...[...catalog.models.values()].map((m) => ({
+        id: m.key,
+        object: 'model',
+        created: 0,
+        owned_by: m.providerName,
+      })),
+    ],
+  };
+}
+
+/** One pipeline with its effective chain, where the chain came from, and its policy. */
+function pipelineView(t: Target) {
+  return {
+    name: t.pipeline,
+    chain: t.chain,
+    source: t.source,
+    tiers: t.tiers.map((tier) => tier.members.map((m) => m.key)),
+    warnings: t.warnings.map((w) => w.message),
+    policy: { ...t.policy.route, breaker: t.policy.breaker },
+  };
+}
+
+/** `GET /v1/models`, `/v1/pipelines`, `/v1/breakers` and `/healthz`. */
+export function addInfoRoutes(app: Hono<HttpEnv>, gateway: Gateway, catalog: Catalog): void {
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/v1/models', (c) => c.json(modelList(catalog)));
+  app.get('/v1/pipelines', async (c) =>
+    c.json({ object: 'list', data: (await gateway.pipelines()).map(pipelineView) }),
+  );
 
   app.get('/v1/breakers', async (c) => {
     const pipeline = c.req.query('pipeline');

@@ -12,6 +12,7 @@ import type { Clock, Random, Sleep } from '../core/time.js';
 import { type AccessPolicy, accessPolicyFromConfig } from '../http/access-policy.js';
 import type { CallerKeySource } from '../http/caller-auth.js';
 import { createHttpApp } from '../http/create-http-app.js';
+import type { HttpEnv } from '../http/http-env.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
 import { createRouteModels, type ProviderAccess } from '../providers/create-chat-models.js';
 import { systemClock, systemRandom, systemSleep } from './system-time.js';
@@ -40,7 +41,7 @@ export interface GatewayAssembly {
 }
 
 export interface AssembledGateway {
-  app: Hono;
+  app: Hono<HttpEnv>;
   gateway: Gateway;
   catalog: Catalog;
   store: BreakerStore;

@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import type { Hono } from 'hono';
 import { SwitchyardError } from '../core/errors.js';
 
 export interface RunningServer {
@@ -15,9 +14,9 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Serves the HTTP app on node:http. Port 0 picks a free port. */
+/** Serves the HTTP app (anything that answers a web `Request`) on node:http. Port 0 picks a free port. */
 export async function startServer(
-  app: Hono,
+  app: { fetch(request: Request): Response | Promise<Response> },
   options: { port: number; host: string },
 ): Promise<RunningServer> {
   const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host }) as Server;

@@ -3,13 +3,13 @@ import { Hono } from 'hono';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LogFields } from '../../../lambda/core/logger.js';
 import {
-  type CallerAuthEnv,
   type CallerKeySource,
   callerAuth,
   matchCallerKey,
   presentedKey,
   sha256Hex,
 } from '../../../lambda/http/caller-auth.js';
+import type { HttpEnv } from '../../../lambda/http/http-env.js';
 import { createStaticCallerKeys } from '../../../lambda/http/static-caller-keys.js';
 import { createLocalGateway } from '../../../lambda/wiring/create-local-gateway.js';
 import { testConfig } from '../../helpers/test-config.js';
@@ -32,7 +32,7 @@ const log = {
 };
 
 function appWith(source: CallerKeySource) {
-  const app = new Hono<CallerAuthEnv>();
+  const app = new Hono<HttpEnv>();
   app.use('/v1/*', callerAuth(source, { log }));
   app.get('/v1/whoami', (c) => c.json({ name: c.get('callerKeyName') ?? null }));
   app.get('/healthz', (c) => c.json({ status: 'ok' }));

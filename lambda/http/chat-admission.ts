@@ -1,0 +1,75 @@
+/**
+ * What a chat-shaped body (`POST /v1/chat/completions`, `POST /v1/jobs`) must pass before anything
+ * runs, as middleware placed after `jsonBody`: a bounded number of messages, a routable target,
+ * and output tokens the target's models allow. Each answers the caller itself when the body fails.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { Catalog } from '../core/catalog/catalog.js';
+import type { ChatCompletionBody } from '../core/chat/chat-request-schema.js';
+import {
+  type BoundViolation,
+  checkMessageCount,
+  checkOutputTokens,
+  type RequestBounds,
+} from '../core/chat/request-bounds.js';
+import type { Gateway } from '../core/gateway/gateway.js';
+import type { Target } from '../core/gateway/target.js';
+import type { HttpEnv, HttpVariables } from './http-env.js';
+import { errorBody, errorResponse } from './openai-errors.js';
+
+/** The environment after {@link routeTarget}: `c.var.target` is what the request routes over. */
+export interface TargetEnv extends HttpEnv {
+  Variables: HttpVariables & { target: Target };
+}
+
+/** The fields of the validated body the checks read. */
+type BodyInput<K extends keyof ChatCompletionBody> = { out: { json: Pick<ChatCompletionBody, K> } };
+
+/** What {@link routeTarget} needs from the app. */
+export interface TargetDeps {
+  gateway: Gateway;
+  catalog: Catalog;
+  bounds: RequestBounds;
+}
+
+const overBound = (violation: BoundViolation): Response =>
+  errorResponse(
+    400,
+    errorBody(violation.message, 'invalid_request_error', 'limit_exceeded', violation.param),
+  );
+
+/** 400 `limit_exceeded` naming `messages` when the body holds more than `bounds.maxMessages`. */
+export function withinMessageLimit(
+  bounds: RequestBounds,
+): MiddlewareHandler<HttpEnv, string, BodyInput<'messages'>> {
+  return async (c, next) => {
+    const violation = checkMessageCount(c.req.valid('json'), bounds);
+    if (violation) return overBound(violation);
+    await next();
+  };
+}
+
+/**
+ * Resolves the pipeline or chain (`model`, or the `x-switchyard-pipeline` header) into
+ * `c.var.target`: 404 `model_not_found` when it names nothing routable, 400 `limit_exceeded`
+ * naming the token field when it asks more than the chain's models allow.
+ */
+export function routeTarget(
+  deps: TargetDeps,
+): MiddlewareHandler<TargetEnv, string, BodyInput<'model' | 'max_tokens' | 'max_completion_tokens'>> {
+  const outputLimit = (key: string) => deps.catalog.models.get(key)?.maxOutputTokens;
+  return async (c, next) => {
+    const body = c.req.valid('json');
+    const target = await deps.gateway.resolveTarget(body.model, c.req.header('x-switchyard-pipeline'));
+    if (target.kind === 'unknown') {
+      return errorResponse(
+        404,
+        errorBody(target.message, 'invalid_request_error', 'model_not_found', target.param),
+      );
+    }
+    const violation = checkOutputTokens(body, target.tiers, outputLimit, deps.bounds);
+    if (violation) return overBound(violation);
+    c.set('target', target);
+    await next();
+  };
+}
