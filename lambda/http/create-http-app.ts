@@ -58,8 +58,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   }
   addChatCompletions(app, { gateway, catalog, bounds });
   addInfoRoutes(app, gateway, catalog);
-  if (options.jobs)
+  if (options.jobs) {
     app.route('/v1/jobs', createJobsApp({ gateway, catalog, bounds, jobs: options.jobs, log, access }));
+  }
 
   app.notFound((c) =>
     errorResponse(

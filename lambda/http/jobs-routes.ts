@@ -149,13 +149,20 @@ function visibleTo(record: JobRecord, caller: string | undefined, access: Access
 }
 
 /**
- * The job a caller names by its public id. A scheduled job is found only by its random public
- * id, never by the internal `<schedule>:<job>:<time>` id, which anyone could guess.
+ * The job a caller names by its public id, if this caller may read it. A scheduled job is found
+ * only by its random public id, never by the internal `<schedule>:<job>:<time>` id, which anyone
+ * could guess. Another key's job reads exactly like a missing one: its existence is not ours to reveal.
  */
-async function findPublic(store: JobStore, id: string): Promise<JobRecord | undefined> {
+async function findVisible(
+  store: JobStore,
+  id: string,
+  caller: string | undefined,
+  access: () => AccessPolicy,
+): Promise<JobRecord | undefined> {
+  if (!JOB_ID.test(id)) return undefined;
   const direct = await store.get(id);
-  if (direct && publicJobId(direct) === id) return direct;
-  return store.getByPublicId(id);
+  const found = direct && publicJobId(direct) === id ? direct : await store.getByPublicId(id);
+  return found && visibleTo(found, caller, access()) ? found : undefined;
 }
 
 /** 404 `job_not_found`; only a well-formed id is echoed back, never junk from the URL. */
@@ -200,10 +207,8 @@ export function createJobsApp(deps: JobsAppDeps): Hono<HttpEnv> {
 
   jobs.get('/:id', async (c) => {
     const id = c.req.param('id');
-    const found = JOB_ID.test(id) ? await findPublic(store, id) : undefined;
-    // Another key's job reads exactly like a missing one: its existence is not ours to reveal.
-    const visible = found && visibleTo(found, c.var.callerKeyName, deps.access());
-    return found && visible ? c.json(jobView(found)) : jobNotFound(id);
+    const record = await findVisible(store, id, c.var.callerKeyName, deps.access);
+    return record ? c.json(jobView(record)) : jobNotFound(id);
   });
   return jobs;
 }
