@@ -75,6 +75,22 @@ function unauthorized(message: string): Response {
   });
 }
 
+/** 503 with `Retry-After`: the key source failed, so nobody can be told whether their key is good. */
+function keysUnavailable(error: unknown, log: Logger | undefined): Response {
+  const retryAfter =
+    error instanceof CallerKeysUnavailableError ? error.retryAfterSeconds : DEFAULT_KEYS_RETRY_AFTER_SECONDS;
+  log?.error('caller keys unavailable; request refused', {
+    error: error instanceof Error ? error.name : String(error),
+    reason: error instanceof CallerKeysUnavailableError ? error.message : undefined,
+    retryAfterSeconds: retryAfter,
+  });
+  return errorResponse(
+    503,
+    errorBody('caller keys are unavailable; try again shortly', 'api_error', 'service_unavailable'),
+    { 'retry-after': String(retryAfter) },
+  );
+}
+
 /**
  * Hono middleware for `/v1/*`: 401 in the OpenAI envelope for a missing or wrong caller key, 503
  * with `Retry-After` when the key source itself fails. Neither the key nor any part of it is logged or echoed.
@@ -89,20 +105,7 @@ export function callerAuth(
     try {
       hashes = await source.hashes();
     } catch (error) {
-      const retryAfter =
-        error instanceof CallerKeysUnavailableError
-          ? error.retryAfterSeconds
-          : DEFAULT_KEYS_RETRY_AFTER_SECONDS;
-      options.log?.error('caller keys unavailable; request refused', {
-        error: error instanceof Error ? error.name : String(error),
-        reason: error instanceof CallerKeysUnavailableError ? error.message : undefined,
-        retryAfterSeconds: retryAfter,
-      });
-      return errorResponse(
-        503,
-        errorBody('caller keys are unavailable; try again shortly', 'api_error', 'service_unavailable'),
-        { 'retry-after': String(retryAfter) },
-      );
+      return keysUnavailable(error, options.log);
     }
     if (hashes === undefined) return next();
     if (hashes.size === 0) {

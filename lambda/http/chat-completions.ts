@@ -5,8 +5,7 @@ import {
   chatCompletionBodySchema,
   toChatRequest,
 } from '../core/chat/chat-request-schema.js';
-import type { AnswerIds } from '../core/chat/openai-format.js';
-import { completionBody } from '../core/chat/openai-format.js';
+import { type AnswerIds, completionBody } from '../core/chat/openai-format.js';
 import type { Target } from '../core/gateway/target.js';
 import type { CommittedStream } from '../core/router/route-chat.js';
 import type { RouteFailure, RouteSuccess } from '../core/router/route-types.js';

@@ -11,13 +11,13 @@ export interface JsonBodyInput<S extends z.ZodType<object>> {
 }
 
 /** 400 `invalid_json`: the body is not JSON at all (`detail` is the parser's own words). */
-export function notJsonBody(error: unknown): OpenAIErrorBody {
+function notJsonBody(error: unknown): OpenAIErrorBody {
   const detail = error instanceof SyntaxError ? error.message : 'unreadable body';
   return errorBody(`request body is not valid JSON: ${detail}`, 'invalid_request_error', 'invalid_json');
 }
 
 /** 400 `invalid_value` for the first issue zod found, naming the field (`param`) in the message too. */
-export function invalidBody(error: z.ZodError): OpenAIErrorBody {
+function invalidBody(error: z.ZodError): OpenAIErrorBody {
   const issue = error.issues[0];
   const param = issue ? formatPath(issue.path) : '';
   const message = issue ? `${param || 'body'}: ${issue.message}` : 'invalid request body';
