@@ -1,54 +1,45 @@
 import { createCatalog } from '../lambda/core/catalog/catalog.js';
-import {
-  DEFAULT_INTEGRATION_TIMEOUT_SECONDS,
-  type SwitchyardConfig,
-} from '../lambda/core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../lambda/core/catalog/config-schema.js';
 
 /** Lambda's longest timeout, and API Gateway's longest streamed integration, in s. */
 const MAX_SECONDS = 900;
 
-/** The `aws` section of the config with every default applied: what the stack builds from. */
+/**
+ * What the stack builds from: the `aws` section as the config schema filled it, plus the two
+ * defaults that follow another field and so cannot be the schema's.
+ */
 export interface DeploySettings {
-  /** SSM prefix of chains overrides, caller keys and (usually) provider keys. Default `/switchyard`. */
+  /** SSM prefix of chains overrides, caller keys and (usually) provider keys: `aws.ssmPrefix`. */
   ssmPrefix: string;
   /** Subscribed to the alarm topic when set. */
   alarmEmail: string | undefined;
   /** Reserved concurrency of the API function; undefined = the account's unreserved pool. */
   apiReservedConcurrency: number | undefined;
-  /** SQS event source `maxConcurrency` of the worker. Default 10. */
+  /** SQS event source `maxConcurrency` of the worker: `aws.capacity.workerMaxConcurrency`. */
   workerMaxConcurrency: number;
-  /** Stage throttling, requests per second. Default 500. */
+  /** Stage throttling, requests per second: `aws.capacity.stageRateLimit`. */
   stageRateLimit: number;
-  /** Stage burst. Default 2 × `stageRateLimit`. */
+  /** Stage burst: `aws.capacity.stageBurstLimit`, default 2 × `stageRateLimit`. */
   stageBurstLimit: number;
-  /** API Gateway integration timeout in s: the longest a request or a committed stream runs. Default 29. */
+  /** API Gateway integration timeout in s, the longest a request or a committed stream runs: `aws.streaming.integrationTimeoutSeconds`. */
   integrationTimeoutSeconds: number;
-  /** The API function's timeout in s. Default integration timeout + 1 (at most 900). */
+  /** The API function's timeout in s: `aws.streaming.functionTimeoutSeconds`, default integration timeout + 1 (at most 900). */
   apiFunctionTimeoutSeconds: number;
 }
 
-/** Worker instances the job queue drives at once unless the config says otherwise. */
-export const DEFAULT_WORKER_MAX_CONCURRENCY = 10;
-/** Stage rate limit (requests per second) unless the config says otherwise. */
-export const DEFAULT_STAGE_RATE_LIMIT = 500;
-
-/** Applies the defaults of the `aws` section. */
+/** The deploy settings of a parsed config. */
 export function deploySettings(config: SwitchyardConfig): DeploySettings {
-  const aws = config.aws;
-  const capacity = aws?.capacity ?? {};
-  const integrationTimeoutSeconds =
-    aws?.streaming?.integrationTimeoutSeconds ?? DEFAULT_INTEGRATION_TIMEOUT_SECONDS;
-  const stageRateLimit = capacity.stageRateLimit ?? DEFAULT_STAGE_RATE_LIMIT;
+  const { capacity, streaming } = config.aws;
   return {
-    ssmPrefix: aws?.ssmPrefix ?? '/switchyard',
-    alarmEmail: aws?.alarmEmail,
+    ssmPrefix: config.aws.ssmPrefix,
+    alarmEmail: config.aws.alarmEmail,
     apiReservedConcurrency: capacity.apiReservedConcurrency,
-    workerMaxConcurrency: capacity.workerMaxConcurrency ?? DEFAULT_WORKER_MAX_CONCURRENCY,
-    stageRateLimit,
-    stageBurstLimit: capacity.stageBurstLimit ?? stageRateLimit * 2,
-    integrationTimeoutSeconds,
+    workerMaxConcurrency: capacity.workerMaxConcurrency,
+    stageRateLimit: capacity.stageRateLimit,
+    stageBurstLimit: capacity.stageBurstLimit ?? capacity.stageRateLimit * 2,
+    integrationTimeoutSeconds: streaming.integrationTimeoutSeconds,
     apiFunctionTimeoutSeconds:
-      aws?.streaming?.functionTimeoutSeconds ?? Math.min(MAX_SECONDS, integrationTimeoutSeconds + 1),
+      streaming.functionTimeoutSeconds ?? Math.min(MAX_SECONDS, streaming.integrationTimeoutSeconds + 1),
   };
 }
 

@@ -31,8 +31,8 @@ export class SwitchyardStack extends Stack {
     const breakers = new BreakerTable(this, 'BreakerTable');
     const workerTimeoutSeconds = 120;
     const queues = new JobQueues(this, 'Jobs', {
-      maxReceiveCount: config.jobs?.maxReceiveCount ?? 3,
-      retentionDays: config.jobs?.retentionDays ?? 14,
+      maxReceiveCount: config.jobs.maxReceiveCount,
+      retentionDays: config.jobs.retentionDays,
       workerTimeoutSeconds,
     });
     const api = createApiFunction(this, 'ApiFunction', {
@@ -45,7 +45,7 @@ export class SwitchyardStack extends Stack {
       jobs: { table: queues.table, queues },
     });
     const scheduled = new ScheduledJobs(this, 'ScheduledJobs', {
-      schedules: config.schedules ?? {},
+      schedules: config.schedules,
       queues,
       breakerTable: breakers.table,
       ssmPrefix,

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import { BundledFunction } from '../../lib/constructs/bundled-function.js';
 import { SwitchyardStack } from '../../lib/switchyard-stack.js';
 
@@ -29,7 +30,7 @@ const HANDLERS: Record<string, string> = {
 
 /** Every bundle of the real stack, with one schedule so the scheduler exists too. */
 export function synthStackBundles(outdir: string, config: SwitchyardConfig): SynthesisedBundle[] {
-  const withSchedule: SwitchyardConfig = {
+  const withSchedule = parseConfig({
     ...config,
     schedules: {
       bench: {
@@ -38,7 +39,7 @@ export function synthStackBundles(outdir: string, config: SwitchyardConfig): Syn
         jobs: [{ id: 'j', request: { messages: [{ role: 'user', content: 'hi' }] } }],
       },
     },
-  };
+  });
   const configFile = join(outdir, 'bench.config.json');
   writeFileSync(configFile, JSON.stringify(withSchedule));
   const app = newApp(join(outdir, 'stack'));

@@ -36,7 +36,7 @@ export function createSimContainer(options: SimContainerOptions): SimContainer {
   const source = createParameterSource({
     client,
     prefix,
-    cacheMs: config.aws?.chainCacheMs ?? 30_000,
+    cacheMs: config.aws.chainCacheMs,
     log: silentLogger,
     clock,
     random,
@@ -50,10 +50,14 @@ export function createSimContainer(options: SimContainerOptions): SimContainer {
     log: silentLogger,
     clock,
     random,
-    cacheMs: config.aws?.providerKeyCacheMs,
   });
   const chains: ChainParameterStore = createSsmChainParameters(source);
-  const callerKeys: CallerKeySource = createSsmCallerKeys({ source, log: silentLogger, clock });
+  const callerKeys: CallerKeySource = createSsmCallerKeys({
+    source,
+    log: silentLogger,
+    clock,
+    maxStaleMs: config.aws.callerKeysMaxStaleMs,
+  });
   const providers = Object.keys(config.providers);
   return {
     start: () => keys.load(),

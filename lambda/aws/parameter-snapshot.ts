@@ -50,8 +50,8 @@ export interface ParameterSourceOptions {
   client: SSMClient;
   /** The SSM path, e.g. `/switchyard` (a trailing `/` is ignored). */
   prefix: string;
-  /** How long a snapshot is trusted, in ms (`aws.chainCacheMs`). Default 30000. */
-  cacheMs?: number | undefined;
+  /** How long a snapshot is trusted, in ms: config `aws.chainCacheMs`. */
+  cacheMs: number;
   /** Each lifetime is `cacheMs × (1 ± jitter)`, so containers do not refresh in step. Default 0.2. */
   jitter?: number | undefined;
   /** First pause after a failed read, in ms, doubling per failure up to `cacheMs` (min 1 s). Default 1000. */
@@ -99,7 +99,7 @@ async function readAll(client: SSMClient, prefix: string, signal: AbortSignal): 
 export function createParameterSource(options: ParameterSourceOptions): ParameterSource {
   const { client, log, clock, random } = options;
   const prefix = options.prefix.replace(/\/+$/, '');
-  const cacheMs = options.cacheMs ?? 30_000;
+  const { cacheMs } = options;
   const jitter = options.jitter ?? 0.2;
   const retryMs = options.retryMs ?? 1_000;
   const maxBackoff = Math.max(cacheMs, 1_000);

@@ -9,11 +9,9 @@ import { createRemoteKeys, type RemoteKeyReaders } from './remote-keys.js';
 /** True when `apiKeySecret` names an SSM parameter (`/…`) rather than a Secrets Manager secret. */
 export { isSsmName } from './remote-keys.js';
 
-/** Default lifetime of a provider key read from outside the prefix, in ms (5 min, jittered). */
-export const DEFAULT_PROVIDER_KEY_CACHE_MS = 300_000;
-
 /** Settings of `createAwsProviderKeys`; times in ms. */
 export interface AwsProviderKeysOptions {
+  /** The providers, and `aws.providerKeyCacheMs`: the lifetime of a key read from outside the prefix, in ms. */
   config: SwitchyardConfig;
   /** The container's parameter snapshot: keys named under its prefix are read from it. */
   source: ParameterSource;
@@ -22,8 +20,6 @@ export interface AwsProviderKeysOptions {
   log: Logger;
   clock: Clock;
   random: Random;
-  /** Lifetime of a key read from outside the prefix, in ms (`aws.providerKeyCacheMs`). Default 300000. */
-  cacheMs?: number | undefined;
   /** First re-read of a missing or unreadable key, in ms, doubling up to `maxBackoffMs`. Default 1000. */
   backoffMs?: number | undefined;
   /** Longest pause between re-reads of a missing key, in ms. Default 60000. */
@@ -40,7 +36,7 @@ export interface AwsProviderKeys extends ProviderAccess {
  * Provider keys that follow SSM without a deploy. `apiKey(name)` is synchronous and answers from
  * what is held now: a key under the prefix comes from the container's parameter snapshot (so it is
  * as fresh as a chain override), any other from its own cache, refreshed on a jittered
- * `cacheMs`; a missing or unreadable key is re-read with backoff (`backoffMs` doubling to
+ * `aws.providerKeyCacheMs`; a missing or unreadable key is re-read with backoff (`backoffMs` doubling to
  * `maxBackoffMs`). Each call may start that re-read in the background. A key that is missing
  * answers undefined: the attempt fails as `not_configured`, falls back, and never reaches the
  * shared breaker.
@@ -62,7 +58,7 @@ export function createAwsProviderKeys(options: AwsProviderKeysOptions): AwsProvi
     readers: options.readers,
     clock,
     log,
-    lifetimeMs: () => jittered(options.cacheMs ?? DEFAULT_PROVIDER_KEY_CACHE_MS, 0.2, random),
+    lifetimeMs: () => jittered(config.aws.providerKeyCacheMs, 0.2, random),
     backoffMs: (failures) =>
       jittered(
         Math.min((options.backoffMs ?? 1_000) * 2 ** failures, options.maxBackoffMs ?? 60_000),

@@ -106,15 +106,12 @@ export interface SsmCallerKeysOptions {
   source: ParameterSource;
   log: Logger;
   /**
-   * The oldest a last good key set may be while SSM fails, in ms (`aws.callerKeysMaxStaleMs`);
-   * older, callers get 503. Never less than the snapshot's own lifetime. Default 300000 (5 min).
+   * The oldest a last good key set may be while SSM fails, in ms: config `aws.callerKeysMaxStaleMs`.
+   * Older, callers get 503. Never less than the snapshot's own lifetime.
    */
-  maxStaleMs?: number | undefined;
+  maxStaleMs: number;
   clock: Clock;
 }
-
-/** Default maximum age of a last good caller-key set kept while SSM fails, in ms (5 min). */
-export const DEFAULT_CALLER_KEYS_MAX_STALE_MS = 300_000;
 
 /**
  * Caller keys from the container's parameter snapshot. A revoked key stops working when the next
@@ -127,7 +124,7 @@ export const DEFAULT_CALLER_KEYS_MAX_STALE_MS = 300_000;
 export function createSsmCallerKeys(options: SsmCallerKeysOptions): CallerKeySource {
   const { source, log, clock } = options;
   const parameterName = callerKeysParameterName(source.prefix);
-  const maxStaleMs = Math.max(options.maxStaleMs ?? DEFAULT_CALLER_KEYS_MAX_STALE_MS, source.maxLifetimeMs);
+  const maxStaleMs = Math.max(options.maxStaleMs, source.maxLifetimeMs);
   let good: { hashes: ReadonlyMap<string, string>; readAt: number } | undefined;
   let seen: ParameterSnapshot | undefined;
   let loggedStale = false;

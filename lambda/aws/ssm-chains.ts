@@ -6,12 +6,10 @@ import {
   paginateGetParameterHistory,
   type SSMClient,
 } from '@aws-sdk/client-ssm';
+import { awsSchema } from '../core/catalog/aws-config-schema.js';
 import type { ChainParameterStore } from '../core/catalog/chain-sources.js';
-import { awsSchema, type SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import { ConfigError, SwitchyardError } from '../core/errors.js';
-
-/** Default prefix of Switchyard's SSM parameters. */
-export const DEFAULT_SSM_PREFIX = '/switchyard';
 
 /** The same characters the config allows in a pipeline name, so a name is one path segment. */
 const PIPELINE_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -198,12 +196,12 @@ export function createSsmChainStore(options: { client: SSMClient; ssmPrefix: str
 
 /**
  * The SSM prefix, the same for operator commands and the deployed Lambdas: `SWITCHYARD_SSM_PREFIX`
- * if set (what the stack gives its functions), else the config's `aws.ssmPrefix`, else
- * `/switchyard`. A malformed value is a `ConfigError` naming the variable.
+ * if set (what the stack gives its functions), else the config's `aws.ssmPrefix` (which
+ * the config schema defaults). A malformed value is a `ConfigError` naming the variable.
  */
 export function resolveSsmPrefix(config: SwitchyardConfig, env: NodeJS.ProcessEnv): string {
   const fromEnv = env.SWITCHYARD_SSM_PREFIX?.trim();
-  if (!fromEnv) return config.aws?.ssmPrefix ?? DEFAULT_SSM_PREFIX;
+  if (!fromEnv) return config.aws.ssmPrefix;
   const parsed = awsSchema.shape.ssmPrefix.safeParse(fromEnv);
   if (!parsed.success) {
     throw new ConfigError('SWITCHYARD_SSM_PREFIX', `'${fromEnv}' must be an SSM path such as /switchyard`);

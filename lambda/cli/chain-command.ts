@@ -28,8 +28,6 @@ export const CHAIN_USAGE = [
 ].join('\n');
 
 const PIPELINE_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-/** Default of `aws.chainCacheMs`: how soon a running Lambda container sees a new chain. */
-const DEFAULT_CHAIN_CACHE_MS = 30_000;
 
 interface ChainContext {
   pipeline: string;
@@ -69,7 +67,7 @@ export async function chainCommand(args: string[], io: CliIo): Promise<number> {
     client: createCliSsmClient(io.env),
     ssmPrefix: resolveSsmPrefix(config, io.env),
   });
-  const cacheSeconds = (config.aws?.chainCacheMs ?? DEFAULT_CHAIN_CACHE_MS) / 1000;
+  const cacheSeconds = config.aws.chainCacheMs / 1000;
   const context: ChainContext = { pipeline, catalog, store, cacheSeconds, io, force: values.force };
 
   switch (action) {

@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/config-file.js';
-import type { ScheduleConfig } from '../core/catalog/config-schema.js';
+import type { ScheduleConfig } from '../core/catalog/jobs-config-schema.js';
 import { type FanOutResult, fanOutSchedule, normalizeScheduledTime } from '../core/jobs/fan-out-schedule.js';
 import type { JobRecord } from '../core/jobs/job.js';
 import type { JobStore } from '../core/jobs/job-ports.js';
@@ -85,9 +85,9 @@ export async function runScheduleCommand(args: string[], io: CliIo): Promise<num
   if (waitSeconds !== undefined && !(Number.isInteger(waitSeconds) && waitSeconds > 0))
     throw new CliUsageError('--wait-seconds must be a positive whole number');
   const { config } = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
-  const configured = config.schedules?.[name];
+  const configured = config.schedules[name];
   if (!configured) {
-    const known = Object.keys(config.schedules ?? {}).join(', ') || 'none';
+    const known = Object.keys(config.schedules).join(', ') || 'none';
     throw new CliUsageError(`unknown schedule '${name}' (known: ${known})`);
   }
   const schedule = values['no-spread'] ? { ...configured, spreadSeconds: 0 } : configured;
@@ -109,7 +109,7 @@ export async function runScheduleCommand(args: string[], io: CliIo): Promise<num
       queue: backend.queue,
       clock: systemClock,
       random: systemRandom,
-      retentionDays: config.jobs?.retentionDays ?? 14,
+      retentionDays: config.jobs.retentionDays,
     });
     io.stdout(summaryLine(name, time, result, schedule));
     const ids = [...result.enqueued.map((e) => e.jobId), ...result.duplicates];
@@ -138,7 +138,7 @@ export async function runScheduleCommand(args: string[], io: CliIo): Promise<num
       retryDelaySeconds: 1,
       pollIntervalMs: 50,
     });
-    const spread = schedule.spreadSeconds ?? 0;
+    const spread = schedule.spreadSeconds;
     if (spread > 0)
       io.stdout(`waiting up to ${spread} s for spread delays (--no-spread runs them at once)\n`);
     worker.start();

@@ -81,7 +81,7 @@ export async function serveCommand(
     ledger: createJsonLedger(ledgerLine),
     maxBodyBytes: maxBody,
     store: breakerStore.store,
-    jobs: { store: jobs.store, queue: jobs.queue, retentionDays: config.jobs?.retentionDays },
+    jobs: { store: jobs.store, queue: jobs.queue, retentionDays: config.jobs.retentionDays },
     callerKeys: auth.callerKeys,
     accessPolicy: auth.access,
   });

@@ -17,9 +17,7 @@ export interface AccessPolicy {
 /** The policy a config describes: `auth.operatorKeys` and each schedule's `readers`. */
 export function accessPolicyFromConfig(config: Pick<SwitchyardConfig, 'auth' | 'schedules'>): AccessPolicy {
   const operators = new Set(config.auth?.operatorKeys ?? []);
-  const readers = new Map(
-    Object.entries(config.schedules ?? {}).map(([name, s]) => [name, new Set(s.readers ?? [])]),
-  );
+  const readers = new Map(Object.entries(config.schedules).map(([name, s]) => [name, new Set(s.readers)]));
   return {
     isOperator: (keyName) => operators.has(keyName),
     readsSchedule: (keyName, schedule) =>

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
+import type { WebhooksConfig } from '../core/catalog/jobs-config-schema.js';
 import type { Deliverer, DeliveryOutcome } from '../core/jobs/deliverer.js';
+import { DELIVERY_TIMEOUT_MS } from '../core/jobs/job-lease.js';
 import { isLoopbackHost } from '../core/loopback.js';
 import type { Clock } from '../core/time.js';
 import { systemClock } from '../wiring/system-time.js';
@@ -12,9 +14,6 @@ export const JOB_ID_HEADER = 'x-switchyard-job-id';
 export const TIMESTAMP_HEADER = 'x-switchyard-timestamp';
 /** How old a delivery a receiver should still accept, in seconds (what docs/security.md recommends). */
 export const RECOMMENDED_FRESHNESS_SECONDS = 300;
-
-/** Most bytes read from a receiver's answer by default; the rest is discarded unread. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 4_096;
 
 /**
  * `sha256=` + the hex HMAC-SHA256 of `timestamp + "." + body` under `secret`: what receivers
@@ -30,12 +29,10 @@ export function signDelivery(timestamp: string, body: string, secret: string): s
 export interface WebhookDelivererOptions {
   /** The signing secret of a delivery target. No secret, no delivery: an unsigned POST is never sent. */
   secret: DeliverySecret;
-  /** Upper bound of one delivery, in ms. Default 10000. */
+  /** Upper bound of one delivery, in ms. Default {@link DELIVERY_TIMEOUT_MS} (10000). */
   timeoutMs?: number | undefined;
-  /** Accept `http://` receivers beyond loopback (config `webhooks.allowHttp`). Default false. */
-  allowHttp?: boolean | undefined;
-  /** Most bytes read from the receiver's answer (config `webhooks.maxResponseBytes`). Default 4096. */
-  maxResponseBytes?: number | undefined;
+  /** Config `webhooks`: whether `http://` receivers beyond loopback are accepted, and how much of an answer is read. */
+  webhooks: WebhooksConfig;
   clock?: Clock | undefined;
   /** Default: the global `fetch`. */
   fetch?: typeof fetch | undefined;
@@ -78,14 +75,14 @@ async function drainBounded(response: Response, max: number): Promise<void> {
  * signed afresh with its own timestamp.
  */
 export function createWebhookDeliverer(options: WebhookDelivererOptions): Deliverer {
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const clock = options.clock ?? systemClock;
   const send = options.fetch ?? fetch;
-  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const { allowHttp, maxResponseBytes } = options.webhooks;
 
   return {
     async deliver(delivery, payload): Promise<DeliveryOutcome> {
-      const refused = refusedUrl(delivery.url, options.allowHttp ?? false);
+      const refused = refusedUrl(delivery.url, allowHttp);
       if (refused !== undefined) return { ok: false, reason: refused };
       const secret = await options.secret(delivery);
       if (secret === undefined) {

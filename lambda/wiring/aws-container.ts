@@ -119,6 +119,6 @@ export function awsJobs(container: AwsContainer): JobsHttpOptions | undefined {
       tableName: table,
     }),
     queue: createSqsJobQueue({ client: new SQSClient({}), queueUrl }),
-    retentionDays: container.config.jobs?.retentionDays ?? 14,
+    retentionDays: container.config.jobs.retentionDays,
   };
 }

@@ -31,7 +31,7 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
   const source = createParameterSource({
     client: container.ssm,
     prefix: ssmPrefix,
-    cacheMs: config.aws?.chainCacheMs ?? 30_000,
+    cacheMs: config.aws.chainCacheMs,
     log,
     clock: systemClock,
     random,
@@ -43,7 +43,6 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     log,
     clock: systemClock,
     random,
-    cacheMs: config.aws?.providerKeyCacheMs,
   });
   const [, selected] = await Promise.all([
     access.load(),
@@ -65,7 +64,7 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     callerKeys: createSsmCallerKeys({
       source,
       log,
-      maxStaleMs: config.aws?.callerKeysMaxStaleMs,
+      maxStaleMs: config.aws.callerKeysMaxStaleMs,
       clock: systemClock,
     }),
     jobs: awsJobs(container),

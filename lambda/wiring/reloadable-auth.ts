@@ -49,7 +49,7 @@ export function createReloadableAuth(config: Pick<SwitchyardConfig, 'auth' | 'sc
       return {
         ok: true,
         keys: Object.keys(next.auth?.keys ?? {}).length,
-        operatorKeys: next.auth?.operatorKeys?.length ?? 0,
+        operatorKeys: next.auth?.operatorKeys.length ?? 0,
       };
     },
   };

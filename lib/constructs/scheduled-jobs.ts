@@ -5,7 +5,8 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { ScheduleConfig, SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import type { ScheduleConfig } from '../../lambda/core/catalog/jobs-config-schema.js';
 import { BundledFunction } from './bundled-function.js';
 import { constructIdsFor } from './construct-ids.js';
 import type { JobQueues } from './job-queues.js';
@@ -22,8 +23,8 @@ export interface ScheduledJobsProps {
   workerTimeoutSeconds: number;
   /** Jobs a worker takes from the queue at once. Default 5. */
   batchSize?: number;
-  /** Most worker instances the queue drives at once (2–1000), so a cron burst leaves room for live traffic. Default 10. */
-  workerMaxConcurrency?: number;
+  /** Most worker instances the queue drives at once (2–1000), so a cron burst leaves room for live traffic. */
+  workerMaxConcurrency: number;
 }
 
 /**
@@ -106,7 +107,7 @@ export class ScheduledJobs extends Construct {
       new SqsEventSource(queues.queue, {
         batchSize: props.batchSize ?? 5,
         reportBatchItemFailures: true,
-        maxConcurrency: props.workerMaxConcurrency ?? 10,
+        maxConcurrency: props.workerMaxConcurrency,
       }),
     );
   }

@@ -16,13 +16,13 @@ export interface SwitchyardApiProps {
   handler: IFunction;
   /**
    * API Gateway's integration timeout in s: the longest a request, or a committed stream, runs
-   * (REST response streaming allows up to 900). Default 29.
+   * (REST response streaming allows up to 900).
    */
-  integrationTimeoutSeconds?: number;
-  /** Requests per second the stage accepts before API Gateway answers 429 itself. Default 500. */
-  rateLimit?: number;
-  /** Requests the stage accepts in a burst. Default twice `rateLimit`. */
-  burstLimit?: number;
+  integrationTimeoutSeconds: number;
+  /** Requests per second the stage accepts before API Gateway answers 429 itself. */
+  rateLimit: number;
+  /** Requests the stage accepts in a burst. */
+  burstLimit: number;
 }
 
 /**
@@ -37,11 +37,10 @@ export class SwitchyardApi extends Construct {
   constructor(scope: Construct, id: string, props: SwitchyardApiProps) {
     super(scope, id);
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
-    const rateLimit = props.rateLimit ?? 500;
     const integration = new LambdaIntegration(props.handler, {
       proxy: true,
       responseTransferMode: ResponseTransferMode.STREAM,
-      timeout: Duration.seconds(props.integrationTimeoutSeconds ?? 29),
+      timeout: Duration.seconds(props.integrationTimeoutSeconds),
     });
     this.api = new RestApi(this, 'RestApi', {
       // API Gateway's metrics are keyed by this name: a second stack must not share it.
@@ -57,8 +56,8 @@ export class SwitchyardApi extends Construct {
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false, // request bodies hold prompts: never log them
-        throttlingRateLimit: rateLimit,
-        throttlingBurstLimit: props.burstLimit ?? rateLimit * 2,
+        throttlingRateLimit: props.rateLimit,
+        throttlingBurstLimit: props.burstLimit,
       },
     });
     this.api.root.addProxy({ anyMethod: true });

@@ -4,7 +4,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { expect } from 'vitest';
 import type { z } from 'zod';
 import { embeddedConfig } from '../../lambda/config/config-file.js';
-import type { awsSchema, SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import type { awsSchema } from '../../lambda/core/catalog/aws-config-schema.js';
+import type { SwitchyardConfig, SwitchyardConfigInput } from '../../lambda/core/catalog/config-schema.js';
 import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import { SwitchyardStack } from '../../lib/switchyard-stack.js';
 import { writeTempConfig } from '../helpers/cli-harness.js';
@@ -40,7 +41,7 @@ export const STACK_CONFIG = {
     },
   },
   jobs: { maxReceiveCount: 4, retentionDays: 7 },
-} satisfies SwitchyardConfig;
+} satisfies SwitchyardConfigInput;
 
 /**
  * `config` with this `aws` section, validated by the config schema, so every `aws` field this test
@@ -48,17 +49,23 @@ export const STACK_CONFIG = {
  */
 export function withAws(
   aws: z.input<typeof awsSchema>,
-  config: SwitchyardConfig = STACK_CONFIG,
+  config: SwitchyardConfigInput = STACK_CONFIG,
 ): SwitchyardConfig {
   return parseConfig({ ...config, aws });
 }
 
 /**
- * A stack for `config` (bundling off), its app, and its template (synthesised on first read).
+ * A stack for `config` (validated by the config schema, so its defaults are filled; bundling
+ * off), its app, and its template (synthesised on first read).
  * cdk-nag runs at every synth when `nag` is set; the checks cost seconds, so only the tests about
  * them turn it on.
  */
-export function synthStack(config: SwitchyardConfig = STACK_CONFIG, stackName = 'Switchyard', nag = false) {
+export function synthStack(
+  input: SwitchyardConfigInput = STACK_CONFIG,
+  stackName = 'Switchyard',
+  nag = false,
+) {
+  const config = parseConfig(input);
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   const stack = new SwitchyardStack(app, stackName, {

@@ -52,7 +52,12 @@ function apiWithSsmKeys() {
     clock: systemClock,
     random: Math.random,
   });
-  const callerKeys = createSsmCallerKeys({ source, log: silentLogger, clock: systemClock });
+  const callerKeys = createSsmCallerKeys({
+    source,
+    log: silentLogger,
+    clock: systemClock,
+    maxStaleMs: 300_000,
+  });
   const app = createHttpApp({
     gateway: local.gateway,
     catalog: local.catalog,

@@ -1,7 +1,9 @@
+import type { z } from 'zod';
 import { createBreakers } from '../../lambda/core/breaker/breakers.js';
 import { createCatalog } from '../../lambda/core/catalog/catalog.js';
 import { createConfigChainSource } from '../../lambda/core/catalog/chain-sources.js';
-import type { ScheduleConfig, SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import { type ScheduleConfig, scheduleSchema } from '../../lambda/core/catalog/jobs-config-schema.js';
 import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import type { ChatModel, ChatResult } from '../../lambda/core/chat/chat-model.js';
 import type { FailureClass } from '../../lambda/core/failures/failure-class.js';
@@ -34,8 +36,8 @@ export function jobsConfig(extra: Record<string, unknown> = {}): SwitchyardConfi
 }
 
 /** A schedule on pipeline `p` with `n` jobs `job-1`… */
-export function scheduleOf(n: number, extra: Partial<ScheduleConfig> = {}): ScheduleConfig {
-  return {
+export function scheduleOf(n: number, extra: Partial<z.input<typeof scheduleSchema>> = {}): ScheduleConfig {
+  return scheduleSchema.parse({
     expression: 'rate(5 minutes)',
     pipeline: 'p',
     jobs: Array.from({ length: n }, (_, i) => ({
@@ -43,7 +45,7 @@ export function scheduleOf(n: number, extra: Partial<ScheduleConfig> = {}): Sche
       request: { messages: [{ role: 'user' as const, content: `task ${i + 1}` }] },
     })),
     ...extra,
-  };
+  });
 }
 
 /** A deliverer that records what it was given and answers from a script (the last answer repeats). */

@@ -1,24 +1,21 @@
-/** Thresholds of one pipeline's breakers (SPEC §5). Every number is configurable per pipeline. */
+import { breakerSettingsSchema } from '../catalog/config-schema.js';
+
+/** Thresholds of one pipeline's breakers (SPEC §5): config `breaker`, and a pipeline's own `breaker`. */
 export interface BreakerPolicy {
-  /** Length of the sliding window in ms. Default 900000 (15 min). */
+  /** Length of the sliding window in ms. */
   windowMs: number;
-  /** Attempts the window must hold before the failure rate can open the breaker. Default 5. */
+  /** Attempts the window must hold before the failure rate can open the breaker. */
   minSamples: number;
-  /** Failure rate (0–1) in the window that opens the breaker. Default 0.3. */
+  /** Failure rate (0–1) in the window that opens the breaker. */
   failureRate: number;
-  /** Consecutive 429s that open the breaker. Default 2. */
+  /** Consecutive 429s that open the breaker. */
   consecutive429: number;
-  /** How long an opened breaker stays open, in ms. Default 900000 (15 min). */
+  /** How long an opened breaker stays open, in ms. */
   openMs: number;
 }
 
-export const DEFAULT_BREAKER_POLICY: Readonly<BreakerPolicy> = {
-  windowMs: 900_000,
-  minSamples: 5,
-  failureRate: 0.3,
-  consecutive429: 2,
-  openMs: 900_000,
-};
+/** The policy of a config that sets no breaker field: the config schema's defaults. */
+export const DEFAULT_BREAKER_POLICY: Readonly<BreakerPolicy> = Object.freeze(breakerSettingsSchema.parse({}));
 
 /**
  * The window is kept as 15 buckets of `windowMs / 15` (1 min by default), so a store can hold it

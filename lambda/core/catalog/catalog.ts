@@ -1,12 +1,14 @@
-import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../breaker/breaker-policy.js';
+import type { BreakerPolicy } from '../breaker/breaker-policy.js';
 import { parseChain } from '../dsl/parse-chain.js';
 import type { NameResolution, NameResolver, ParsedChain } from '../dsl/types.js';
 import { ConfigError } from '../errors.js';
 import type { RoutePolicy } from '../router/route-types.js';
-import type { ModelConfig, ProviderConfig, SwitchyardConfig } from './config-schema.js';
-
-/** Default upper bound of one attempt, in ms, for a model without `timeoutMs`. */
-export const DEFAULT_MODEL_TIMEOUT_MS = 10_000;
+import {
+  type ModelConfig,
+  type ProviderConfig,
+  routerSchema,
+  type SwitchyardConfig,
+} from './config-schema.js';
 
 /**
  * Parsed chains the catalog remembers. Every request resolves its chain, and chains come from a
@@ -15,12 +17,8 @@ export const DEFAULT_MODEL_TIMEOUT_MS = 10_000;
  */
 export const PARSE_CACHE_SIZE = 256;
 
-/** Default attempt settings for pipelines and ad-hoc chains. */
-export const DEFAULT_ROUTE_POLICY: Readonly<RoutePolicy> = {
-  maxAttempts: 3,
-  deadlineMs: 15_000,
-  fallbackOnContextLength: false,
-};
+/** The attempt settings of a config that sets no `router` field: the config schema's defaults. */
+export const DEFAULT_ROUTE_POLICY: Readonly<RoutePolicy> = Object.freeze(routerSchema.parse({}));
 
 /** One model of the catalog, with its provider's settings resolved. */
 export interface CatalogModel {
@@ -116,12 +114,12 @@ function indexModels(config: SwitchyardConfig): {
       providerName: m.provider,
       provider,
       model: m.model,
-      aliases: m.aliases ?? [],
-      timeoutMs: m.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS,
+      aliases: m.aliases,
+      timeoutMs: m.timeoutMs,
       price: m.price,
       maxOutputTokens: m.maxOutputTokens,
     });
-    for (const alias of m.aliases ?? []) aliases.set(alias, key);
+    for (const alias of m.aliases) aliases.set(alias, key);
     rawIds.set(m.model, [...(rawIds.get(m.model) ?? []), key]);
   }
 
@@ -142,8 +140,8 @@ function pipelinePolicies(config: SwitchyardConfig): {
   globalPolicy: PipelinePolicy;
   policies: Map<string, PipelinePolicy>;
 } {
-  const globalBreaker: BreakerPolicy = { ...DEFAULT_BREAKER_POLICY, ...config.breaker };
-  const globalRoute: RoutePolicy = { ...DEFAULT_ROUTE_POLICY, ...stripUndefined(config.router ?? {}) };
+  const globalBreaker: BreakerPolicy = { ...config.breaker };
+  const globalRoute: RoutePolicy = { ...config.router };
   const globalPolicy: PipelinePolicy = deepFreeze({ route: globalRoute, breaker: globalBreaker });
   const policies = new Map<string, PipelinePolicy>();
   for (const [name, p] of Object.entries(config.pipelines)) {

@@ -25,7 +25,7 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): ConfigError {
 
 /** Checks that the schema alone cannot express: references between sections, name clashes. */
 function checkReferences(config: SwitchyardConfig): void {
-  for (const [name, schedule] of Object.entries(config.schedules ?? {})) {
+  for (const [name, schedule] of Object.entries(config.schedules)) {
     if (!Object.hasOwn(config.pipelines, schedule.pipeline)) {
       const known = Object.keys(config.pipelines).join(', ') || 'none';
       throw new ConfigError(
@@ -58,7 +58,7 @@ function checkReferences(config: SwitchyardConfig): void {
     names.set(key, key);
   }
   for (const [key, model] of Object.entries(config.models)) {
-    for (const [index, alias] of (model.aliases ?? []).entries()) {
+    for (const [index, alias] of model.aliases.entries()) {
       const owner = names.get(alias);
       if (owner !== undefined && owner !== key) {
         throw new ConfigError(`models.${key}.aliases[${index}]`, `'${alias}' already names model '${owner}'`);

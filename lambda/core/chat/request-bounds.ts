@@ -3,24 +3,15 @@
  * body limit caps bytes; these cap what the bytes may ask: messages to process and tokens to
  * generate, both paid for by everyone who shares the gateway's provider quota.
  */
-import type { LimitsConfig } from '../catalog/config-schema.js';
+import { type LimitsConfig, limitsSchema } from '../catalog/config-schema.js';
 import type { Tier } from '../dsl/types.js';
 import type { ChatCompletionBody } from './chat-request-schema.js';
 
-/** The bounds in force; {@link DEFAULT_REQUEST_BOUNDS} fills what the config leaves out. */
+/** The bounds in force: the config's `limits` block. */
 export type RequestBounds = Readonly<LimitsConfig>;
 
-/** Defaults: 1000 messages, 32768 output tokens, 128 echoed characters. */
-export const DEFAULT_REQUEST_BOUNDS: RequestBounds = Object.freeze({
-  maxMessages: 1_000,
-  maxOutputTokens: 32_768,
-  maxEchoChars: 128,
-});
-
-/** The bounds for a config's `limits` block (absent: the defaults). */
-export function requestBounds(limits: Partial<LimitsConfig> | undefined): RequestBounds {
-  return Object.freeze({ ...DEFAULT_REQUEST_BOUNDS, ...limits });
-}
+/** The bounds of a config that sets no `limits` field: the config schema's defaults. */
+export const DEFAULT_REQUEST_BOUNDS: RequestBounds = Object.freeze(limitsSchema.parse({}));
 
 /** A request over a bound: the field it names and a message that states the limit. */
 export interface BoundViolation {

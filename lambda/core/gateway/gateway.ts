@@ -4,7 +4,7 @@ import type { Breakers } from '../breaker/breakers.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { type ChainSource, envVarName, resolveEffectiveChain } from '../catalog/chain-sources.js';
 import type { ChatRequest, ChatResult } from '../chat/chat-model.js';
-import { DEFAULT_REQUEST_BOUNDS, echoable } from '../chat/request-bounds.js';
+import { echoable } from '../chat/request-bounds.js';
 import type { LedgerSink } from '../ledger/ledger-entry.js';
 import type { Logger } from '../logger.js';
 import { type CommittedStream, routeGenerate, routeStream } from '../router/route-chat.js';
@@ -28,8 +28,6 @@ export interface GatewayDeps {
   log: Logger;
   /** Names of the environment variables that are set, to notice pipelines only an override names. */
   envOverrides?: (name: string) => boolean;
-  /** Longest caller-supplied name echoed in an "unknown" message, in characters. Default 128. */
-  maxEchoChars?: number | undefined;
 }
 
 /** Per-request context. */
@@ -75,7 +73,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const { catalog, clock } = deps;
   // A bad override is logged once per distinct value, not on every request that skips it.
   const log = onceLogger(deps.log);
-  const echo = (name: string) => echoable(name, deps.maxEchoChars ?? DEFAULT_REQUEST_BOUNDS.maxEchoChars);
+  const echo = (name: string) => echoable(name, catalog.config.limits.maxEchoChars);
   const routerDeps: RouterDeps = {
     clock,
     random: deps.random,

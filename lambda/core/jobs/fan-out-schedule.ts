@@ -1,4 +1,4 @@
-import type { ScheduleConfig } from '../catalog/config-schema.js';
+import type { ScheduleConfig } from '../catalog/jobs-config-schema.js';
 import { SwitchyardError } from '../errors.js';
 import type { Clock, Random } from '../time.js';
 import { type JobRecord, randomPublicJobId, scheduledJobId, spreadDelaySeconds } from './job.js';
@@ -11,7 +11,7 @@ export interface FanOutDeps {
   clock: Clock;
   /** Draws each job's `DelaySeconds` inside the schedule's `spreadSeconds`. */
   random: Random;
-  /** Days a job record is kept (its TTL). Config `jobs.retentionDays`, default 14. */
+  /** Days a job record is kept (its TTL): config `jobs.retentionDays`. */
   retentionDays: number;
   /** New public ids for scheduled jobs. Default {@link randomPublicJobId}. */
   newPublicId?: (() => string) | undefined;
@@ -103,7 +103,7 @@ export async function fanOutSchedule(
   const result: FanOutResult = { enqueued: [], duplicates: [] };
   const failures = new Map<string, string>();
   let firstError: unknown;
-  const spread = schedule.spreadSeconds ?? 0;
+  const spread = schedule.spreadSeconds;
 
   await eachLimited(schedule.jobs, deps.concurrency ?? 8, async (job) => {
     const jobId = scheduledJobId(name, job.id, time);

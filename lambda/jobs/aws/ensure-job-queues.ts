@@ -15,8 +15,6 @@ export const DEFAULT_JOB_QUEUE = 'switchyard-jobs';
 
 /** Settings of the local job queues; the CDK stack chooses its own in AWS. */
 export const JOB_QUEUE_DEFAULTS = {
-  /** Receives before SQS moves a message to the dead-letter queue (the stack's default too). */
-  maxReceiveCount: 3,
   /** Seconds a received message stays hidden (SQS's own default). */
   visibilityTimeoutSeconds: 30,
   /** Seconds both queues keep a message: 14 days, SQS's maximum, so a parked job waits for replay. */
@@ -133,8 +131,8 @@ export interface EnsureJobQueuesOptions {
   queueName?: string | undefined;
   /** Seconds a received message stays hidden. Default 30; tests use 1–2. */
   visibilityTimeoutSeconds?: number | undefined;
-  /** Receives before a message moves to the dead-letter queue. Default 3. */
-  maxReceiveCount?: number | undefined;
+  /** Receives before a message moves to the dead-letter queue: config `jobs.maxReceiveCount`. */
+  maxReceiveCount: number;
 }
 
 async function queueUrlOf(client: SQSClient, queueName: string): Promise<string | undefined> {
@@ -198,7 +196,7 @@ export async function ensureJobQueues(options: EnsureJobQueuesOptions): Promise<
         VisibilityTimeout: visibility,
         RedrivePolicy: JSON.stringify({
           deadLetterTargetArn: dlq.arn,
-          maxReceiveCount: options.maxReceiveCount ?? JOB_QUEUE_DEFAULTS.maxReceiveCount,
+          maxReceiveCount: options.maxReceiveCount,
         }),
       },
     }),

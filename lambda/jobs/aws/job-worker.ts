@@ -34,8 +34,7 @@ export function createJobWorker(
   const leaseMs = jobLeaseMs(createCatalog(container.config));
   const deliverer = createWebhookDeliverer({
     secret: createDeliverySecrets({ env: container.env, readSecret: readSecret(container) }),
-    allowHttp: container.config.webhooks?.allowHttp,
-    maxResponseBytes: container.config.webhooks?.maxResponseBytes,
+    webhooks: container.config.webhooks,
   });
   return {
     async process(body) {

@@ -28,14 +28,14 @@ export function createScheduler(container: AwsContainer): Scheduler {
       if (!parsed.success)
         throw new ConfigError('event', `not a schedule event: ${parsed.error.issues[0]?.message}`);
       const { schedule: name, time } = parsed.data;
-      const schedule = container.config.schedules?.[name];
+      const schedule = container.config.schedules[name];
       if (!schedule) throw new ConfigError(`schedules.${name}`, 'no such schedule in the bundled config');
       const result = await fanOutSchedule(schedule, name, time, {
         store: jobs.store,
         queue: jobs.queue,
         clock: systemClock,
         random: systemRandom,
-        retentionDays: jobs.retentionDays ?? 14,
+        retentionDays: container.config.jobs.retentionDays,
       });
       log.info('schedule fanned out', {
         schedule: name,

@@ -35,8 +35,7 @@ export function createLocalJobWorker(options: LocalJobWorkerOptions): LocalJobRu
   const deliverer = createWebhookDeliverer({
     secret: createDeliverySecrets({ env: options.env, readSecret: options.readSecret }),
     timeoutMs: DELIVERY_TIMEOUT_MS,
-    allowHttp: options.catalog.config.webhooks?.allowHttp,
-    maxResponseBytes: options.catalog.config.webhooks?.maxResponseBytes,
+    webhooks: options.catalog.config.webhooks,
     clock,
   });
   const leaseMs = jobLeaseMs(options.catalog);

@@ -87,7 +87,7 @@ async function queueUrlFor(client: SQSClient, env: NodeJS.ProcessEnv, config: Sw
       client,
       endpoint: settings.endpoint,
       queueName: settings.queueName,
-      maxReceiveCount: config.jobs?.maxReceiveCount,
+      maxReceiveCount: config.jobs.maxReceiveCount,
       visibilityTimeoutSeconds: LOCAL_VISIBILITY_SECONDS,
     });
     return queues.queueUrl;
@@ -114,7 +114,7 @@ export async function selectJobBackend(options: {
     const store = createMemoryJobStore({ clock });
     const queue = createMemoryJobQueue({
       clock,
-      maxReceiveCount: config.jobs?.maxReceiveCount ?? 3,
+      maxReceiveCount: config.jobs.maxReceiveCount,
       visibilityTimeoutSeconds: LOCAL_VISIBILITY_SECONDS,
     });
     return {

@@ -64,7 +64,7 @@ function keysFor(providers: Record<string, string | undefined>, secrets = new Ma
     ssmBatch: ssmReaders.ssmBatch,
     secret: async (name) => secrets.get(name),
   };
-  return createAwsProviderKeys({ config, source, readers, log, clock, random, cacheMs: 300_000 });
+  return createAwsProviderKeys({ config, source, readers, log, clock, random });
 }
 
 const byPath = () => ssm.requests.filter((r) => r.target === 'GetParametersByPath' && r.body.Path === prefix);

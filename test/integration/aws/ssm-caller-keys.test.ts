@@ -48,7 +48,7 @@ beforeEach(() => {
   clock = createFakeClock();
 });
 
-const keysWith = (options: { maxStaleMs?: number } = {}) =>
+const keysWith = ({ maxStaleMs = 300_000 }: { maxStaleMs?: number } = {}) =>
   createSsmCallerKeys({
     // random 0.5 → no jitter: every lifetime is exactly cacheMs.
     source: createParameterSource({
@@ -61,7 +61,7 @@ const keysWith = (options: { maxStaleMs?: number } = {}) =>
     }),
     log,
     clock,
-    ...options,
+    maxStaleMs,
   });
 const reads = () => ssm.requests.filter((r) => r.target === 'GetParametersByPath').length;
 const refusal = async (keys: CallerKeySource) => {

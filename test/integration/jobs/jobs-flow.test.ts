@@ -139,7 +139,7 @@ async function depth(queueUrl: string) {
   };
 }
 
-const fanOut = (queue: JobQueue = backend.queue, spreadSeconds?: number, jobs?: number) => {
+const fanOut = (queue: JobQueue = backend.queue, spreadSeconds = 0, jobs?: number) => {
   const nightly = config.schedules?.nightly;
   if (!nightly) throw new Error('no schedule');
   const schedule = jobs

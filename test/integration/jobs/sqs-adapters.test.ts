@@ -100,17 +100,23 @@ describe('job queues on a local endpoint', () => {
       endpoint: fauxqs.endpoint,
       queueName: name,
       visibilityTimeoutSeconds: 2,
+      maxReceiveCount: 2,
     });
     expect(again).toEqual(q);
     expect((await attributes(q.queueUrl, ['VisibilityTimeout'])).VisibilityTimeout).toBe('2');
   });
 
   it('refuses to create queues on AWS itself', async () => {
-    await expect(ensureJobQueues({ client, endpoint: undefined, queueName: 'never' })).rejects.toBeInstanceOf(
-      ConfigError,
-    );
     await expect(
-      ensureJobQueues({ client, endpoint: 'https://sqs.eu-west-1.amazonaws.com', queueName: 'never' }),
+      ensureJobQueues({ client, endpoint: undefined, queueName: 'never', maxReceiveCount: 3 }),
+    ).rejects.toBeInstanceOf(ConfigError);
+    await expect(
+      ensureJobQueues({
+        client,
+        endpoint: 'https://sqs.eu-west-1.amazonaws.com',
+        queueName: 'never',
+        maxReceiveCount: 3,
+      }),
     ).rejects.toThrow(/AWS_ENDPOINT_URL_SQS/);
   });
 

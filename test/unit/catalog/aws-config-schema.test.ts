@@ -8,10 +8,18 @@ const base = {
 const withAws = (aws: unknown) => parseConfig({ ...base, aws });
 
 describe('config: the aws section (alarm e-mail, capacity, streaming)', () => {
-  it('accepts the section with every new field left out, and leaves them unset', () => {
-    const aws = withAws({}).aws;
-    expect(aws).toMatchObject({ ssmPrefix: '/switchyard', chainCacheMs: 30_000 });
-    expect([aws?.alarmEmail, aws?.capacity, aws?.streaming]).toEqual([undefined, undefined, undefined]);
+  it('fills every default of a section left out, and leaves unset only what has no fixed default', () => {
+    const expected = {
+      ssmPrefix: '/switchyard',
+      chainCacheMs: 30_000,
+      callerKeysMaxStaleMs: 300_000,
+      providerKeyCacheMs: 300_000,
+      capacity: { workerMaxConcurrency: 10, stageRateLimit: 500 },
+      streaming: { integrationTimeoutSeconds: 29 },
+    };
+    expect(parseConfig(base).aws).toStrictEqual(expected);
+    expect(withAws({}).aws).toStrictEqual(expected);
+    expect(withAws({ capacity: {}, streaming: {} }).aws).toStrictEqual(expected);
   });
 
   it('accepts an alarm e-mail, capacity and streaming settings as given', () => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { limitsSchema } from '../../../lambda/core/catalog/config-schema.js';
 import {
   checkMessageCount,
   checkOutputTokens,
   DEFAULT_REQUEST_BOUNDS,
   echoable,
-  requestBounds,
 } from '../../../lambda/core/chat/request-bounds.js';
 import type { Tier } from '../../../lambda/core/dsl/types.js';
 
-const bounds = requestBounds({ maxMessages: 3, maxOutputTokens: 1_000 });
+const bounds = limitsSchema.parse({ maxMessages: 3, maxOutputTokens: 1_000 });
 const tiers: Tier[] = [
   {
     members: [
@@ -23,9 +23,13 @@ const limitOf = (key: string) => limits[key];
 const messages = (n: number) => Array.from({ length: n }, () => ({ role: 'user' as const, content: 'x' }));
 
 describe('request bounds', () => {
-  it('fills what the config leaves out with the defaults', () => {
-    expect(requestBounds(undefined)).toEqual(DEFAULT_REQUEST_BOUNDS);
-    expect(requestBounds({ maxMessages: 3 })).toEqual({ ...DEFAULT_REQUEST_BOUNDS, maxMessages: 3 });
+  it('are 1000 messages, 32768 output tokens and 128 echoed characters unless the config says otherwise', () => {
+    expect(DEFAULT_REQUEST_BOUNDS).toEqual({
+      maxMessages: 1_000,
+      maxOutputTokens: 32_768,
+      maxEchoChars: 128,
+    });
+    expect(limitsSchema.parse({ maxMessages: 3 })).toEqual({ ...DEFAULT_REQUEST_BOUNDS, maxMessages: 3 });
   });
 
   it('takes exactly maxMessages messages and refuses one more, naming the field and the limit', () => {

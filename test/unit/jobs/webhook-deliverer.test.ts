@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { webhooksSchema } from '../../../lambda/core/catalog/jobs-config-schema.js';
 import type { JobWebhookBody } from '../../../lambda/core/jobs/deliverer.js';
 import { createDeliverySecrets } from '../../../lambda/jobs/job-secrets.js';
 import { createWebhookDeliverer, signDelivery } from '../../../lambda/jobs/webhook-deliverer.js';
@@ -48,8 +49,10 @@ const deliverer = (
   createWebhookDeliverer({
     secret: createDeliverySecrets({ env: options.env ?? { HOOK_SECRET: SECRET } }),
     timeoutMs: options.timeoutMs,
-    allowHttp: options.allowHttp,
-    maxResponseBytes: options.maxResponseBytes,
+    webhooks: webhooksSchema.parse({
+      allowHttp: options.allowHttp,
+      maxResponseBytes: options.maxResponseBytes,
+    }),
     fetch: options.fetch,
     clock: { now: () => 1_780_000_000_000 },
   });

@@ -1,0 +1,70 @@
+/** The `aws` section of the config: what only a deployment reads. Every default is filled here. */
+import { z } from 'zod';
+
+/** How much of the account's capacity the deployment may take (AWS mode, read at synth time). */
+export const awsCapacitySchema = z.strictObject({
+  /**
+   * Concurrent executions reserved for the API function: guaranteed to it, and also its ceiling.
+   * Reserving takes them out of the account's unreserved pool (which every other function shares,
+   * and which AWS keeps at 100 or more). Default: none (the API draws on the unreserved pool).
+   */
+  apiReservedConcurrency: z.number().int().min(1).max(10_000).optional(),
+  /** Most worker instances the job queue drives at once (SQS `maxConcurrency`, 2–1000). Default 10. */
+  workerMaxConcurrency: z.number().int().min(2).max(1000).default(10),
+  /** Steady requests per second the API stage accepts before API Gateway answers 429. Default 500. */
+  stageRateLimit: z.number().int().min(1).max(10_000).default(500),
+  /**
+   * Requests the stage accepts in a burst above the rate. Default twice `stageRateLimit`, worked
+   * out by the stack (`lib/deploy-settings.ts`) because it follows another field.
+   */
+  stageBurstLimit: z.number().int().min(0).max(5000).optional(),
+});
+
+/**
+ * How long a request may run in AWS. A pipeline's `deadlineMs` is the time to the first byte (the
+ * window in which fallback works) and must end inside the integration timeout; a committed stream
+ * may then run until the integration timeout ends it. API Gateway's REST response streaming allows
+ * up to 900 s (15 min) with no quota increase.
+ */
+export const awsStreamingSchema = z
+  .strictObject({
+    /** API Gateway's integration timeout in s (1–900): the longest any request or stream runs. Default 29. */
+    integrationTimeoutSeconds: z.number().int().min(1).max(900).default(29),
+    /**
+     * The API function's timeout in s (1–900). Default `integrationTimeoutSeconds` + 1 (at most
+     * 900), worked out by the stack, so the function outlives the connection and settles its ledger.
+     */
+    functionTimeoutSeconds: z.number().int().min(1).max(900).optional(),
+  })
+  .refine(
+    (s) => s.functionTimeoutSeconds === undefined || s.functionTimeoutSeconds >= s.integrationTimeoutSeconds,
+    {
+      message:
+        'must be at least integrationTimeoutSeconds (default 29): the function would cut streams short',
+      path: ['functionTimeoutSeconds'],
+    },
+  );
+
+/** AWS mode settings. */
+export const awsSchema = z.strictObject({
+  /** Prefix of the SSM parameters: chains live at `<ssmPrefix>/chains/<pipeline>`. Default `/switchyard`. */
+  ssmPrefix: z
+    .string()
+    .regex(/^\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/, 'must be an SSM path such as /switchyard')
+    .default('/switchyard'),
+  /**
+   * How long a Lambda container trusts its snapshot of `<ssmPrefix>` (chain overrides, caller keys,
+   * provider keys stored there), in ms, ±20 % jitter per container. Default 30000.
+   */
+  chainCacheMs: z.number().int().nonnegative().default(30_000),
+  /** The oldest a last good caller-key set may be while SSM fails, in ms; then callers get 503. Default 300000. */
+  callerKeysMaxStaleMs: z.number().int().positive().default(300_000),
+  /** How long a provider key stored outside `<ssmPrefix>` is trusted, in ms, ±20 % jitter. Default 300000. */
+  providerKeyCacheMs: z.number().int().positive().default(300_000),
+  /** E-mail address subscribed to the alarm topic (confirm the mail AWS sends). Default: none. */
+  alarmEmail: z.email().optional(),
+  capacity: awsCapacitySchema.prefault({}),
+  streaming: awsStreamingSchema.prefault({}),
+});
+
+export type AwsConfig = z.infer<typeof awsSchema>;

@@ -1,0 +1,31 @@
+/** Field shapes that several sections of the config share. */
+import { z } from 'zod';
+
+/** A provider's or model's name: any text of 1–200 characters. */
+export const name = z.string().min(1).max(200);
+
+/** Names that appear in chains use the DSL's name characters, so every chain can be printed and parsed back. */
+export const chainName = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9\-_.:/@]+$/, 'may contain only letters, digits and - _ . : / @');
+
+/** Pipeline names become env var suffixes and SSM parameter path segments. */
+export const pipelineName = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'may contain only letters, digits and - _ .');
+
+export const positiveInt = z.number().int().positive();
+
+/** The name of a caller key (never the key itself). */
+export const keyName = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'key names may contain letters, digits and - _ .');
+
+/** The name of an environment variable that holds a secret (local mode). */
+export const envVarName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');

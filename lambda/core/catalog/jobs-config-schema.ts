@@ -1,0 +1,66 @@
+/** The config sections of durable jobs: `schedules`, `jobs` and `webhooks`. Every default is filled here. */
+import { z } from 'zod';
+import { chatCompletionBodySchema } from '../chat/chat-request-schema.js';
+import { envVarName, keyName, positiveInt } from './config-fields.js';
+import { scheduleExpressionSchema } from './schedule-expression.js';
+
+/** Webhook delivery settings shared by every schedule. */
+export const webhooksSchema = z.strictObject({
+  /** Accept `http://` URLs beyond loopback (e.g. a receiver inside a private network). Default false. */
+  allowHttp: z.boolean().default(false),
+  /** Most bytes read from a receiver's response body; the rest is discarded. Default 4096. */
+  maxResponseBytes: positiveInt.max(1_048_576).default(4_096),
+});
+
+/** Where a scheduled job's answer is delivered: a webhook signed with HMAC-SHA256 over the body. */
+export const deliverSchema = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  /** Secret for the signature: an SSM SecureString (`/…`) or Secrets Manager name (AWS mode). */
+  secretName: z.string().min(1).optional(),
+  /** Environment variable with the secret (local mode). */
+  secretEnv: envVarName.optional(),
+});
+
+/** One job of a schedule's fan-out: a stable id and the chat request to run. */
+export const scheduledJobSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'may contain only letters, digits and - _ . (at most 64)'),
+  request: chatCompletionBodySchema.omit({ stream: true, stream_options: true }),
+});
+
+export const scheduleSchema = z.strictObject({
+  /** EventBridge `rate(...)` or `cron(...)`. */
+  expression: scheduleExpressionSchema,
+  /** The pipeline every job of this schedule runs on. */
+  pipeline: z.string().min(1),
+  jobs: z.array(scheduledJobSchema).min(1, 'must hold at least one job'),
+  /** Spread the fan-out over this many seconds (0–900) to flatten the cron spike. Default 0. */
+  spreadSeconds: z.number().int().min(0).max(900).default(0),
+  /** Where answers go. Default: nowhere (read them with `GET /v1/jobs/{id}`). */
+  deliver: deliverSchema.optional(),
+  /**
+   * Names of the caller keys that may read this schedule's jobs with `GET /v1/jobs/{id}` (operator
+   * keys always may). Default none: with authentication on, only operators read them.
+   */
+  readers: z.array(keyName).default([]),
+});
+
+/** Schedule name → schedule. Default none. */
+export const schedulesSchema = z
+  .record(
+    z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'schedule names may contain only letters, digits, - and _'),
+    scheduleSchema,
+  )
+  .default({});
+
+/** Durable job settings. */
+export const jobsSchema = z.strictObject({
+  /** Receives before a job's message moves to the dead-letter queue. Default 3. */
+  maxReceiveCount: z.number().int().min(1).max(100).default(3),
+  /** Days a job record is kept (TTL), and the queues' retention. Default 14. */
+  retentionDays: z.number().int().min(1).max(14).default(14),
+});
+
+export type ScheduleConfig = z.infer<typeof scheduleSchema>;
+export type DeliverConfig = z.infer<typeof deliverSchema>;
+export type WebhooksConfig = z.infer<typeof webhooksSchema>;
+export type JobsConfig = z.infer<typeof jobsSchema>;

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
+
+const minimal = {
+  providers: { fake: { type: 'openai', baseURL: 'http://127.0.0.1:9/v1' } },
+  models: { a: { provider: 'fake', model: 'model-a' } },
+};
+
+describe('config defaults: the schema fills every field a file leaves out', () => {
+  it('gives a minimal config every section with its defaults, and no auth', () => {
+    const config = parseConfig(minimal);
+    expect(config).toStrictEqual({
+      providers: minimal.providers,
+      models: { a: { provider: 'fake', model: 'model-a', aliases: [], timeoutMs: 10_000 } },
+      pipelines: {},
+      breaker: { windowMs: 900_000, minSamples: 5, failureRate: 0.3, consecutive429: 2, openMs: 900_000 },
+      router: { maxAttempts: 3, deadlineMs: 15_000, fallbackOnContextLength: false },
+      aws: config.aws,
+      schedules: {},
+      jobs: { maxReceiveCount: 3, retentionDays: 14 },
+      limits: { maxMessages: 1_000, maxOutputTokens: 32_768, maxEchoChars: 128 },
+      webhooks: { allowHttp: false, maxResponseBytes: 4_096 },
+    });
+    expect('auth' in config).toBe(false);
+  });
+
+  it('keeps what the file says and fills only the rest of a section', () => {
+    const config = parseConfig({
+      ...minimal,
+      router: { deadlineMs: 9_000 },
+      breaker: { openMs: 60_000 },
+      jobs: { retentionDays: 7 },
+    });
+    expect(config.router).toEqual({ maxAttempts: 3, deadlineMs: 9_000, fallbackOnContextLength: false });
+    expect(config.breaker.openMs).toBe(60_000);
+    expect(config.breaker.windowMs).toBe(900_000);
+    expect(config.jobs).toEqual({ maxReceiveCount: 3, retentionDays: 7 });
+  });
+
+  it('leaves a pipeline’s own settings unset where the file does, so they keep the top-level values', () => {
+    const config = parseConfig({
+      ...minimal,
+      pipelines: { p: { chain: 'a', breaker: { openMs: 1_000 } } },
+    });
+    expect(config.pipelines.p).toStrictEqual({ chain: 'a', breaker: { openMs: 1_000 } });
+  });
+
+  it('gives a schedule no spread and no readers, and an auth block no operator keys', () => {
+    const config = parseConfig({
+      ...minimal,
+      pipelines: { p: { chain: 'a' } },
+      auth: { keys: {} },
+      schedules: {
+        nightly: {
+          expression: 'rate(1 day)',
+          pipeline: 'p',
+          jobs: [{ id: 'j', request: { messages: [{ role: 'user', content: 'x' }] } }],
+        },
+      },
+    });
+    expect(config.auth).toStrictEqual({ keys: {}, operatorKeys: [] });
+    expect(config.schedules.nightly).toMatchObject({ spreadSeconds: 0, readers: [] });
+  });
+
+  it('parses its own output to the same config (a parsed config can be written out and read back)', () => {
+    const config = parseConfig({ ...minimal, pipelines: { p: { chain: 'a' } }, auth: { keys: {} } });
+    expect(parseConfig(JSON.parse(JSON.stringify(config)))).toStrictEqual(config);
+  });
+});
