@@ -1,77 +1,32 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
-import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
-import { silentLogger } from '../../lambda/core/logger.js';
-import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { idempotentJobId } from '../../lambda/http/jobs-routes.js';
-import { createMemoryJobQueue, type MemoryJobQueue } from '../../lambda/jobs/memory/memory-job-queue.js';
-import { createMemoryJobStore, type MemoryJobStore } from '../../lambda/jobs/memory/memory-job-store.js';
-import { createLocalJobWorker } from '../../lambda/jobs/runner/in-process-worker.js';
-import type { LocalJobRunner } from '../../lambda/jobs/runner/queue-poller.js';
-import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';
-import { type RunningServer, startServer } from '../../lambda/wiring/start-server.js';
-import { systemClock } from '../../lambda/wiring/system-time.js';
-import { waitFor } from '../helpers/gateway-harness.js';
+import {
+  type GatewayHarness,
+  type MemoryJobs,
+  memoryJobs,
+  startGatewayHarness,
+  waitFor,
+} from '../helpers/gateway-harness.js';
 
 const BODY = { model: 'p', messages: [{ role: 'user', content: 'summarise the night' }] };
 
-let openai: FakeUpstream;
-let server: RunningServer;
-let store: MemoryJobStore;
-let queue: MemoryJobQueue;
-let worker: LocalJobRunner | undefined;
-let ledger: LedgerEntry[];
-let startWorker: () => void;
+let h: GatewayHarness;
+let jobs: MemoryJobs;
 
 beforeEach(async () => {
-  openai = await startFakeOpenAI();
-  const config = parseConfig({
-    providers: { fake: { type: 'openai', baseURL: openai.url, apiKeyEnv: 'FAKE_KEY' } },
-    models: { a: { provider: 'fake', model: 'model-a' }, b: { provider: 'fake', model: 'model-b' } },
-    pipelines: { p: { chain: 'a,b' } },
-  });
-  const env = { FAKE_KEY: 'sk-test-0123456789' };
-  store = createMemoryJobStore();
-  queue = createMemoryJobQueue({ clock: systemClock, maxReceiveCount: 3 });
-  ledger = [];
-  const local = createLocalGateway({
-    config,
-    env,
-    log: silentLogger,
-    ledger: (e) => ledger.push(e),
-    jobs: { store, queue },
-  });
-  server = await startServer(local.app, { port: 0, host: '127.0.0.1' });
-  startWorker = () => {
-    worker = createLocalJobWorker({
-      store,
-      consumer: queue,
-      gateway: local.gateway,
-      catalog: local.catalog,
-      env,
-      log: silentLogger,
-      clock: systemClock,
-      pollIntervalMs: 10,
-    });
-    worker.start();
-  };
+  jobs = memoryJobs();
+  h = await startGatewayHarness({ p: { chain: 'a,b' } }, { jobs });
 });
 
-afterEach(async () => {
-  await worker?.stop();
-  worker = undefined;
-  await server.close(500);
-  await openai.close();
-});
+afterEach(() => h.close());
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${server.url}/v1/jobs`, {
+  fetch(`${h.url}/v1/jobs`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-const get = (id: string) => fetch(`${server.url}/v1/jobs/${encodeURIComponent(id)}`);
+const get = (id: string) => fetch(`${h.url}/v1/jobs/${encodeURIComponent(id)}`);
 
 describe('POST /v1/jobs', () => {
   it('persists the job, enqueues it and answers 202 with a durable id', async () => {
@@ -82,8 +37,8 @@ describe('POST /v1/jobs', () => {
     expect(job.id).toMatch(/^job_[0-9a-f]{32}$/);
     expect(job.created).toBeTypeOf('number');
     expect(res.headers.get('location')).toBe(`/v1/jobs/${job.id}`);
-    expect((await store.get(job.id))?.status).toBe('queued');
-    expect(queue.sent.map((s) => s.message.jobId)).toEqual([job.id]);
+    expect((await jobs.store.get(job.id))?.status).toBe('queued');
+    expect(jobs.queue.sent.map((s) => s.message.jobId)).toEqual([job.id]);
   });
 
   it('gives one job for two POSTs with one Idempotency-Key', async () => {
@@ -96,8 +51,8 @@ describe('POST /v1/jobs', () => {
     const [a, b] = [await first.json(), await second.json()];
     expect(b.id).toBe(a.id);
     expect(a.id).toBe(idempotentJobId(undefined, 'nightly-report-2026-11-29'));
-    expect(store.all()).toHaveLength(1);
-    expect(queue.sent).toHaveLength(1);
+    expect(jobs.store.all()).toHaveLength(1);
+    expect(jobs.queue.sent).toHaveLength(1);
   });
 
   it('refuses an Idempotency-Key reused for a different request with 409', async () => {
@@ -109,7 +64,7 @@ describe('POST /v1/jobs', () => {
       code: 'idempotency_key_reused',
       param: 'Idempotency-Key',
     });
-    expect(store.all()).toHaveLength(1);
+    expect(jobs.store.all()).toHaveLength(1);
   });
 
   it.each([
@@ -126,8 +81,8 @@ describe('POST /v1/jobs', () => {
     const res = await post(body);
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatchObject({ type: 'invalid_request_error', code, param });
-    expect(store.all()).toEqual([]);
-    expect(queue.sent).toEqual([]);
+    expect(jobs.store.all()).toEqual([]);
+    expect(jobs.queue.sent).toEqual([]);
   });
 
   it('answers 400 for an Idempotency-Key that is not printable ASCII', async () => {
@@ -147,23 +102,23 @@ describe('POST /v1/jobs', () => {
     const res = await post(body);
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatchObject({ code: 'limit_exceeded', param });
-    expect(store.all()).toEqual([]);
+    expect(jobs.store.all()).toEqual([]);
   });
 
   it('answers 404 for an unknown pipeline, and stores nothing', async () => {
     const res = await post({ ...BODY, model: 'no-such-pipeline' });
     expect(res.status).toBe(404);
     expect((await res.json()).error).toMatchObject({ code: 'model_not_found', param: 'model' });
-    expect(store.all()).toEqual([]);
+    expect(jobs.store.all()).toEqual([]);
   });
 });
 
 describe('GET /v1/jobs/{id}', () => {
   it('shows the status, the answer in OpenAI shape and the attempt summary once the worker ran it', async () => {
-    openai.script('model-a', [{ status: 503 }]);
+    h.openai.script('model-a', [{ status: 503 }]);
     const { id } = await (await post(BODY)).json();
-    startWorker();
-    await waitFor(() => store.all()[0]?.status === 'succeeded');
+    h.startWorker();
+    await waitFor(() => jobs.store.all()[0]?.status === 'succeeded');
     const res = await get(id);
     expect(res.status).toBe(200);
     const job = await res.json();
@@ -192,18 +147,20 @@ describe('GET /v1/jobs/{id}', () => {
     expect(job.result.choices[0].message.content).toBeTypeOf('string');
     expect(job.result.usage.total_tokens).toBeGreaterThan(0);
     // The ledger carries the job id as its requestId.
-    expect(ledger.filter((e) => e.type === 'request').map((e) => e.requestId)).toEqual([id]);
+    expect(h.ledger.filter((e) => e.type === 'request').map((e) => e.requestId)).toEqual([id]);
   });
 
   it('shows a terminal failure for an invalid request, after one attempt', async () => {
-    openai.script('model-a', [{ status: 400, errorMessage: 'Unrecognized request argument supplied: foo' }]);
+    h.openai.script('model-a', [
+      { status: 400, errorMessage: 'Unrecognized request argument supplied: foo' },
+    ]);
     const { id } = await (await post(BODY)).json();
-    startWorker();
-    await waitFor(() => store.all()[0]?.status === 'failed');
+    h.startWorker();
+    await waitFor(() => jobs.store.all()[0]?.status === 'failed');
     const job = await (await get(id)).json();
     expect(job).toMatchObject({ status: 'failed', result: null, attempts: 1 });
     expect(job.error.code).toBe('invalid_request');
-    expect(openai.requestsFor('model-b')).toHaveLength(0);
+    expect(h.openai.requestsFor('model-b')).toHaveLength(0);
   });
 
   it('answers 404 for an unknown job', async () => {
@@ -214,7 +171,7 @@ describe('GET /v1/jobs/{id}', () => {
 
   it('reads a scheduled job by its id with colons', async () => {
     const id = 'nightly:acct-1:2026-11-29T03:00:00Z';
-    await store.create({
+    await jobs.store.create({
       jobId: id,
       pipeline: 'p',
       request: { messages: [{ role: 'user', content: 'x' }] },

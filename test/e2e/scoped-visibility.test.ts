@@ -1,16 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
+import type { ScheduleConfig } from '../../lambda/core/catalog/jobs-config-schema.js';
 import { fanOutSchedule } from '../../lambda/core/jobs/fan-out-schedule.js';
-import { silentLogger } from '../../lambda/core/logger.js';
-import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
-import { sha256Hex } from '../../lambda/http/caller-auth.js';
-import { createMemoryJobQueue } from '../../lambda/jobs/memory/memory-job-queue.js';
-import { createMemoryJobStore } from '../../lambda/jobs/memory/memory-job-store.js';
-import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';
 import { seededRandom } from '../../lambda/wiring/seeded-random.js';
-import { type RunningServer, startServer } from '../../lambda/wiring/start-server.js';
 import { systemClock } from '../../lambda/wiring/system-time.js';
+import { bearer, type GatewayHarness, memoryJobs, startGatewayHarness } from '../helpers/gateway-harness.js';
 
 const KEYS = {
   app: 'sy-app-key-0123456789',
@@ -19,43 +12,33 @@ const KEYS = {
 };
 const BODY = { model: 'p', messages: [{ role: 'user', content: 'hello' }] };
 
-let openai: FakeUpstream;
-let server: RunningServer;
+let h: GatewayHarness;
 let internalId: string;
 let publicId: string;
-const store = createMemoryJobStore({ clock: systemClock, maxJobs: 3 });
+const jobs = memoryJobs({ maxJobs: 3 });
 
 beforeAll(async () => {
-  openai = await startFakeOpenAI();
-  const config = parseConfig({
-    providers: { fake: { type: 'openai', baseURL: openai.url, apiKeyEnv: 'FAKE_KEY' } },
-    models: { a: { provider: 'fake', model: 'model-a' } },
-    pipelines: { p: { chain: 'a' } },
-    auth: {
-      keys: Object.fromEntries(Object.entries(KEYS).map(([name, key]) => [name, sha256Hex(key)])),
-      operatorKeys: ['ops'],
-    },
-    schedules: {
-      nightly: {
-        expression: 'rate(1 day)',
-        pipeline: 'p',
-        readers: ['reader'],
-        jobs: [{ id: 'acct-1', request: { messages: [{ role: 'user', content: 'digest' }] } }],
+  h = await startGatewayHarness(
+    { p: { chain: 'a' } },
+    {
+      jobs,
+      auth: { keys: KEYS, operatorKeys: ['ops'] },
+      configure: (config) => {
+        config.schedules = {
+          nightly: {
+            expression: 'rate(1 day)',
+            pipeline: 'p',
+            readers: ['reader'],
+            jobs: [{ id: 'acct-1', request: { messages: [{ role: 'user', content: 'digest' }] } }],
+          },
+        };
       },
     },
-  });
-  const queue = createMemoryJobQueue({ clock: systemClock, maxReceiveCount: 3 });
-  const local = createLocalGateway({
-    config,
-    env: { FAKE_KEY: 'sk-test-0123456789' },
-    log: silentLogger,
-    ledger: () => {},
-    jobs: { store, queue },
-  });
-  server = await startServer(local.app, { port: 0, host: '127.0.0.1' });
-  const fired = await fanOutSchedule(config.schedules?.nightly as never, 'nightly', '2026-11-29T03:00:00Z', {
-    store,
-    queue,
+  );
+  const nightly = h.config.schedules.nightly as ScheduleConfig;
+  const fired = await fanOutSchedule(nightly, 'nightly', '2026-11-29T03:00:00Z', {
+    store: jobs.store,
+    queue: jobs.queue,
     clock: systemClock,
     random: seededRandom(1),
     retentionDays: 1,
@@ -63,13 +46,9 @@ beforeAll(async () => {
   internalId = fired.enqueued[0]?.jobId as string;
   publicId = fired.enqueued[0]?.publicId as string;
 });
-afterAll(async () => {
-  await server.close(500);
-  await openai.close();
-});
+afterAll(() => h.close());
 
-const get = (path: string, key: string) =>
-  fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+const get = (path: string, key: string) => fetch(`${h.url}${path}`, { headers: bearer(key) });
 
 describe('operator views', () => {
   it.each(['/v1/breakers', '/v1/pipelines'])(
@@ -125,9 +104,9 @@ describe('the memory job store at its bound', () => {
   it('answers 503 jobs_full rather than drop a queued job', async () => {
     // One scheduled job is queued; two more API jobs fill the three slots.
     const post = () =>
-      fetch(`${server.url}/v1/jobs`, {
+      fetch(`${h.url}/v1/jobs`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEYS.app}` },
+        headers: { 'content-type': 'application/json', ...bearer(KEYS.app) },
         body: JSON.stringify(BODY),
       });
     expect((await post()).status).toBe(202);
@@ -136,6 +115,6 @@ describe('the memory job store at its bound', () => {
     expect(full.status).toBe(503);
     expect(full.headers.get('retry-after')).toBe('30');
     expect((await full.json()).error.code).toBe('jobs_full');
-    expect(store.all()).toHaveLength(3);
+    expect(jobs.store.all()).toHaveLength(3);
   });
 });

@@ -1,21 +1,55 @@
 import OpenAI from 'openai';
+import { jobsSchema } from '../../lambda/core/catalog/jobs-config-schema.js';
 import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { silentLogger } from '../../lambda/core/logger.js';
 import { startFakeBedrock } from '../../lambda/dev/fakes/bedrock-fake.js';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
+import { sha256Hex } from '../../lambda/http/caller-auth.js';
+import { createMemoryJobQueue, type MemoryJobQueue } from '../../lambda/jobs/memory/memory-job-queue.js';
+import { createMemoryJobStore, type MemoryJobStore } from '../../lambda/jobs/memory/memory-job-store.js';
+import { createLocalJobWorker } from '../../lambda/jobs/runner/in-process-worker.js';
+import type { LocalJobRunner } from '../../lambda/jobs/runner/queue-poller.js';
 import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';
 import { envProviderAccess } from '../../lambda/wiring/env-provider-access.js';
 import { type RunningServer, startServer } from '../../lambda/wiring/start-server.js';
+import { systemClock } from '../../lambda/wiring/system-time.js';
 
 export const PRICE = { inputPerMTok: 2, outputPerMTok: 8 };
+
+/** A job store and queue in memory, for a harness's job routes and its worker; the test reads them. */
+export interface MemoryJobs {
+  store: MemoryJobStore;
+  queue: MemoryJobQueue;
+}
+
+/** Fresh in-memory jobs: a store of at most `maxJobs` records, a queue with the config's receive count. */
+export function memoryJobs(options: { maxJobs?: number } = {}): MemoryJobs {
+  return {
+    store: createMemoryJobStore({ clock: systemClock, maxJobs: options.maxJobs }),
+    queue: createMemoryJobQueue({
+      clock: systemClock,
+      maxReceiveCount: jobsSchema.parse({}).maxReceiveCount,
+    }),
+  };
+}
+
+/** Caller keys in clear, by name; the harness puts their hashes in `auth.keys`. */
+export interface HarnessAuth {
+  keys: Record<string, string>;
+  operatorKeys?: string[];
+}
+
+/** `Authorization: Bearer <key>`. */
+export const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
 
 /**
  * The real gateway over real HTTP on loopback, in front of the two fakes. Models: `a`, `b`, `c`
  * on the OpenAI-compatible fake (raw ids `model-a`…), `br` on the Bedrock fake (`bedrock-model`), and
  * `quick` (`model-quick`, a 400 ms attempt timeout) for silences. With `keyless`, also model `s`
  * (`model-s`) of provider `spare`, whose key `SPARE_KEY` is unset until a test writes `h.env.SPARE_KEY`.
+ * With `jobs`, the job routes on those in-memory jobs and `startWorker()`; with `auth`, caller keys.
  */
 export async function startGatewayHarness(
   pipelines: Record<string, unknown>,
@@ -23,7 +57,11 @@ export async function startGatewayHarness(
     maxBodyBytes?: number;
     /** Adds a provider `spare` (key `SPARE_KEY`, unset) with one model `s`. */
     keyless?: boolean;
-    /** Adds to the config before it is parsed (limits, auth, model settings...). */
+    /** `POST /v1/jobs` and `GET /v1/jobs/{id}` on these jobs; `startWorker()` runs them. */
+    jobs?: MemoryJobs;
+    /** Turns caller authentication on with these keys. */
+    auth?: HarnessAuth;
+    /** Adds to the config before it is parsed (limits, schedules, model settings...). */
     configure?: (config: Record<string, unknown> & { models: Record<string, object> }) => void;
   } = {},
 ) {
@@ -44,6 +82,7 @@ export async function startGatewayHarness(
       ...(options.keyless ? { s: { provider: 'spare', model: 'model-s' } } : {}),
     },
     pipelines,
+    ...(options.auth ? { auth: hashedAuth(options.auth) } : {}),
   };
   options.configure?.(raw as Parameters<NonNullable<typeof options.configure>>[0]);
   const config = parseConfig(raw);
@@ -59,11 +98,15 @@ export async function startGatewayHarness(
       bedrockCredentials: { accessKeyId: 'AKIDFAKE', secretAccessKey: 'fake' },
     },
     maxBodyBytes: options.maxBodyBytes,
+    jobs: options.jobs,
   });
   const server: RunningServer = await startServer(local.app, { port: 0, host: '127.0.0.1' });
+  let worker: LocalJobRunner | undefined;
   const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'caller-key', maxRetries: 0 });
   return {
     url: server.url,
+    /** The parsed config the gateway runs on. */
+    config,
     client,
     /** The environment the gateway reads provider keys from, at every attempt. */
     env,
@@ -81,11 +124,33 @@ export async function startGatewayHarness(
         headers: { 'content-type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
+    /** Starts the in-process worker on the harness's jobs (polling every 10 ms); `close()` stops it. */
+    startWorker() {
+      const jobs = options.jobs;
+      if (!jobs) throw new Error('the harness has no jobs: pass options.jobs');
+      worker = createLocalJobWorker({
+        store: jobs.store,
+        consumer: jobs.queue,
+        gateway: local.gateway,
+        catalog: local.catalog,
+        env,
+        log: silentLogger,
+        clock: systemClock,
+        pollIntervalMs: 10,
+      });
+      worker.start();
+    },
     async close() {
+      await worker?.stop();
       await server.close(1_000);
       await Promise.all([openai.close(), bedrock.close()]);
     },
   };
+}
+
+function hashedAuth(auth: HarnessAuth) {
+  const keys = Object.fromEntries(Object.entries(auth.keys).map(([name, key]) => [name, sha256Hex(key)]));
+  return { keys, operatorKeys: auth.operatorKeys };
 }
 
 export type GatewayHarness = Awaited<ReturnType<typeof startGatewayHarness>>;
