@@ -78,8 +78,10 @@ const int = (n: number) => n.toLocaleString('en-US');
 function describe(trace: Trace): string[] {
   const capacity = checkCapacity(trace.arrivals, PROVIDERS);
   const providers = PROVIDERS.map((p) => {
-    const outage = p.outage ? `, 503 from ${clock(p.outage.fromMs)} to ${clock(p.outage.toMs)}` : '';
-    return `${p.key} ${int(p.rpm)} rpm (${p.burstSeconds} s burst, median ${p.latency.medianMs} ms${outage})`;
+    const outage = p.outage
+      ? `, ${p.outage.status} from ${clock(p.outage.startMs)} to ${clock(p.outage.endMs)}`
+      : '';
+    return `${p.modelKey} ${int(p.quotaPerMinute)} rpm (${p.burstSeconds} s burst, median ${p.latency.medianMs} ms${outage})`;
   });
   const spikes = trace.spikes.map(
     (s) => `${clock(s.start * 1000)} for ${duration(TRACE.rampUpS + s.hold + TRACE.rampDownS)}`,
@@ -100,7 +102,7 @@ function describe(trace: Trace): string[] {
 
 /** Answers that came from the first tier (the official endpoints): cheaper and faster. */
 const tierOne = (o: Outcome) =>
-  o.stats.reduce((n, s, i) => n + (FIRST_TIER.has(PROVIDERS[i]?.key ?? '') ? s.ok : 0), 0);
+  o.stats.reduce((n, s, i) => n + (FIRST_TIER.has(PROVIDERS[i]?.modelKey ?? '') ? s.ok : 0), 0);
 
 function table(outcomes: readonly Outcome[]): string {
   const header = [

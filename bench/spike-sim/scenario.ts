@@ -4,7 +4,8 @@
  * chosen so that together the providers can always serve the trace (the simulator checks it and
  * says so), while each official endpoint alone runs out of quota at every spike.
  */
-import type { ProviderSpec } from './sim-provider.js';
+import { latencyFromP95 } from '../../lambda/dev/demo/provider-spec.js';
+import type { SimProviderSpec } from './sim-provider.js';
 import type { TraceSpec } from './trace.js';
 
 /** The chain every strategy with fallback runs on. */
@@ -14,32 +15,34 @@ export const CHAIN = '(officialA|officialB),aggregator';
 export const START = Date.UTC(2025, 2, 14, 9, 59, 30);
 
 const minutes = (m: number) => m * 60_000;
+/** Latency samples are capped here, so one extreme draw cannot stall a simulation. */
+const MAX_LATENCY_MS = 60_000;
 
 /**
  * Official endpoints: cheaper and faster, with modest quotas. The aggregator: slower, with a
  * large quota. officialB is down (503) from 10:40 to 10:45, during the third spike.
  */
-export const PROVIDERS: readonly ProviderSpec[] = [
+export const PROVIDERS: readonly SimProviderSpec[] = [
   {
-    key: 'officialA',
-    rpm: 1_200,
+    modelKey: 'officialA',
+    quotaPerMinute: 1_200,
     burstSeconds: 15,
-    latency: { medianMs: 700, p95Ms: 2_000 },
+    latency: latencyFromP95(700, 2_000, MAX_LATENCY_MS),
     errorLatencyMs: 40,
   },
   {
-    key: 'officialB',
-    rpm: 900,
+    modelKey: 'officialB',
+    quotaPerMinute: 900,
     burstSeconds: 15,
-    latency: { medianMs: 900, p95Ms: 2_500 },
+    latency: latencyFromP95(900, 2_500, MAX_LATENCY_MS),
     errorLatencyMs: 40,
-    outage: { fromMs: minutes(40.5), toMs: minutes(45.5) },
+    outage: { startMs: minutes(40.5), endMs: minutes(45.5), status: 503 },
   },
   {
-    key: 'aggregator',
-    rpm: 6_000,
+    modelKey: 'aggregator',
+    quotaPerMinute: 6_000,
     burstSeconds: 15,
-    latency: { medianMs: 1_200, p95Ms: 3_000 },
+    latency: latencyFromP95(1_200, 3_000, MAX_LATENCY_MS),
     errorLatencyMs: 60,
   },
 ];

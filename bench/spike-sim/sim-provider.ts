@@ -7,22 +7,18 @@
 import type { CallOptions, ChatModel, ChatRequest, ChatResult } from '../../lambda/core/chat/chat-model.js';
 import { ProviderError } from '../../lambda/core/failures/provider-error.js';
 import type { Random } from '../../lambda/core/time.js';
+import { inOutage, type ProviderSpec, sampleLatency } from '../../lambda/dev/demo/provider-spec.js';
 import type { VirtualTime } from './virtual-time.js';
 
-/** What a simulated provider is like. */
-export interface ProviderSpec {
-  /** Model key in the chain, e.g. `officialA`. */
-  key: string;
-  /** Sustained quota in requests per minute. */
-  rpm: number;
+/**
+ * A simulated provider of the spike simulation: its quota (`quotaPerMinute`, sustained) is a token
+ * bucket, and its outage offsets count from the start of the trace.
+ */
+export interface SimProviderSpec extends ProviderSpec {
   /** Depth of the bucket, in seconds of quota: how big a burst is absorbed. */
   burstSeconds: number;
-  /** Median and 95th percentile latency of a successful call, in ms (log-normal). */
-  latency: { medianMs: number; p95Ms: number };
-  /** How long a 429 or 503 answer takes, in ms. */
+  /** How long a 429 or outage answer takes, in ms. */
   errorLatencyMs: number;
-  /** Answers 503 to everything between these offsets from the start of the trace, in ms. */
-  outage?: { fromMs: number; toMs: number } | undefined;
 }
 
 /** What one provider saw during a run. */
@@ -33,17 +29,6 @@ export interface ProviderStats {
   rateLimited: number;
   /** Calls that arrived during the outage: answered 503. */
   outage: number;
-}
-
-/** z-score of the 95th percentile of a standard normal. */
-const Z95 = 1.6448536;
-/** Latency samples are capped here, so one extreme draw cannot stall a simulation. */
-const MAX_LATENCY_MS = 60_000;
-
-/** A standard normal draw (Box–Muller) from a uniform source. */
-function normal(random: Random): number {
-  const u = Math.max(random(), Number.EPSILON);
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
 }
 
 /** A simulated provider, and what it saw. */
@@ -57,22 +42,21 @@ export interface SimProvider {
  * trace's beginning (outage offsets count from it); `random` drives its latency.
  */
 export function createSimProvider(
-  spec: ProviderSpec,
+  spec: SimProviderSpec,
   time: VirtualTime,
   start: number,
   random: Random,
 ): SimProvider {
-  const perMs = spec.rpm / 60_000;
-  const capacity = Math.max(1, spec.rpm / 60) * spec.burstSeconds;
-  const sigma = Math.log(spec.latency.p95Ms / spec.latency.medianMs) / Z95;
+  const perMs = spec.quotaPerMinute / 60_000;
+  const capacity = Math.max(1, spec.quotaPerMinute / 60) * spec.burstSeconds;
   let tokens = capacity;
   let refilledAt = start;
   const stats: ProviderStats = { calls: 0, ok: 0, rateLimited: 0, outage: 0 };
 
-  const fail = (status: 429 | 503, retryAfterMs?: number) =>
+  const fail = (status: number, retryAfterMs?: number) =>
     new ProviderError({
-      provider: spec.key,
-      model: spec.key,
+      provider: spec.modelKey,
+      model: spec.modelKey,
       status,
       failureClass: status === 429 ? 'rate_limited' : 'unavailable',
       retryAfterMs,
@@ -83,10 +67,10 @@ export function createSimProvider(
     const now = time.now();
     stats.calls++;
     const offset = now - start;
-    if (spec.outage && offset >= spec.outage.fromMs && offset < spec.outage.toMs) {
+    if (spec.outage && inOutage(spec, offset)) {
       stats.outage++;
       await time.sleep(spec.errorLatencyMs, options.signal);
-      throw fail(503);
+      throw fail(spec.outage.status);
     }
     tokens = Math.min(capacity, tokens + (now - refilledAt) * perMs);
     refilledAt = now;
@@ -98,11 +82,7 @@ export function createSimProvider(
       throw fail(429, retryAfterMs);
     }
     tokens -= 1;
-    const latency = Math.min(
-      MAX_LATENCY_MS,
-      Math.round(spec.latency.medianMs * Math.exp(sigma * normal(random))),
-    );
-    await time.sleep(latency, options.signal);
+    await time.sleep(sampleLatency(spec.latency, random), options.signal);
     stats.ok++;
     return {
       content: 'ok',
@@ -113,8 +93,8 @@ export function createSimProvider(
   }
 
   const model: ChatModel = {
-    key: spec.key,
-    provider: spec.key,
+    key: spec.modelKey,
+    provider: spec.modelKey,
     generate,
     // biome-ignore lint/correctness/useYield: the simulation only sends plain requests
     async *stream() {

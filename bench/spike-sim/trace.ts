@@ -3,7 +3,8 @@
  * cron bursts, and a check of whether the providers' total capacity could serve it at all.
  */
 import type { Random } from '../../lambda/core/time.js';
-import type { ProviderSpec } from './sim-provider.js';
+import { inOutage } from '../../lambda/dev/demo/provider-spec.js';
+import type { SimProviderSpec } from './sim-provider.js';
 
 /** One request of the trace. */
 export interface Arrival {
@@ -149,16 +150,23 @@ export interface CapacityCheck {
  * providers act as one bucket: the sum of the rates of those that are up, with the sum of their
  * burst depths. A request that finds that bucket empty could not be served by any router.
  */
-export function checkCapacity(trace: readonly Arrival[], providers: readonly ProviderSpec[]): CapacityCheck {
-  const up = (p: ProviderSpec, atMs: number) => !p.outage || atMs < p.outage.fromMs || atMs >= p.outage.toMs;
-  const buckets = providers.map((p) => ({ spec: p, tokens: (p.rpm / 60) * p.burstSeconds, at: 0 }));
+export function checkCapacity(
+  trace: readonly Arrival[],
+  providers: readonly SimProviderSpec[],
+): CapacityCheck {
+  const up = (p: SimProviderSpec, atMs: number) => !inOutage(p, atMs);
+  const buckets = providers.map((p) => ({
+    spec: p,
+    tokens: (p.quotaPerMinute / 60) * p.burstSeconds,
+    at: 0,
+  }));
   let unservable = 0;
   for (const arrival of trace) {
     let served = false;
     for (const b of buckets) {
       b.tokens = Math.min(
-        (b.spec.rpm / 60) * b.spec.burstSeconds,
-        b.tokens + ((arrival.atMs - b.at) * b.spec.rpm) / 60_000,
+        (b.spec.quotaPerMinute / 60) * b.spec.burstSeconds,
+        b.tokens + ((arrival.atMs - b.at) * b.spec.quotaPerMinute) / 60_000,
       );
       b.at = arrival.atMs;
       if (!served && up(b.spec, arrival.atMs) && b.tokens >= 1) {
@@ -176,8 +184,8 @@ export function checkCapacity(trace: readonly Arrival[], providers: readonly Pro
     }
     return best;
   };
-  const sustained = providers.reduce((n, p) => n + p.rpm / 60, 0);
-  const worstOutage = Math.max(0, ...providers.filter((p) => p.outage).map((p) => p.rpm / 60));
+  const sustained = providers.reduce((n, p) => n + p.quotaPerMinute / 60, 0);
+  const worstOutage = Math.max(0, ...providers.filter((p) => p.outage).map((p) => p.quotaPerMinute / 60));
   return {
     unservable,
     peakSecond: window(1_000),

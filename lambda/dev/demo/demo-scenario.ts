@@ -4,6 +4,7 @@
  * number lives here, so the live view, the summary and the report describe the same run.
  */
 import type { BreakerPolicy } from '../../core/breaker/breaker-policy.js';
+import type { ProviderSpec } from './provider-spec.js';
 
 /** One stretch of the story with a steady arrival rate on the main pipeline. */
 export interface DemoPhase {
@@ -31,40 +32,17 @@ export interface CronBurst {
   spreadMs: number;
 }
 
-/** A lognormal latency: most answers near the median, a long right tail, capped. */
-export interface LatencySpec {
-  /** Median latency in ms. */
-  medianMs: number;
-  /** Standard deviation of the log (0.4 ≈ p95 at 1.9× the median). */
-  sigma: number;
-  /** Upper bound in ms, so that no sample outlives the run. */
-  maxMs: number;
-}
-
-/** A window in which a provider answers every request with an error status. */
-export interface OutageSpec {
-  /** Start, ms after the run started. */
-  startMs: number;
-  /** End (exclusive), ms after the run started. */
-  endMs: number;
-  /** Status answered during the outage, e.g. 503. */
-  status: number;
-}
-
-/** One simulated upstream: an OpenAI-compatible endpoint serving one model. */
-export interface ProviderSpec {
+/**
+ * One simulated upstream of the demo: an OpenAI-compatible endpoint serving one model. Its quota
+ * minute is {@link DemoScenario.minuteMs} long.
+ */
+export interface DemoProviderSpec extends ProviderSpec {
   /** Provider name in the demo config, e.g. `openai-sim`. */
   provider: string;
-  /** Catalog key used in chains, e.g. `gpt-mini`. */
-  modelKey: string;
   /** Raw model id the upstream sees. */
   rawModel: string;
   /** 1-based tier of the model in every demo chain. */
   tier: number;
-  /** Requests accepted per quota minute (see {@link DemoScenario.minuteMs}); beyond it: 429. */
-  quotaPerMinute: number;
-  latency: LatencySpec;
-  outage?: OutageSpec | undefined;
   /** US$ per million input / output tokens, so the ledger carries a cost. */
   price: { inputPerMTok: number; outputPerMTok: number };
 }
@@ -84,7 +62,7 @@ export interface DemoScenario {
   chain: string;
   phases: DemoPhase[];
   cron: CronBurst;
-  providers: ProviderSpec[];
+  providers: DemoProviderSpec[];
   /** Breaker policy for every pipeline: the defaults, with times scaled down to fit the run. */
   breaker: BreakerPolicy;
   /** Upstream attempts per request. */
@@ -213,7 +191,7 @@ export function phaseAt(scenario: DemoScenario, tMs: number): DemoPhase {
 }
 
 /** Requests per second one provider accepts at demo speed. */
-export function quotaPerSecond(scenario: DemoScenario, provider: ProviderSpec): number {
+export function quotaPerSecond(scenario: DemoScenario, provider: DemoProviderSpec): number {
   return (provider.quotaPerMinute * 1000) / scenario.minuteMs;
 }
 

@@ -6,7 +6,8 @@
 import type { Random } from '../../core/time.js';
 import type { Fault } from '../fakes/fault.js';
 import { startFakeOpenAI } from '../fakes/openai-fake.js';
-import type { LatencySpec, ProviderSpec } from './demo-scenario.js';
+import type { DemoProviderSpec } from './demo-scenario.js';
+import { inOutage, sampleLatency } from './provider-spec.js';
 
 /** What one simulated provider answered so far. */
 export interface ProviderCounts {
@@ -20,7 +21,7 @@ export interface ProviderCounts {
 
 /** A running simulated provider. */
 export interface SimulatedProvider {
-  readonly spec: ProviderSpec;
+  readonly spec: DemoProviderSpec;
   /** Base URL for an OpenAI-compatible client (ends with `/v1`). */
   readonly url: string;
   /** Live counters. */
@@ -40,29 +41,21 @@ export interface SimulatedProviderOptions {
   now?: (() => number) | undefined;
 }
 
-/** A lognormal sample (Box–Muller), capped at `maxMs`. */
-export function sampleLatency(spec: LatencySpec, random: Random): number {
-  const u = Math.max(random(), Number.EPSILON);
-  const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
-  return Math.min(spec.maxMs, Math.round(spec.medianMs * Math.exp(spec.sigma * z)));
-}
-
 /**
  * Decides the fault for one request. Quota minutes are fixed windows counted from the start of
  * the run, like a provider's RPM counter; a refused request does not use up quota. Rate limiters
  * answer fast, so 429s and outage errors come back within a few tens of ms.
  */
-export function createQuotaPolicy(spec: ProviderSpec, options: SimulatedProviderOptions) {
+export function createQuotaPolicy(spec: DemoProviderSpec, options: SimulatedProviderOptions) {
   const now = options.now ?? Date.now;
   const counts: ProviderCounts = { served: 0, rateLimited: 0, outage: 0 };
   let minute = -1;
   let usedThisMinute = 0;
   const decide = (): Fault => {
     const t = now() - options.startedAt;
-    const { outage } = spec;
-    if (outage && t >= outage.startMs && t < outage.endMs) {
+    if (spec.outage && inOutage(spec, t)) {
       counts.outage++;
-      return { status: outage.status, latencyMs: 20 + Math.floor(options.random() * 30) };
+      return { status: spec.outage.status, latencyMs: 20 + Math.floor(options.random() * 30) };
     }
     const current = Math.floor(t / options.minuteMs);
     if (current !== minute) {
@@ -90,7 +83,7 @@ export function createQuotaPolicy(spec: ProviderSpec, options: SimulatedProvider
 
 /** Starts one simulated provider on a free loopback port. */
 export async function startSimulatedProvider(
-  spec: ProviderSpec,
+  spec: DemoProviderSpec,
   options: SimulatedProviderOptions,
 ): Promise<SimulatedProvider> {
   // The request log is not needed: keep it small so a long run stays bounded in memory.
