@@ -14,6 +14,7 @@ import { formatTable } from '../../lambda/cli/format-table.js';
 import { DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
 import type { BreakerStore } from '../../lambda/core/breaker/breaker-store.js';
 import { createBreakers } from '../../lambda/core/breaker/breakers.js';
+import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
 import type { Tier } from '../../lambda/core/dsl/types.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { routeGenerate } from '../../lambda/core/router/route-chat.js';
@@ -141,7 +142,7 @@ async function run(scenario: Scenario, kind: StoreKind, dynalite: DynaliteProces
         requestId: `r${++n}`,
         pipeline,
         tiers: TIERS,
-        policy: { maxAttempts: 3, deadlineMs: 15_000, fallbackOnContextLength: false },
+        policy: DEFAULT_ROUTE_POLICY,
         stream: false,
       },
       deps,
