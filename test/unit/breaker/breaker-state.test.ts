@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type BreakerPolicy,
+  bucketStart,
   bucketWidth,
   DEFAULT_BREAKER_POLICY,
 } from '../../../lambda/core/breaker/breaker-policy.js';
@@ -118,5 +119,71 @@ describe('breaker state', () => {
     let state: BreakerSnapshot = EMPTY_SNAPSHOT;
     for (let minute = 0; minute < 60; minute++) state = applySample(state, at(minute * 60_000, 'ok'), policy);
     expect(Object.keys(state.buckets).length).toBeLessThanOrEqual(15);
+  });
+
+  it('opens on a failure rate of exactly 30 % (3 of 10)', () => {
+    const oks = Array.from({ length: 7 }, (_, i) => at(i, 'ok'));
+    const { opened } = play([...oks, at(7, 'unavailable'), at(8, 'timeout'), at(9, 'network')]);
+    expect(opened).toBe('failure_rate');
+  });
+
+  it('does not open on a failure rate just below 30 % (2 of 7)', () => {
+    const oks = Array.from({ length: 5 }, (_, i) => at(i, 'ok'));
+    const { opened, state } = play([...oks, at(5, 'unavailable'), at(6, 'timeout')]);
+    expect(opened).toBeUndefined();
+    expect(windowCounts(state, T0 + 6, policy)).toEqual({ attempts: 7, failures: 2 });
+  });
+
+  it('never opens on a success, even when the window is already above the failure rate', () => {
+    const { state } = play([at(0, 'unavailable'), at(1, 'timeout'), at(2, 'ok'), at(3, 'ok')]);
+    const after = applySample(state, at(4, 'ok'), policy);
+    expect(windowCounts(after, T0 + 4, policy)).toEqual({ attempts: 5, failures: 2 });
+    expect(openingReason(after, at(4, 'ok'), policy, T0 + 4)).toBeUndefined();
+  });
+
+  it('keeps the 429 streak through other failures; only a success ends it', () => {
+    expect(play([at(0, 'rate_limited'), at(1, 'unavailable'), at(2, 'rate_limited')]).opened).toBe(
+      'consecutive_429',
+    );
+  });
+
+  it('stops counting a sample exactly one window after the start of its bucket', () => {
+    const start = bucketStart(T0, policy);
+    const state = applySample(EMPTY_SNAPSHOT, { at: start, outcome: 'unavailable' }, policy);
+    expect(windowCounts(state, start, policy)).toEqual({ attempts: 1, failures: 1 });
+    expect(windowCounts(state, start + policy.windowMs - 1, policy).attempts).toBe(1);
+    expect(windowCounts(state, start + policy.windowMs, policy).attempts).toBe(0);
+  });
+
+  it('ignores buckets that start after now (a container whose clock runs ahead wrote them)', () => {
+    const state = applySample(EMPTY_SNAPSHOT, at(5 * bucketWidth(policy), 'unavailable'), policy);
+    expect(windowCounts(state, T0, policy)).toEqual({ attempts: 0, failures: 0 });
+  });
+
+  it('keeps at most 15 buckets when samples fall exactly on bucket starts', () => {
+    const width = bucketWidth(policy);
+    const start = bucketStart(T0, policy);
+    let state: BreakerSnapshot = EMPTY_SNAPSHOT;
+    for (let i = 0; i < 20; i++) state = applySample(state, { at: start + i * width, outcome: 'ok' }, policy);
+    expect(Object.keys(state.buckets)).toHaveLength(15);
+    expect(Number(Object.keys(state.buckets).sort()[0])).toBe(start + 5 * width);
+  });
+
+  it('does not cool on a Retry-After of 0', () => {
+    const state = applySample(EMPTY_SNAPSHOT, at(0, 'rate_limited', 0), policy);
+    expect(state.coolUntil).toBeUndefined();
+  });
+
+  it('keeps an earlier cooling when a later 429 has no Retry-After or a shorter one', () => {
+    const cooled = applySample(EMPTY_SNAPSHOT, at(0, 'rate_limited', 5_000), policy);
+    const bare = applySample(cooled, at(1, 'rate_limited'), policy);
+    expect(isCooling(bare, T0 + 4_999)).toBe(true);
+    const shorter = applySample(cooled, at(2, 'rate_limited', 1_000), policy);
+    expect(shorter.coolUntil).toBe(T0 + 5_000);
+  });
+
+  it('records when and why it opened', () => {
+    const opened = applyOpening(EMPTY_SNAPSHOT, T0, 'failure_rate', policy);
+    expect(opened).toMatchObject({ openedAt: T0, openUntil: T0 + policy.openMs, openReason: 'failure_rate' });
   });
 });
