@@ -65,4 +65,46 @@ describe('selection', () => {
     expect(pickWeighted([], Math.random)).toBeUndefined();
     expect(pickWeighted([{ key: 'A', weight: 1 }], () => 0.999999)).toEqual({ key: 'A', weight: 1 });
   });
+
+  it('gives a draw exactly on the edge between two members to the later one', () => {
+    const members = [
+      { key: 'A', weight: 1 },
+      { key: 'B', weight: 3 },
+    ];
+    expect(pickWeighted(members, () => 0)?.key).toBe('A');
+    expect(pickWeighted(members, () => 0.2499)?.key).toBe('A');
+    expect(pickWeighted(members, () => 0.25)?.key).toBe('B');
+  });
+
+  it('picks the first member when every weight is zero', () => {
+    const members = [
+      { key: 'A', weight: 0 },
+      { key: 'B', weight: 0 },
+    ];
+    expect(pickWeighted(members, () => 0.9)?.key).toBe('A');
+  });
+
+  it('retries the first tier when every member failed in this request, fail-open only if it is blocked', () => {
+    const failedAll = { isBlocked: () => false, hasFailed: () => true };
+    expect(selectModel(tiersOf([['A', 'B'], ['C']]), failedAll, () => 0.5)).toEqual({
+      key: 'B',
+      tier: 0,
+      failOpen: false,
+    });
+    const blockedB = { isBlocked: (k: string) => k === 'B', hasFailed: () => true };
+    expect(selectModel(tiersOf([['A', 'B'], ['C']]), blockedB, () => 0.5)).toEqual({
+      key: 'B',
+      tier: 0,
+      failOpen: true,
+    });
+  });
+
+  it('skips a member that failed in this request even when its breaker is closed', () => {
+    const eligibility = { isBlocked: () => false, hasFailed: (k: string) => k === 'A' };
+    expect(selectModel(tiersOf([['A', 'B']]), eligibility, () => 0)).toEqual({
+      key: 'B',
+      tier: 0,
+      failOpen: false,
+    });
+  });
 });
