@@ -18,7 +18,7 @@ export interface SwitchyardStackProps extends StackProps {
 /**
  * One deployment of Switchyard: the API, its Lambda, the breaker table, jobs, alarms. The config
  * chains travel in the bundled config file; the stack creates no `<prefix>/chains/*` parameter,
- * so a deploy never touches an operator's override (SPEC §3).
+ * so a deploy never touches an operator's override (docs/design.md#chain-sources).
  */
 export class SwitchyardStack extends Stack {
   constructor(scope: Construct, id: string, props: SwitchyardStackProps) {

@@ -55,7 +55,7 @@ function emit(
 
 /**
  * The attempt ledger in Lambda: every entry is a structured log line (the same fields as the local
- * JSON lines) and feeds the CloudWatch EMF metrics of SPEC §7.
+ * JSON lines) and feeds the CloudWatch EMF metrics of docs/design.md#evidence-the-ledger-and-headers.
  */
 export function powertoolsLedger(logger: PowertoolsLogger, metrics: Metrics): LedgerSink {
   return (entry: LedgerEntry) => {

@@ -55,7 +55,7 @@ export interface DemoCommandOptions {
 
 /**
  * `switchyard demo`: simulated providers and the real gateway on loopback, the demo-day spike and
- * the cron burst of SPEC §11 over real HTTP, a live view, a summary and `demo-report.html`. Exits 0
+ * the cron burst of docs/design.md#scenarios over real HTTP, a live view, a summary and `demo-report.html`. Exits 0
  * when the run completed, 1 when it was stopped early.
  */
 export async function demoCommand(

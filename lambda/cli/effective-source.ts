@@ -18,7 +18,7 @@ export interface OverrideSeen {
   version?: number | undefined;
 }
 
-/** The chain that wins, by the gateway's own rule (SPEC §3), and the sources it skipped. */
+/** The chain that wins, by the gateway's own rule (docs/design.md#chain-sources), and the sources it skipped. */
 export interface SourceReport {
   /** Undefined when no source yields a model. */
   effective: EffectiveChain | undefined;

@@ -16,7 +16,7 @@ export const EXPLAIN_USAGE = [
   'with a pipeline name, --ssm also reads its operator override <prefix>/chains/<pipeline>, as the deployed gateway does',
 ].join('\n');
 
-/** The `--json` output of SPEC §2; `source` and `chain` only for a pipeline. */
+/** The `--json` output of docs/design.md#the-chain-dsl; `source` and `chain` only for a pipeline. */
 interface ExplainOutput {
   tiers: string[][];
   warnings: string[];

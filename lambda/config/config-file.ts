@@ -17,7 +17,7 @@ export interface LoadedConfig {
 export const LOCAL_CONFIG_FILE = 'switchyard.config.json';
 
 /**
- * Reads the config by the rules of SPEC §4: `--config`, else `SWITCHYARD_CONFIG`, else
+ * Reads the config by the rules of docs/design.md#configuration: `--config`, else `SWITCHYARD_CONFIG`, else
  * `./switchyard.config.json`, else the embedded default. A named file that is missing is an
  * error (never a silent fall back to the default); so is a file that fails validation.
  */

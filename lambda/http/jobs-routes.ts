@@ -21,8 +21,8 @@ import { errorBody, errorResponse } from './openai-errors.js';
 export interface JobsHttpOptions {
   store: JobStore;
   queue: JobQueue;
-  /** Days a job record is kept (TTL). Config `jobs.retentionDays`, default 14. */
-  retentionDays?: number | undefined;
+  /** Days a job record is kept (TTL): config `jobs.retentionDays`, whose schema holds the default. */
+  retentionDays: number;
   clock?: Clock | undefined;
 }
 
@@ -181,7 +181,7 @@ const jobNotFound = (id: string) =>
 export function createJobsApp(deps: JobsAppDeps): Hono<HttpEnv> {
   const { store, queue } = deps.jobs;
   const clock = deps.jobs.clock ?? systemClock;
-  const retentionDays = deps.jobs.retentionDays ?? 14;
+  const { retentionDays } = deps.jobs;
   const admission: JobAdmissionDeps = { store, queue, clock, log: deps.log };
   const jobs = new Hono<HttpEnv>();
 

@@ -1,6 +1,6 @@
 import type { RouteResult } from '../core/router/route-types.js';
 
-/** The evidence headers of SPEC §7, for a success or a failure. */
+/** The evidence headers of docs/design.md#evidence-the-ledger-and-headers, for a success or a failure. */
 export function routeHeaders(requestId: string, result: RouteResult<unknown>): Record<string, string> {
   const headers: Record<string, string> = {
     'x-request-id': requestId,

@@ -98,7 +98,7 @@ export async function startGatewayHarness(
       bedrockCredentials: { accessKeyId: 'AKIDFAKE', secretAccessKey: 'fake' },
     },
     maxBodyBytes: options.maxBodyBytes,
-    jobs: options.jobs,
+    jobs: options.jobs && { ...options.jobs, retentionDays: config.jobs.retentionDays },
   });
   const server: RunningServer = await startServer(local.app, { port: 0, host: '127.0.0.1' });
   let worker: LocalJobRunner | undefined;

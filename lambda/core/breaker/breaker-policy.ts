@@ -1,6 +1,6 @@
 import { breakerSettingsSchema } from '../catalog/config-schema.js';
 
-/** Thresholds of one pipeline's breakers (SPEC §5): config `breaker`, and a pipeline's own `breaker`. */
+/** Thresholds of one pipeline's breakers (docs/design.md#breakers): config `breaker`, and a pipeline's own `breaker`. */
 export interface BreakerPolicy {
   /** Length of the sliding window in ms. */
   windowMs: number;

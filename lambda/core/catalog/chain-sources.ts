@@ -2,7 +2,7 @@ import type { DslWarning, Tier } from '../dsl/types.js';
 import type { Logger } from '../logger.js';
 import type { Catalog } from './catalog.js';
 
-/** Where a pipeline's chain came from, in precedence order (SPEC §3). */
+/** Where a pipeline's chain came from, in precedence order (docs/design.md#chain-sources). */
 export type ChainSourceName = 'env' | 'ssm' | 'config';
 
 /** One place a pipeline's chain may be set. `read` resolves undefined when it is not set there. */

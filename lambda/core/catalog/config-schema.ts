@@ -64,7 +64,7 @@ export const modelSchema = z.strictObject({
   maxOutputTokens: positiveInt.optional(),
 });
 
-/** The breaker fields (SPEC §5) and what each accepts. */
+/** The breaker fields (docs/design.md#breakers) and what each accepts. */
 const breakerFields = {
   /** Length of the sliding window in ms. */
   windowMs: positiveInt,
@@ -116,7 +116,7 @@ export const routerSchema = z.strictObject({
 });
 
 export const pipelineSchema = z.strictObject({
-  /** The chain, in the DSL of SPEC §2. */
+  /** The chain, in the DSL of docs/design.md#the-chain-dsl. */
   chain: z.string().min(1),
   description: z.string().optional(),
   /** Attempt settings of this pipeline; each field left out keeps the `router` value. */

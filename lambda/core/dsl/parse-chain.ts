@@ -29,7 +29,7 @@ interface OpenGroup {
 }
 
 /**
- * Parses a chain (SPEC §2) and resolves every name through `resolver`.
+ * Parses a chain (docs/design.md#the-chain-dsl) and resolves every name through `resolver`.
  *
  * `A,B,C` are priority tiers in order, `(A|B)` is one load-balanced tier, `A*3` weights a member
  * of a group (default weight 1). A weight is a plain decimal from 0.001 to 1000000 (`3`, `2.5`,
@@ -59,7 +59,7 @@ interface OpenGroup {
  * - a resolver that throws or answers nonsense: the name is reported as unknown and left out.
  *
  * An empty or all-whitespace chain gives no tiers and no warning; the caller decides what a chain
- * that resolves to no model means (SPEC §3). Pure: the only outside call is `resolver.resolve`.
+ * that resolves to no model means (docs/design.md#chain-sources). Pure: the only outside call is `resolver.resolve`.
  */
 export function parseChain(chain: string, resolver: NameResolver): ParsedChain {
   if (typeof chain !== 'string') {

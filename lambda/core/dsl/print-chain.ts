@@ -13,7 +13,7 @@ function printTier(tier: Tier): string {
 }
 
 /**
- * Prints tiers as canonical chain text (SPEC §2): tiers joined by `,` without spaces, a tier of
+ * Prints tiers as canonical chain text (docs/design.md#the-chain-dsl): tiers joined by `,` without spaces, a tier of
  * one member printed bare (`a`, or `a*3` when its weight is not 1), a larger tier as a group
  * `(a|b*3)`, weights of 1 omitted. Tiers without members are skipped.
  *

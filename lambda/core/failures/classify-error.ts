@@ -1,5 +1,5 @@
 /**
- * The failure matrix of SPEC §6: turns whatever a provider SDK threw into one {@link FailureClass}.
+ * The failure matrix of docs/design.md#the-failure-matrix: turns whatever a provider SDK threw into one {@link FailureClass}.
  *
  * Pure and duck-typed: `lambda/core` may not import `openai` or the AWS SDK, so errors are read by
  * shape (`status`, `$metadata.httpStatusCode`, `name`, `code`, `cause`), never by `instanceof`.
@@ -208,7 +208,7 @@ function firstNodeCode(nodes: readonly ErrorNode[]): string | undefined {
 }
 
 /**
- * Classifies a failed upstream call by the failure matrix of SPEC §6.
+ * Classifies a failed upstream call by the failure matrix of docs/design.md#the-failure-matrix.
  *
  * Order of evidence: a `failureClass` already carried by a `ProviderError`-like error; AWS SDK
  * exception names (Bedrock's statuses are ambiguous); the HTTP status (refined for 4xx by the

@@ -1,5 +1,5 @@
 /**
- * Finding the upstream HTTP status in whatever a provider SDK threw (SPEC §6, step 6).
+ * Finding the upstream HTTP status in whatever a provider SDK threw (docs/design.md#the-failure-matrix).
  *
  * SDKs disagree on where the status lives (`openai` uses `status`, the AWS SDK
  * `$metadata.httpStatusCode`, fetch wrappers `response.status`) and wrappers bury the SDK error in

@@ -1,5 +1,5 @@
 /**
- * Every way an attempt can fail, in the vocabulary of SPEC §6. The class decides whether the
+ * Every way an attempt can fail, in the vocabulary of docs/design.md#the-failure-matrix. The class decides whether the
  * loop falls back, whether the breaker counts it, and what the caller finally sees.
  */
 export const FAILURE_CLASSES = [
@@ -36,7 +36,7 @@ export interface FailurePolicy {
   readonly local: boolean;
 }
 
-/** The failure matrix of SPEC §6 as data (what the caller finally sees is `terminalError`'s decision). */
+/** The failure matrix of docs/design.md#the-failure-matrix as data (what the caller finally sees is `terminalError`'s decision). */
 export const FAILURE_POLICY: Readonly<Record<FailureClass, FailurePolicy>> = {
   rate_limited: { fallback: true, countsInBreaker: true, opensAtOnce: false, local: false },
   unavailable: { fallback: true, countsInBreaker: true, opensAtOnce: false, local: false },

@@ -1,5 +1,5 @@
 /**
- * Reading the upstream's `Retry-After` cooling hint (SPEC §6: "honour Retry-After as a cooling
+ * Reading the upstream's `Retry-After` cooling hint (docs/design.md#the-failure-matrix: "honour Retry-After as a cooling
  * hint"). The hint only delays when a member becomes eligible again; it never makes the loop sleep,
  * so a missing or unreadable hint is simply `undefined`.
  */

@@ -16,7 +16,7 @@ import type { Target, UnknownTarget } from './target.js';
 
 export interface GatewayDeps {
   catalog: Catalog;
-  /** Chain sources in precedence order: env, SSM, config (SPEC §3). */
+  /** Chain sources in precedence order: env, SSM, config (docs/design.md#chain-sources). */
   sources: readonly ChainSource[];
   /** Every callable model by catalog key. */
   models: ReadonlyMap<string, RouteModel>;

@@ -1,13 +1,13 @@
 import type { Usage } from '../chat/chat-model.js';
 import type { FailureClass } from '../failures/failure-class.js';
 
-/** How an attempt came to be (SPEC §6.8). */
+/** How an attempt came to be (docs/design.md#vocabulary). */
 export type AttemptAction = 'first' | 'retry' | 'fallback' | 'fail-open';
 
 /** Whether output had reached the caller when the attempt ended (the streaming commit boundary). */
 export type AttemptPhase = 'before_output' | 'after_output';
 
-/** Why a request ended (SPEC §7). */
+/** Why a request ended (docs/design.md#evidence-the-ledger-and-headers). */
 export type TerminalReason = 'success' | 'exhausted' | 'deadline' | 'cancelled' | 'partial' | 'stopped';
 
 /**

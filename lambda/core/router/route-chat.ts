@@ -18,7 +18,7 @@ export async function routeGenerate(
 
 /**
  * A stream whose first event has arrived. Up to here an attempt could still fail over; from here
- * on the caller owns what it received, and a failure ends the stream (SPEC §6.7).
+ * on the caller owns what it received, and a failure ends the stream (docs/design.md#streaming-commit).
  */
 export interface CommittedStream {
   first: ChatStreamEvent;

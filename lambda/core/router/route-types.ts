@@ -14,7 +14,7 @@ export interface RouteModel {
   price?: Price | undefined;
 }
 
-/** Attempt settings of one pipeline (SPEC §6), after per-pipeline overrides. */
+/** Attempt settings of one pipeline (docs/design.md#the-attempt-loop), after per-pipeline overrides. */
 export interface RoutePolicy {
   /** Upstream attempts per request. Default 3. */
   maxAttempts: number;

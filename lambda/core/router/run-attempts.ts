@@ -15,7 +15,7 @@ import type {
 } from './route-types.js';
 
 /**
- * The attempt loop of SPEC §6: retry and fallback are one loop. Every attempt selects afresh
+ * The attempt loop of docs/design.md#the-attempt-loop: retry and fallback are one loop. Every attempt selects afresh
  * from the breaker state, which already holds the previous attempt's sample; failures that must
  * not be hidden (invalid request, content policy, cancellation) stop the loop at once.
  *

@@ -30,7 +30,7 @@ export function pickWeighted(members: readonly TierMember[], random: Random): Ti
 }
 
 /**
- * One fresh selection (SPEC §6 step 2–3): walk the tiers in order and pick by weight inside the
+ * One fresh selection (docs/design.md#the-attempt-loop): walk the tiers in order and pick by weight inside the
  * first tier that has an eligible member. When none is eligible anywhere, fail open: pick from
  * the first tier whose members have not all failed in this request (the open list is a hint, not
  * a wall), or from the first tier when every member of every tier has failed.

@@ -2,7 +2,7 @@ import { FAILURE_POLICY } from '../failures/failure-class.js';
 import type { ProviderError } from '../failures/provider-error.js';
 import type { RouteFailure } from './route-types.js';
 
-/** What the caller finally sees when a request did not succeed (SPEC §6, last column). */
+/** What the caller finally sees when a request did not succeed (docs/design.md#the-failure-matrix, last column). */
 export interface TerminalError {
   /** HTTP status for the caller. */
   status: number;

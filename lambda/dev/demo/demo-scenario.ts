@@ -1,5 +1,5 @@
 /**
- * The story `switchyard demo` tells (SPEC §11, seed 000): a quiet baseline, a 30× demo-day spike,
+ * The story `switchyard demo` tells (docs/design.md#scenarios, seed 000): a quiet baseline, a 30× demo-day spike,
  * a return to normal, then a cron burst where many pipelines wake in the same second. Every
  * number lives here, so the live view, the summary and the report describe the same run.
  */
@@ -78,7 +78,7 @@ export interface DemoScenario {
 /** Default length of `switchyard demo`, in seconds. */
 export const DEFAULT_DEMO_SECONDS = 60;
 
-/** Pipelines of the cron burst, each with its own breakers (SPEC §11: "dozens"). */
+/** Pipelines of the cron burst, each with its own breakers (docs/design.md#scenarios: "dozens"). */
 const CRON_PIPELINES = 24;
 
 /** Requests per second on the main pipeline when nothing special happens. */

@@ -92,7 +92,7 @@ beforeEach(async () => {
     env,
     log: silentLogger,
     ledger: () => {},
-    jobs: { store: backend.store, queue: backend.queue },
+    jobs: { store: backend.store, queue: backend.queue, retentionDays: config.jobs.retentionDays },
   });
 });
 

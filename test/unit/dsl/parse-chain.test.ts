@@ -19,7 +19,7 @@ function warningsOf(parsed: ParsedChain): [string, number][] {
 }
 
 describe('parseChain', () => {
-  it('resolves the SPEC example with one warning per problem', () => {
+  it('resolves the documented example with one warning per problem', () => {
     const parsed = parseChain('(a|b),,(),c,a,nosuchmodel', resolver);
     expect(tiersOf(parsed)).toEqual([['a', 'b'], ['c']]);
     expect(warningsOf(parsed)).toEqual([

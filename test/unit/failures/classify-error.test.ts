@@ -59,7 +59,7 @@ const headersTimeout = named('HeadersTimeoutError', 'Headers Timeout Error', {
 const socketClosed = named('SocketError', 'other side closed', { code: 'UND_ERR_SOCKET' });
 const invalid = (message: string) => br(bedrock.ValidationException, 400, message);
 
-/** The failure matrix of SPEC §6, one realistic error per row, grouped by the class it must get. */
+/** The failure matrix of docs/design.md#the-failure-matrix, one realistic error per row, grouped by the class it must get. */
 const MATRIX: Readonly<Record<FailureClass, Readonly<Record<string, unknown>>>> = {
   rate_limited: {
     'an OpenAI RateLimitError': oa(429, 'Rate limit reached', { code: 'rate_limit_exceeded' }),

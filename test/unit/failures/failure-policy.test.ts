@@ -5,7 +5,7 @@ import {
   type FailureClass,
 } from '../../../lambda/core/failures/failure-class.js';
 
-/** SPEC §6's matrix, written out again by hand: next attempt, breaker, alert, and whose fault. */
+/** The failure matrix (docs/design.md#the-failure-matrix), written out again by hand: next attempt, breaker, alert, and whose fault. */
 const MATRIX: ReadonlyArray<[FailureClass, boolean, boolean, boolean, boolean]> = [
   // class               fallback  counts  opensAtOnce  local
   ['rate_limited', true, true, false, false],

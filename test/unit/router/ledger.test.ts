@@ -3,7 +3,7 @@ import { createRouterHarness, tiersOf } from '../../helpers/router-harness.js';
 import { OK, RATE_LIMITED } from '../../helpers/scripted-model.js';
 
 describe('attempt ledger', () => {
-  it('writes one line per attempt and one per request, with the fields of SPEC §7', async () => {
+  it('writes one line per attempt and one per request, with the fields of docs/design.md#evidence-the-ledger-and-headers', async () => {
     const h = createRouterHarness({
       models: {
         A: [{ ...RATE_LIMITED, retryAfterMs: 2_000 }],
