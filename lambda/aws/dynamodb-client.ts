@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { storeRetryStrategy } from './store-retry-strategy.js';
 
 /** Where and as whom to reach DynamoDB. Anything left out comes from the AWS SDK's own chain. */
 export interface DynamoDbConnection {
@@ -14,8 +15,9 @@ export interface DynamoDbConnection {
 
 /**
  * Bounds on one store call. Breaker bookkeeping sits on every attempt's path, so a sick table
- * must cost a request little: one retry (throttling, a reset socket), 1 s to connect, 1 s to
- * answer. A store call that still fails is reported and routed around (`createBreakers`).
+ * must cost a request little: one retry, only when the first call surely left no trace
+ * (throttled, or never connected: `storeRetryStrategy`), 1 s to connect, 1 s to answer. A store
+ * call that still fails is reported and routed around (`createBreakers`).
  */
 export const STORE_CALL_LIMITS = { maxAttempts: 2, connectionTimeoutMs: 1_000, requestTimeoutMs: 1_000 };
 
@@ -25,7 +27,7 @@ export function createBreakerDynamoDbClient(connection: DynamoDbConnection = {})
     ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
     ...(connection.region ? { region: connection.region } : {}),
     ...(connection.credentials ? { credentials: connection.credentials } : {}),
-    maxAttempts: STORE_CALL_LIMITS.maxAttempts,
+    retryStrategy: storeRetryStrategy(STORE_CALL_LIMITS.maxAttempts),
     requestHandler: new NodeHttpHandler({
       connectionTimeout: STORE_CALL_LIMITS.connectionTimeoutMs,
       requestTimeout: STORE_CALL_LIMITS.requestTimeoutMs,
