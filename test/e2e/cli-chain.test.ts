@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { describeAwsError } from '../../lambda/cli/ssm-cli-support.js';
-import { ABC_CONFIG, runCliCaptured } from '../helpers/cli-harness.js';
-import { type OperatorAws, startOperatorAws } from '../helpers/operator-aws.js';
+import { runCliCaptured } from '../helpers/cli-harness.js';
+import { useOperatorAws } from '../helpers/operator-aws.js';
+import { ABC_CONFIG } from '../helpers/test-config.js';
 
 const PARAM = '/switchyard/chains/p';
-let aws: OperatorAws;
-
-beforeAll(async () => {
-  aws = await startOperatorAws(ABC_CONFIG);
-});
-afterAll(() => aws.close());
+const aws = useOperatorAws(ABC_CONFIG);
 beforeEach(() => aws.ssm.delete(PARAM));
 
 const chain = (...args: string[]) => runCliCaptured(['chain', ...args, '--config', aws.config], aws.env);

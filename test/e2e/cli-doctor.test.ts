@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../lambda/http/caller-auth.js';
 import { runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
-import { type OperatorAws, startOperatorAws } from '../helpers/operator-aws.js';
+import { useOperatorAws } from '../helpers/operator-aws.js';
 
 const DEPLOYED = {
   providers: {
@@ -17,12 +17,7 @@ const DEPLOYED = {
   pipelines: { p: { chain: 'a,b' }, q: { chain: 'haiku' } },
 };
 
-let aws: OperatorAws;
-
-beforeAll(async () => {
-  aws = await startOperatorAws(DEPLOYED);
-});
-afterAll(() => aws.close());
+const aws = useOperatorAws(DEPLOYED);
 beforeEach(() => {
   for (const name of [
     '/switchyard/keys/openai',

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ABC_CONFIG, runCliCaptured } from '../helpers/cli-harness.js';
-import { type OperatorAws, startOperatorAws } from '../helpers/operator-aws.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCliCaptured } from '../helpers/cli-harness.js';
+import { useOperatorAws } from '../helpers/operator-aws.js';
+import { ABC_CONFIG } from '../helpers/test-config.js';
 
 const PARAM = '/switchyard/chains/p';
-let aws: OperatorAws;
-
-beforeAll(async () => {
-  aws = await startOperatorAws(ABC_CONFIG);
-});
-afterAll(() => aws.close());
+const aws = useOperatorAws(ABC_CONFIG);
 beforeEach(() => aws.ssm.delete(PARAM));
 
 const explain = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>

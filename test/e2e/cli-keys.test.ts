@@ -1,5 +1,5 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createParameterSource } from '../../lambda/aws/parameter-snapshot.js';
 import { createSsmCallerKeys } from '../../lambda/aws/ssm-caller-keys.js';
 import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
@@ -7,17 +7,13 @@ import { silentLogger } from '../../lambda/core/logger.js';
 import { createHttpApp } from '../../lambda/http/create-http-app.js';
 import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';
 import { systemClock } from '../../lambda/wiring/system-time.js';
-import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
-import { type OperatorAws, startOperatorAws } from '../helpers/operator-aws.js';
+import { runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
+import { useOperatorAws } from '../helpers/operator-aws.js';
+import { ABC_CONFIG } from '../helpers/test-config.js';
 
 const PARAM = '/switchyard/caller-keys';
 const KEY = /^key +(sy-[A-Za-z0-9_-]{43})$/m;
-let aws: OperatorAws;
-
-beforeAll(async () => {
-  aws = await startOperatorAws(ABC_CONFIG);
-});
-afterAll(() => aws.close());
+const aws = useOperatorAws(ABC_CONFIG);
 beforeEach(() => aws.ssm.delete(PARAM));
 
 const keys = (...args: string[]) => runCliCaptured(['keys', ...args, '--config', aws.config], aws.env);

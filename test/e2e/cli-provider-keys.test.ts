@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runCliCaptured } from '../helpers/cli-harness.js';
-import { type OperatorAws, startOperatorAws } from '../helpers/operator-aws.js';
+import { useOperatorAws } from '../helpers/operator-aws.js';
 
 const SSM_KEY = '/switchyard/keys/openai';
 const SECRET = 'switchyard/openrouter';
@@ -22,12 +22,7 @@ const KEYS_CONFIG = {
   pipelines: { p: { chain: 'a,b' } },
 };
 
-let aws: OperatorAws;
-
-beforeAll(async () => {
-  aws = await startOperatorAws(KEYS_CONFIG);
-});
-afterAll(() => aws.close());
+const aws = useOperatorAws(KEYS_CONFIG);
 beforeEach(() => {
   aws.ssm.delete(SSM_KEY);
   aws.secrets.delete(SECRET);

@@ -44,6 +44,12 @@ export function restEvent(parts: RestEventParts = {}): APIGatewayProxyEvent {
 /** The `Authorization` header of a caller holding `key`. */
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
+/** A caller holding `callerKey` asks pipeline `p` to answer "hi". */
+export const chatEvent = (
+  callerKey: string,
+  body: unknown = { model: 'p', messages: [{ role: 'user', content: 'hi' }] },
+) => restEvent({ body, headers: bearer(callerKey) });
+
 /** The local servers a deployed API Lambda talks to: its breaker table, SSM, and one upstream. */
 export interface HandlerServers {
   dynalite: RunningDynalite;
@@ -53,14 +59,10 @@ export interface HandlerServers {
 
 /** How the API Lambda under test is deployed. */
 export interface HandlerDeployment {
-  /** The config file's content. */
-  config: unknown;
+  /** The config file's content; its `aws.ssmPrefix` is also the Lambda's `SWITCHYARD_SSM_PREFIX`. */
+  config: { aws: { ssmPrefix: string } } & Record<string, unknown>;
   /** Breaker table name (`SWITCHYARD_TABLE`). */
   table: string;
-  /** `SWITCHYARD_SSM_PREFIX`. */
-  ssmPrefix: string;
-  /** Further variables, e.g. `POWERTOOLS_SERVICE_NAME`. */
-  env?: NodeJS.ProcessEnv;
 }
 
 /** The API Lambda's handler as the runtime loads it, and what it writes to stdout and stderr. */
@@ -101,8 +103,9 @@ export async function loadApiHandler(env: NodeJS.ProcessEnv): Promise<LoadedHand
 
 /**
  * Starts dynalite, a fake SSM and a fake OpenAI upstream, lets `deploy` seed them and describe the
- * deployment, then loads the API handler on a DynamoDB breaker store reading those servers.
- * Secrets Manager points at a closed port: these deployments keep every key in SSM.
+ * deployment, then loads the API handler with the environment the stack gives it, on a DynamoDB
+ * breaker store reading those servers. Secrets Manager points at a closed port: these deployments
+ * keep every key in SSM.
  */
 export async function startApiHandler(
   deploy: (servers: HandlerServers) => HandlerDeployment,
@@ -118,8 +121,8 @@ export async function startApiHandler(
     SWITCHYARD_CONFIG: configPath,
     SWITCHYARD_STORE: 'dynamodb',
     SWITCHYARD_TABLE: deployment.table,
-    SWITCHYARD_SSM_PREFIX: deployment.ssmPrefix,
-    ...deployment.env,
+    SWITCHYARD_SSM_PREFIX: deployment.config.aws.ssmPrefix,
+    POWERTOOLS_SERVICE_NAME: 'switchyard',
   });
   return {
     dynalite,

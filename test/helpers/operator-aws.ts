@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { writeTempConfig } from './cli-harness.js';
 import { type FakeSecretsManager, startFakeSecretsManager } from './fake-secrets-manager.js';
 import { type FakeSsm, startFakeSsm } from './fake-ssm.js';
@@ -20,25 +21,25 @@ export function operatorAwsEnv(endpoints: { ssm: string; secretsManager?: string
 
 /** The AWS an operator's CLI talks to in the e2e tests, and the config file it is given. */
 export interface OperatorAws {
-  ssm: FakeSsm;
-  secrets: FakeSecretsManager;
+  readonly ssm: FakeSsm;
+  readonly secrets: FakeSecretsManager;
   /** Path of the config file. */
-  config: string;
+  readonly config: string;
   /** Pass to `runCliCaptured`. */
-  env: NodeJS.ProcessEnv;
-  close(): Promise<void>;
+  readonly env: NodeJS.ProcessEnv;
 }
 
-/** Starts a fake SSM and a fake Secrets Manager and writes `config` to a temp file. */
-export async function startOperatorAws(config: unknown): Promise<OperatorAws> {
-  const [ssm, secrets] = await Promise.all([startFakeSsm(), startFakeSecretsManager()]);
-  return {
-    ssm,
-    secrets,
-    config: writeTempConfig(config),
-    env: operatorAwsEnv({ ssm: ssm.url, secretsManager: secrets.url }),
-    close: async () => {
-      await Promise.all([ssm.close(), secrets.close()]);
-    },
-  };
+/**
+ * Registers the file's hooks: a fake SSM and a fake Secrets Manager start before its tests and
+ * close after them; `config` is written to a temp file. The fields are set once the hook has run.
+ */
+export function useOperatorAws(config: unknown): OperatorAws {
+  const aws = {} as { -readonly [K in keyof OperatorAws]: OperatorAws[K] };
+  beforeAll(async () => {
+    [aws.ssm, aws.secrets] = await Promise.all([startFakeSsm(), startFakeSecretsManager()]);
+    aws.config = writeTempConfig(config);
+    aws.env = operatorAwsEnv({ ssm: aws.ssm.url, secretsManager: aws.secrets.url });
+  });
+  afterAll(() => Promise.all([aws.ssm.close(), aws.secrets.close()]));
+  return aws;
 }

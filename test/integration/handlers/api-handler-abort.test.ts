@@ -1,11 +1,11 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../lambda/http/caller-auth.js';
-import { type ApiHandlerRig, bearer, restEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
+import { type ApiHandlerRig, chatEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
 import { lambdaContext } from '../../helpers/lambda-runtime.js';
 
 const CALLER_KEY = 'sy-caller-key-for-abort-tests-0123456789';
-const event = (body: unknown) => restEvent({ body, headers: bearer(CALLER_KEY) });
+const event = (body: unknown) => chatEvent(CALLER_KEY, body);
 
 type StreamingHandler = (event: unknown, stream: PassThrough, context: unknown) => Promise<void>;
 
@@ -25,8 +25,6 @@ beforeAll(async () => {
         aws: { ssmPrefix: '/abort', chainCacheMs: 300 },
       },
       table: 'switchyard-breakers-abort-test',
-      ssmPrefix: '/abort',
-      env: { POWERTOOLS_SERVICE_NAME: 'switchyard' },
     };
   });
   handler = api.handler as StreamingHandler;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../lambda/http/caller-auth.js';
-import { type ApiHandlerRig, bearer, restEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
+import { type ApiHandlerRig, chatEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
 import { invokeStreaming } from '../../helpers/lambda-runtime.js';
 
 const CALLER_KEY = 'sy-caller-key-for-503-tests-0123456789';
@@ -10,11 +10,7 @@ const MAX_STALE_MS = 100;
 /** After a failed read the snapshot waits 1 s (± 20 %) before the next one. */
 const BACKOFF_MS = 1_200;
 
-const event = () =>
-  restEvent({
-    body: { model: 'p', messages: [{ role: 'user', content: 'hi' }] },
-    headers: bearer(CALLER_KEY),
-  });
+const event = () => chatEvent(CALLER_KEY);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let api: ApiHandlerRig;
@@ -34,7 +30,6 @@ beforeAll(async () => {
         aws: { ssmPrefix: '/sy503', chainCacheMs: CACHE_MS, callerKeysMaxStaleMs: MAX_STALE_MS },
       },
       table: 'switchyard-breakers-503-test',
-      ssmPrefix: '/sy503',
     };
   });
 });

@@ -64,8 +64,6 @@ beforeAll(async () => {
         auth: { keys: {}, operatorKeys: ['tests'] },
       },
       table: 'switchyard-breakers-override-test',
-      ssmPrefix: '/switchyard',
-      env: { POWERTOOLS_SERVICE_NAME: 'switchyard' },
     };
   });
 });

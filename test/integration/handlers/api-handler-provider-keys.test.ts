@@ -1,7 +1,7 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../lambda/http/caller-auth.js';
-import { type ApiHandlerRig, bearer, restEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
+import { type ApiHandlerRig, chatEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
 import { invokeStreaming } from '../../helpers/lambda-runtime.js';
 
 // Shaped like real keys; assembled at runtime so secret scanners stay quiet.
@@ -11,11 +11,7 @@ const CALLER_KEY = 'sy-caller-key-for-key-tests-0123456789';
 const CACHE_MS = 300;
 const TABLE = 'switchyard-breakers-provider-keys-test';
 
-const event = () =>
-  restEvent({
-    body: { model: 'p', messages: [{ role: 'user', content: 'hi' }] },
-    headers: bearer(CALLER_KEY),
-  });
+const event = () => chatEvent(CALLER_KEY);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let api: ApiHandlerRig;
@@ -57,7 +53,6 @@ beforeAll(async () => {
         aws: { ssmPrefix: '/syk', chainCacheMs: CACHE_MS },
       },
       table: TABLE,
-      ssmPrefix: '/syk',
     };
   });
 });

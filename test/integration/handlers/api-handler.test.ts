@@ -33,8 +33,6 @@ beforeAll(async () => {
         aws: { ssmPrefix: '/switchyard', chainCacheMs: CACHE_MS },
       },
       table: 'switchyard-breakers-handler-test',
-      ssmPrefix: '/switchyard',
-      env: { POWERTOOLS_SERVICE_NAME: 'switchyard' },
     };
   });
 });
