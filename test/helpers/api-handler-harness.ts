@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
+import { sha256Hex } from '../../lambda/http/caller-auth.js';
 import { type CapturedOutput, captureProcessOutput } from './capture-output.js';
 import { writeTempConfig } from './cli-harness.js';
 import { DYNALITE_ENV, type RunningDynalite, startDynalite } from './dynalite.js';
@@ -63,6 +64,8 @@ export interface HandlerDeployment {
   config: { aws: { ssmPrefix: string } } & Record<string, unknown>;
   /** Breaker table name (`SWITCHYARD_TABLE`). */
   table: string;
+  /** The one caller key, written (hashed, as `tests`) to `<ssmPrefix>/caller-keys`. */
+  callerKey: string;
 }
 
 /** The API Lambda's handler as the runtime loads it, and what it writes to stdout and stderr. */
@@ -103,7 +106,7 @@ export async function loadApiHandler(env: NodeJS.ProcessEnv): Promise<LoadedHand
 
 /**
  * Starts dynalite, a fake SSM and a fake OpenAI upstream, lets `deploy` seed them and describe the
- * deployment, then loads the API handler with the environment the stack gives it, on a DynamoDB
+ * deployment, writes its caller key, then loads the API handler with the environment the stack gives it, on a DynamoDB
  * breaker store reading those servers. Secrets Manager points at a closed port: these deployments
  * keep every key in SSM.
  */
@@ -112,6 +115,10 @@ export async function startApiHandler(
 ): Promise<ApiHandlerRig> {
   const [dynalite, ssm, upstream] = await Promise.all([startDynalite(), startFakeSsm(), startFakeOpenAI()]);
   const deployment = deploy({ dynalite, ssm, upstream });
+  const { ssmPrefix } = deployment.config.aws;
+  ssm.put(`${ssmPrefix}/caller-keys`, JSON.stringify({ tests: sha256Hex(deployment.callerKey) }), {
+    type: 'SecureString',
+  });
   const configPath = writeTempConfig(deployment.config);
   const loaded = await loadApiHandler({
     ...DYNALITE_ENV,
@@ -121,7 +128,7 @@ export async function startApiHandler(
     SWITCHYARD_CONFIG: configPath,
     SWITCHYARD_STORE: 'dynamodb',
     SWITCHYARD_TABLE: deployment.table,
-    SWITCHYARD_SSM_PREFIX: deployment.config.aws.ssmPrefix,
+    SWITCHYARD_SSM_PREFIX: ssmPrefix,
     POWERTOOLS_SERVICE_NAME: 'switchyard',
   });
   return {

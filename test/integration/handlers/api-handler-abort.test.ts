@@ -1,6 +1,5 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../../lambda/http/caller-auth.js';
 import { type ApiHandlerRig, chatEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
 import { lambdaContext } from '../../helpers/lambda-runtime.js';
 
@@ -15,7 +14,6 @@ let handler: StreamingHandler;
 beforeAll(async () => {
   api = await startApiHandler(({ ssm, upstream }) => {
     ssm.put('/abort/keys/fake', 'sk-provider-abort-0123456789abcdef', { type: 'SecureString' });
-    ssm.put('/abort/caller-keys', JSON.stringify({ tests: sha256Hex(CALLER_KEY) }), { type: 'SecureString' });
     return {
       config: {
         providers: { fake: { type: 'openai', baseURL: upstream.url, apiKeySecret: '/abort/keys/fake' } },
@@ -25,6 +23,7 @@ beforeAll(async () => {
         aws: { ssmPrefix: '/abort', chainCacheMs: 300 },
       },
       table: 'switchyard-breakers-abort-test',
+      callerKey: CALLER_KEY,
     };
   });
   handler = api.handler as StreamingHandler;

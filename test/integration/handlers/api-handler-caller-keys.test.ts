@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../../lambda/http/caller-auth.js';
 import { type ApiHandlerRig, chatEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
 import { invokeStreaming } from '../../helpers/lambda-runtime.js';
 
@@ -19,7 +18,6 @@ beforeAll(async () => {
   api = await startApiHandler(({ ssm, upstream }) => {
     // Outside the prefix (read by GetParameters), so the provider key does not depend on the failing read.
     ssm.put('/sy503-keys/fake', 'sk-provider-key', { type: 'SecureString' });
-    ssm.put('/sy503/caller-keys', JSON.stringify({ tests: sha256Hex(CALLER_KEY) }), { type: 'SecureString' });
     // SSM throttles from the container's first read on.
     ssm.fail('GetParametersByPath', { type: 'ThrottlingException', message: 'Rate exceeded' }, 1_000);
     return {
@@ -30,6 +28,7 @@ beforeAll(async () => {
         aws: { ssmPrefix: '/sy503', chainCacheMs: CACHE_MS, callerKeysMaxStaleMs: MAX_STALE_MS },
       },
       table: 'switchyard-breakers-503-test',
+      callerKey: CALLER_KEY,
     };
   });
 });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../../lambda/http/caller-auth.js';
 import { type ApiHandlerRig, bearer, restEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { invokeStreaming } from '../../helpers/lambda-runtime.js';
@@ -49,9 +48,6 @@ const operator = (...args: string[]) =>
 beforeAll(async () => {
   api = await startApiHandler(({ ssm, upstream }) => {
     ssm.put('/switchyard/keys/fake', 'sk-provider-override-tests', { type: 'SecureString' });
-    ssm.put('/switchyard/caller-keys', JSON.stringify({ tests: sha256Hex(CALLER_KEY) }), {
-      type: 'SecureString',
-    });
     return {
       config: {
         providers: { fake: { type: 'openai', baseURL: upstream.url, apiKeySecret: '/switchyard/keys/fake' } },
@@ -64,6 +60,7 @@ beforeAll(async () => {
         auth: { keys: {}, operatorKeys: ['tests'] },
       },
       table: 'switchyard-breakers-override-test',
+      callerKey: CALLER_KEY,
     };
   });
 });

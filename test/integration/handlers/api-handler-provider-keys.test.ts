@@ -1,6 +1,5 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../../lambda/http/caller-auth.js';
 import { type ApiHandlerRig, chatEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
 import { invokeStreaming } from '../../helpers/lambda-runtime.js';
 
@@ -37,7 +36,6 @@ async function breakerItem(model: string) {
 beforeAll(async () => {
   api = await startApiHandler(({ ssm, upstream }) => {
     ssm.put('/syk/keys/keyed', KEYED_KEY, { type: 'SecureString' });
-    ssm.put('/syk/caller-keys', JSON.stringify({ tests: sha256Hex(CALLER_KEY) }), { type: 'SecureString' });
     // '/syk/keys/late' does not exist yet: the operator has not written it.
     return {
       config: {
@@ -53,6 +51,7 @@ beforeAll(async () => {
         aws: { ssmPrefix: '/syk', chainCacheMs: CACHE_MS },
       },
       table: TABLE,
+      callerKey: CALLER_KEY,
     };
   });
 });

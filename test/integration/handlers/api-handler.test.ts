@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../../lambda/http/caller-auth.js';
 import { type ApiHandlerRig, bearer, restEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
 import { invokeStreaming } from '../../helpers/lambda-runtime.js';
 
@@ -17,9 +16,6 @@ let api: ApiHandlerRig;
 beforeAll(async () => {
   api = await startApiHandler(({ ssm, upstream }) => {
     ssm.put('/switchyard/keys/fake', PROVIDER_KEY, { type: 'SecureString' });
-    ssm.put('/switchyard/caller-keys', JSON.stringify({ tests: sha256Hex(CALLER_KEY) }), {
-      type: 'SecureString',
-    });
     ssm.put('/switchyard/chains/p', 'b');
     return {
       config: {
@@ -33,6 +29,7 @@ beforeAll(async () => {
         aws: { ssmPrefix: '/switchyard', chainCacheMs: CACHE_MS },
       },
       table: 'switchyard-breakers-handler-test',
+      callerKey: CALLER_KEY,
     };
   });
 });
