@@ -1,0 +1,77 @@
+import type { ChatRequest, ChatResult, ChatStreamEvent } from '../chat/chat-model.js';
+import { SchemaInvalidError } from '../failures/schema-invalid-error.js';
+import type { AttemptCall } from '../router/route-types.js';
+import { checkJsonAnswer, type JsonCheck } from './json-answer.js';
+import { type RefusedAnswer, repairRequest } from './repair-request.js';
+
+/** The repair policy of one request (`structuredOutput`, docs/design.md#structured-output). */
+export interface RepairPolicy {
+  repairAttempts: number;
+  repairWith: 'same' | 'next';
+}
+
+/**
+ * Plain answers checked before the commit. A refused answer is a `schema_invalid` attempt; the
+ * next attempt, while repairs are left, carries the refused answer, the errors and the schema.
+ * An answer that calls tools is not the final answer and is not checked. `callerInput` is the
+ * request as the caller wrote it (error classification).
+ */
+export function checkedGenerate(
+  chat: ChatRequest,
+  callerInput: ChatRequest,
+  check: JsonCheck,
+  policy: RepairPolicy,
+): AttemptCall<ChatResult> {
+  let repairsLeft = policy.repairAttempts;
+  let refused: RefusedAnswer | undefined;
+  return async (model, options) => {
+    let request = chat;
+    if (refused && repairsLeft > 0) {
+      request = repairRequest(chat, refused);
+      repairsLeft -= 1;
+    }
+    refused = undefined;
+    const result = await model.generate(request, { ...options, callerInput });
+    if (result.toolCalls.length > 0) return result;
+    const checked = checkJsonAnswer(result.content, check);
+    if (checked.ok) return { ...result, content: checked.content };
+    refused = { answer: result.content, errors: checked.errors };
+    throw new SchemaInvalidError({
+      provider: model.provider,
+      model: model.key,
+      errors: checked.errors,
+      usage: result.usage,
+      repairSameModel: policy.repairWith === 'same' && repairsLeft > 0,
+    });
+  };
+}
+
+/**
+ * A committed stream checked at its end: the text already went out, so nothing is repaired; an
+ * answer that fails the check ends with `schema_invalid` instead of its finish event, and the
+ * caller gets the stream's explicit error event and no `[DONE]` (docs/design.md#structured-output).
+ */
+export async function* checkedStream(
+  first: ChatStreamEvent,
+  rest: AsyncIterator<ChatStreamEvent>,
+  check: JsonCheck,
+  who: { provider: string; model: string },
+): AsyncGenerator<ChatStreamEvent, void, undefined> {
+  let text = first.type === 'text' ? first.text : '';
+  let calledTools = first.type === 'tool_call';
+  try {
+    for (let next = await rest.next(); !next.done; next = await rest.next()) {
+      const event = next.value;
+      if (event.type === 'text') text += event.text;
+      else if (event.type === 'tool_call') calledTools = true;
+      else if (!calledTools) {
+        const checked = checkJsonAnswer(text, check);
+        if (!checked.ok)
+          throw new SchemaInvalidError({ ...who, errors: checked.errors, repairSameModel: false });
+      }
+      yield event;
+    }
+  } finally {
+    await rest.return?.();
+  }
+}
