@@ -27,7 +27,7 @@ export function stripHeadings(text: string): string {
   return kept
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .replace(/^\n+|\n+$/g, '');
 }
 
 /** Each run of list items becomes one line of sentences: `- a\n- b` → `a. b.` */
