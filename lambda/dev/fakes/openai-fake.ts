@@ -9,8 +9,13 @@ import type { FakeScript } from './fake-script.js';
 import { startFakeServer } from './fake-server.js';
 import type { FakeUpstream, FakeUpstreamOptions } from './fake-upstream.js';
 import { describeIssues, streamCut } from './fault.js';
-import { chatRequestSchema, openaiLastUserText,
-  openaiMessages, openaiPromptChars, openaiStops } from './openai-request.js';
+import {
+  chatRequestSchema,
+  openaiLastUserText,
+  openaiMessages,
+  openaiPromptChars,
+  openaiStops,
+} from './openai-request.js';
 import {
   completionBody,
   invalidRequestBody,

@@ -56,7 +56,8 @@ export function openaiStops(body: ChatRequestBody): string[] | undefined {
 export function openaiMessages(body: ChatRequestBody): { role: string; text: string }[] {
   return body.messages.map((message) => {
     const { content } = message;
-    const text = typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
+    const text =
+      typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
     return { role: message.role, text };
   });
 }
