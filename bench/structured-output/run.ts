@@ -35,11 +35,15 @@ function time(label: string, runs: number, fn: (i: number) => void): [string, st
 const rows = [
   (() => {
     const validator = createAjvSchemaValidator();
-    return time('compile a new schema (cache miss)', 2_000, (i) => validator.compile({ ...schema(), title: `s${i}` }));
+    return time('compile a new schema (cache miss)', 2_000, (i) =>
+      validator.compile({ ...schema(), title: `s${i}` }),
+    );
   })(),
   (() => {
     const validator = createAjvSchemaValidator();
-    return time('find a compiled schema (cache hit, hash of its JSON)', 20_000, () => validator.compile(schema()));
+    return time('find a compiled schema (cache hit, hash of its JSON)', 20_000, () =>
+      validator.compile(schema()),
+    );
   })(),
   (() => {
     const compiled = createAjvSchemaValidator().compile(schema());
@@ -52,11 +56,14 @@ const rows = [
     if (!compiled.ok) throw new Error(compiled.problem);
     const check = { type: 'json_schema' as const, check: compiled.check };
     const fenced = `\`\`\`json\n${answer}\n\`\`\``;
-    return time('check a fenced answer (strip + parse + validate)', 50_000, () => checkJsonAnswer(fenced, check));
+    return time('check a fenced answer (strip + parse + validate)', 50_000, () =>
+      checkJsonAnswer(fenced, check),
+    );
   })(),
 ];
 
 const widths = [54, 8, 10];
-const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+const line = (cells: string[]) =>
+  cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
 console.log(line(['operation', 'runs', 'µs each']));
 for (const row of rows) console.log(line(row));
