@@ -4,7 +4,13 @@ import { createDocumentClient } from '../../../lambda/aws/dynamodb-client.js';
 import type { AnswerCache, CachedAnswer } from '../../../lambda/core/last-resort/answer-cache.js';
 import { createDynamoDbAnswerCache } from '../../../lambda/stores/dynamodb-answer-cache.js';
 import { createMemoryAnswerCache } from '../../../lambda/stores/memory-answer-cache.js';
-import { openBreakerTable, type RunningDynalite, startDynalite } from '../../helpers/dynalite.js';
+import { breakerStoreSettings, selectBreakerStore } from '../../../lambda/stores/select-breaker-store.js';
+import {
+  DYNALITE_ENV,
+  openBreakerTable,
+  type RunningDynalite,
+  startDynalite,
+} from '../../helpers/dynalite.js';
 import { startGatewayHarness } from '../../helpers/gateway-harness.js';
 
 const ANSWER: CachedAnswer = { content: 'It is up.', toolCalls: [], finishReason: 'length', model: 'b' };
@@ -138,6 +144,31 @@ describe('the gateway with its answers in DynamoDB', () => {
       expect(answerItems[0]?.pipeline).toMatch(/^answer#[0-9a-f]{64}$/);
     } finally {
       await h.close();
+    }
+  });
+});
+
+describe('the store choice brings its answer cache', () => {
+  it('memory has none of its own (the gateway keeps answers in its process); DynamoDB keeps them in the breaker table', async () => {
+    expect((await selectBreakerStore(breakerStoreSettings({ env: {} }))).answers).toBeUndefined();
+    const env = {
+      ...DYNALITE_ENV,
+      SWITCHYARD_STORE: 'dynamodb',
+      SWITCHYARD_TABLE: table.tableName,
+      AWS_ENDPOINT_URL_DYNAMODB: dynalite.endpoint,
+    };
+    const selected = await selectBreakerStore(breakerStoreSettings({ env }));
+    try {
+      const cache = selected.answers?.({ maxEntries: 10, maxBytes: 32_768 });
+      await cache?.put(KEY, ANSWER, NOW + 1_000);
+      const other = createDynamoDbAnswerCache({
+        client: createDocumentClient(table.client),
+        tableName: table.tableName,
+        maxBytes: 32_768,
+      });
+      expect(await other.get(KEY, NOW)).toEqual(ANSWER);
+    } finally {
+      selected.close();
     }
   });
 });
