@@ -59,18 +59,23 @@ export async function* checkedStream(
 ): AsyncGenerator<ChatStreamEvent, void, undefined> {
   let text = first.type === 'text' ? first.text : '';
   let calledTools = first.type === 'tool_call';
+  let checked = false;
+  const verify = () => {
+    checked = true;
+    if (calledTools) return;
+    const answer = checkJsonAnswer(text, check);
+    if (!answer.ok) throw new SchemaInvalidError({ ...who, errors: answer.errors, repairSameModel: false });
+  };
   try {
     for (let next = await rest.next(); !next.done; next = await rest.next()) {
       const event = next.value;
       if (event.type === 'text') text += event.text;
       else if (event.type === 'tool_call') calledTools = true;
-      else if (!calledTools) {
-        const checked = checkJsonAnswer(text, check);
-        if (!checked.ok)
-          throw new SchemaInvalidError({ ...who, errors: checked.errors, repairSameModel: false });
-      }
+      else verify();
       yield event;
     }
+    // A stream whose finish came first (or never came) is checked before its [DONE].
+    if (!checked) verify();
   } finally {
     await rest.return?.();
   }
