@@ -1,4 +1,6 @@
 import type { ChatRequest, ChatResult, ChatStreamEvent } from '../chat/chat-model.js';
+import { FAILURE_POLICY } from '../failures/failure-class.js';
+import { ProviderError } from '../failures/provider-error.js';
 import { SchemaInvalidError } from '../failures/schema-invalid-error.js';
 import type { AttemptCall } from '../router/route-types.js';
 import { checkJsonAnswer, type JsonCheck } from './json-answer.js';
@@ -25,13 +27,24 @@ export function checkedGenerate(
   let repairsLeft = policy.repairAttempts;
   let refused: RefusedAnswer | undefined;
   return async (model, options) => {
-    let request = chat;
-    if (refused && repairsLeft > 0) {
-      request = repairRequest(chat, refused);
-      repairsLeft -= 1;
-    }
+    const pending = refused;
+    const repairing = pending !== undefined && repairsLeft > 0;
+    if (repairing) repairsLeft -= 1;
     refused = undefined;
-    const result = await model.generate(request, { ...options, callerInput });
+    let result: ChatResult;
+    try {
+      result = await model.generate(repairing ? repairRequest(chat, pending) : chat, {
+        ...options,
+        callerInput,
+      });
+    } catch (error) {
+      // A model with no key in this process sent nothing: the repair waits for the next one.
+      if (error instanceof ProviderError && FAILURE_POLICY[error.failureClass].local) {
+        refused = pending;
+        if (repairing) repairsLeft += 1;
+      }
+      throw error;
+    }
     if (result.toolCalls.length > 0) return result;
     const checked = checkJsonAnswer(result.content, check);
     if (checked.ok) return { ...result, content: checked.content };

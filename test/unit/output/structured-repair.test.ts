@@ -5,6 +5,7 @@ import type {
   ChatRequest,
   ChatResult,
 } from '../../../lambda/core/chat/chat-model.js';
+import { ProviderError } from '../../../lambda/core/failures/provider-error.js';
 import type { AttemptLedgerEntry } from '../../../lambda/core/ledger/ledger-entry.js';
 import { checkedGenerate, type RepairPolicy } from '../../../lambda/core/output/checked-calls.js';
 import { routeGenerate } from '../../../lambda/core/router/route-chat.js';
@@ -159,6 +160,43 @@ describe('structured output: check and repair in the attempt loop', () => {
         "pipeline 'p' got no answer in the requested JSON format after 3 attempt(s): the answer does not match the requested JSON format: /answer must be string; route: a:schema_invalid,a:schema_invalid,b:schema_invalid",
     });
     expect(r.h.requestLines()[0]).toMatchObject({ reason: 'exhausted', failureClass: 'schema_invalid' });
+  });
+
+  it('keeps the repair for the next model that can be called when one has no key here', async () => {
+    const h = createRouterHarness({ models: {}, tiers: tiersOf([['a'], ['k'], ['b']]) });
+    const a = textModel('a', [WRONG_KEY]);
+    const b = textModel('b', [GOOD]);
+    const keyless: ChatModel = {
+      key: 'k',
+      provider: 'spare',
+      generate: async () => {
+        throw new ProviderError({
+          provider: 'spare',
+          model: 'k',
+          failureClass: 'not_configured',
+          message: 'no key',
+        });
+      },
+      stream: () => {
+        throw new Error('not streamed here');
+      },
+    };
+    const routes = new Map<string, RouteModel>(
+      [a, keyless, b].map((model) => [model.key, { model, timeoutMs: 10_000 }]),
+    );
+    const deps = { ...h.deps, models: (key: string) => routes.get(key) };
+    const request = {
+      requestId: 'r',
+      pipeline: 'p',
+      tiers: tiersOf([['a'], ['k'], ['b']]),
+      policy: { maxAttempts: 3, deadlineMs: 15_000, fallbackOnContextLength: false },
+      stream: false,
+    };
+    const call = checkedGenerate(CHAT, CHAT, CHECK, { repairAttempts: 1, repairWith: 'next' });
+    const result = await routeGenerate(request, deps, CHAT, call);
+    expect(result.ok && result.model).toBe('b');
+    expect(result.route).toBe('a:schema_invalid,k:not_configured,b:200');
+    expect(b.requests[0]?.messages).toHaveLength(3);
   });
 
   it('does not check an answer that calls tools', async () => {
