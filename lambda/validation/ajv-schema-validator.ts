@@ -1,9 +1,11 @@
 /**
  * The JSON Schema adapter behind the core's `SchemaValidator` port (docs/design.md#structured-output):
  * ajv, each schema compiled once and kept in a bounded cache keyed by the SHA-256 of its JSON.
+ * ajv itself is loaded on the first schema, so a cold start that never sees `response_format`
+ * does not pay for it.
  */
 import { createHash } from 'node:crypto';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { Ajv as AjvInstance, ErrorObject } from 'ajv';
 import { setBounded } from '../core/bounded-map.js';
 import type { CompiledSchema, SchemaCheck, SchemaValidator } from '../core/output/schema-validator.js';
 
@@ -18,33 +20,37 @@ function describe(error: ErrorObject): string {
   return `${at} ${error.message ?? 'is invalid'}${extra}`;
 }
 
+function compileWith(ajv: AjvInstance, schema: Record<string, unknown>): CompiledSchema {
+  try {
+    const validate = ajv.compile(schema);
+    const check: SchemaCheck = (value) => (validate(value) ? [] : (validate.errors ?? []).map(describe));
+    return { ok: true, check };
+  } catch (error) {
+    return { ok: false, problem: error instanceof Error ? error.message : 'is not a usable JSON Schema' };
+  } finally {
+    // ajv keeps every schema it compiled (and refuses a second one with the same $id): this
+    // cache is the only one, and it is bounded.
+    ajv.removeSchema(schema);
+  }
+}
+
 export function createAjvSchemaValidator(
   limit = COMPILED_SCHEMA_LIMIT,
 ): SchemaValidator & { size(): number } {
+  let ajv: Promise<AjvInstance> | undefined;
   // Callers' schemas use keywords and formats of every draft-07 tool: unknown ones are ignored, not fatal.
-  const ajv = new Ajv({ allErrors: true, strict: false, logger: false, validateFormats: false });
+  const load = () =>
+    (ajv ??= import('ajv').then(
+      ({ Ajv }) => new Ajv({ allErrors: true, strict: false, logger: false, validateFormats: false }),
+    ));
   const cache = new Map<string, CompiledSchema>();
 
-  const compile = (schema: Record<string, unknown>): CompiledSchema => {
-    try {
-      const validate = ajv.compile(schema);
-      const check: SchemaCheck = (value) => (validate(value) ? [] : (validate.errors ?? []).map(describe));
-      return { ok: true, check };
-    } catch (error) {
-      return { ok: false, problem: error instanceof Error ? error.message : 'is not a usable JSON Schema' };
-    } finally {
-      // ajv keeps every schema it compiled (and refuses a second one with the same $id): this
-      // cache is the only one, and it is bounded.
-      ajv.removeSchema(schema);
-    }
-  };
-
   return {
-    compile(schema) {
+    async compile(schema) {
       const key = createHash('sha256').update(JSON.stringify(schema)).digest('hex');
       const known = cache.get(key);
       if (known) return known;
-      const compiled = compile(schema);
+      const compiled = compileWith(await load(), schema);
       setBounded(cache, key, compiled, limit);
       return compiled;
     },

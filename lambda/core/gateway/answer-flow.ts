@@ -34,13 +34,13 @@ export interface AnswerContext {
 }
 
 /** The check `response_format` asks for; `problem` when the caller's schema cannot be compiled. */
-export function formatCheck(
+export async function formatCheck(
   format: ResponseFormat | undefined,
   validator: SchemaValidator,
-): { check?: JsonCheck | undefined } | { problem: string } {
+): Promise<{ check?: JsonCheck | undefined } | { problem: string }> {
   if (format === undefined) return {};
   if (format.type === 'json_object') return { check: { type: 'json_object' } };
-  const compiled = validator.compile(format.schema);
+  const compiled = await validator.compile(format.schema);
   if (!compiled.ok) return { problem: `response_format.json_schema.schema: ${compiled.problem}` };
   return { check: { type: 'json_schema', check: compiled.check } };
 }
@@ -66,7 +66,7 @@ export async function generateAnswer(
   chat: ChatRequest,
 ): Promise<RouteResult<ChatResult>> {
   const { policy, output } = ctx;
-  const format = formatCheck(chat.responseFormat, output.validator);
+  const format = await formatCheck(chat.responseFormat, output.validator);
   if ('problem' in format) return refused(format.problem);
   const sent = withSystemSuffix(chat, policy.systemPromptSuffix);
   const call: AttemptCall<ChatResult> = format.check
@@ -112,7 +112,7 @@ export async function streamAnswer(
   ctx: AnswerContext,
   chat: ChatRequest,
 ): Promise<RouteResult<CommittedStream>> {
-  const format = formatCheck(chat.responseFormat, ctx.output.validator);
+  const format = await formatCheck(chat.responseFormat, ctx.output.validator);
   if ('problem' in format) return refused(format.problem);
   const sent = withSystemSuffix(chat, ctx.policy.systemPromptSuffix);
   const result = await routeStream(ctx.request, ctx.router, sent, chat);

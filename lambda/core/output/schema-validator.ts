@@ -10,5 +10,5 @@ export type CompiledSchema = { ok: true; check: SchemaCheck } | { ok: false; pro
 
 export interface SchemaValidator {
   /** A check for `schema`, or the problem that makes the schema unusable (told to the caller as a 400). */
-  compile(schema: Record<string, unknown>): CompiledSchema;
+  compile(schema: Record<string, unknown>): Promise<CompiledSchema>;
 }

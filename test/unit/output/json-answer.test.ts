@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkJsonAnswer, stripJsonFence } from '../../../lambda/core/output/json-answer.js';
 import { createAjvSchemaValidator } from '../../../lambda/validation/ajv-schema-validator.js';
 
-const compiled = createAjvSchemaValidator().compile({
+const compiled = await createAjvSchemaValidator().compile({
   type: 'object',
   properties: { answer: { type: 'string' }, score: { type: 'number' } },
   required: ['answer'],
@@ -23,25 +23,25 @@ describe('stripJsonFence', () => {
     expect(stripJsonFence(text)).toBe(inside);
   });
 
-  it('leaves text with something before or after the fence as it is (then it is not JSON)', () => {
+  it('leaves text with something before or after the fence as it is (then it is not JSON)', async () => {
     expect(stripJsonFence('Here you go:\n```json\n{"a":1}\n```')).toBe('Here you go:\n```json\n{"a":1}\n```');
     expect(stripJsonFence('```json\n{"a":1}\n``` done')).toBe('```json\n{"a":1}\n``` done');
   });
 
-  it('reads a word glued to the fence as content, not as a language tag', () => {
+  it('reads a word glued to the fence as content, not as a language tag', async () => {
     expect(stripJsonFence('```true```')).toBe('true');
   });
 });
 
 describe('checkJsonAnswer', () => {
-  it('passes a fenced answer that matches and hands back the JSON without the fence', () => {
+  it('passes a fenced answer that matches and hands back the JSON without the fence', async () => {
     expect(checkJsonAnswer('```json\n{"answer":"yes"}\n```', schema)).toEqual({
       ok: true,
       content: '{"answer":"yes"}',
     });
   });
 
-  it('names the JSON path of each schema error, and an extra key by name', () => {
+  it('names the JSON path of each schema error, and an extra key by name', async () => {
     expect(checkJsonAnswer('{"response":"yes","score":"high"}', schema)).toEqual({
       ok: false,
       errors: [
@@ -52,17 +52,17 @@ describe('checkJsonAnswer', () => {
     });
   });
 
-  it('refuses text that is not JSON without quoting it', () => {
+  it('refuses text that is not JSON without quoting it', async () => {
     const checked = checkJsonAnswer('Sure! The answer is yes.', schema);
     expect(checked).toEqual({ ok: false, errors: ['the answer is not valid JSON'] });
   });
 
-  it('refuses an empty answer and a null one', () => {
+  it('refuses an empty answer and a null one', async () => {
     expect(checkJsonAnswer('  ', schema)).toEqual({ ok: false, errors: ['the answer is empty'] });
     expect(checkJsonAnswer(null, schema)).toEqual({ ok: false, errors: ['the answer is empty'] });
   });
 
-  it('json_object: any object passes, an array or a string does not', () => {
+  it('json_object: any object passes, an array or a string does not', async () => {
     const object = { type: 'json_object' as const };
     expect(checkJsonAnswer('{"x":[1]}', object)).toEqual({ ok: true, content: '{"x":[1]}' });
     expect(checkJsonAnswer('[1,2]', object)).toEqual({
@@ -75,8 +75,8 @@ describe('checkJsonAnswer', () => {
     });
   });
 
-  it('reports at most 10 errors', () => {
-    const many = createAjvSchemaValidator().compile({
+  it('reports at most 10 errors', async () => {
+    const many = await createAjvSchemaValidator().compile({
       type: 'object',
       required: Array.from({ length: 12 }, (_, i) => `k${i}`),
     });

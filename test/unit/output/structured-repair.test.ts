@@ -20,7 +20,7 @@ const SCHEMA = {
   required: ['answer'],
   additionalProperties: false,
 };
-const compiled = createAjvSchemaValidator().compile(SCHEMA);
+const compiled = await createAjvSchemaValidator().compile(SCHEMA);
 if (!compiled.ok) throw new Error(compiled.problem);
 const CHECK = { type: 'json_schema' as const, check: compiled.check };
 const CHAT: ChatRequest = {
