@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AnswerCache, CachedAnswer } from '../../lambda/core/last-resort/answer-cache.js';
 import type { RequestLedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { createMemoryAnswerCache } from '../../lambda/stores/memory-answer-cache.js';
-import { type GatewayHarness, startGatewayHarness, waitFor } from '../helpers/gateway-harness.js';
+import { type GatewayHarness, memoryJobs, startGatewayHarness, waitFor } from '../helpers/gateway-harness.js';
 
 let h: GatewayHarness;
 afterEach(async () => {
@@ -103,6 +103,30 @@ describe('last resort: a template', () => {
     const res = await h.post(ask(PROMPT, { response_format: { type: 'json_object' } }));
     expect(res.status).toBe(503);
     expect(lastRequest()).toMatchObject({ reason: 'exhausted' });
+  });
+});
+
+describe('last resort in a job', () => {
+  it('a job the template answered succeeds, and its run says last_resort', async () => {
+    const jobs = memoryJobs();
+    h = await startGatewayHarness(
+      { p: { chain: 'a', lastResort: { type: 'template', content: TEMPLATE } } },
+      { jobs },
+    );
+    h.openai.setDefault('model-a', { status: 503 });
+    const posted = await fetch(`${h.url}/v1/jobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ask()),
+    });
+    const { id } = await posted.json();
+    h.startWorker();
+    await waitFor(() => jobs.store.all()[0]?.status === 'succeeded');
+    const job = await (await fetch(`${h.url}/v1/jobs/${id}`)).json();
+    expect(job.runs).toEqual([
+      expect.objectContaining({ reason: 'last_resort', route: 'a:503,a:503,a:503' }),
+    ]);
+    expect(job.result.choices[0].message.content).toBe(TEMPLATE);
   });
 });
 
