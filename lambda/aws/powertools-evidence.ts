@@ -77,7 +77,8 @@ export function powertoolsLedger(logger: PowertoolsLogger, metrics: Metrics): Le
     emit(metrics, METRICS.requestLatency, MetricUnit.Milliseconds, entry.latencyMs, {
       pipeline: entry.pipeline,
     });
-    if (entry.reason === 'exhausted' || entry.reason === 'deadline') {
+    // A last resort answered, but every route failed: the alarm must still hear of it.
+    if (entry.reason === 'exhausted' || entry.reason === 'deadline' || entry.reason === 'last_resort') {
       emit(metrics, METRICS.exhausted, MetricUnit.Count, 1, { pipeline: dimensionOf(entry.pipeline) });
     }
   };

@@ -7,6 +7,7 @@ import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { Tier } from '../core/dsl/types.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_OK } from './cli-io.js';
 import { describeSource, type OverrideSeen, resolvePipelineSource } from './effective-source.js';
+import { type ExplainedOutput, explainOutput, outputLines } from './explain-output.js';
 import { formatTable } from './format-table.js';
 import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';
 
@@ -22,6 +23,7 @@ interface ExplainOutput {
   warnings: string[];
   source?: string;
   chain?: string;
+  output?: ExplainedOutput;
 }
 
 /** A pipeline resolved through its sources, with what the human output says about them. */
@@ -61,6 +63,7 @@ export async function explainCommand(args: string[], io: CliIo): Promise<number>
   if (pipeline) {
     output.source = pipeline.effective.source;
     output.chain = pipeline.effective.chain;
+    output.output = explainOutput(config, target);
   }
 
   if (values.json) io.stdout(`${JSON.stringify(output)}\n`);
@@ -145,6 +148,7 @@ function describe(
   if (rows.length > 0)
     lines.push(formatTable(['TIER', 'MODEL', 'PROVIDER', 'WEIGHT', 'UPSTREAM MODEL'], rows));
   else lines.push('(no model)');
+  if (output.output) lines.push('', ...outputLines(output.output));
   if (output.warnings.length > 0) {
     lines.push('', 'warnings:', ...output.warnings.map((w) => `  - ${w}`));
   }

@@ -81,6 +81,7 @@ export async function serveCommand(
     ledger: createJsonLedger(ledgerLine),
     maxBodyBytes: maxBody,
     store: breakerStore.store,
+    answers: breakerStore.answers?.(config.answerCache),
     jobs: { store: jobs.store, queue: jobs.queue, retentionDays: config.jobs.retentionDays },
     callerKeys: auth.callerKeys,
     accessPolicy: auth.access,

@@ -7,6 +7,8 @@ export function routeHeaders(requestId: string, result: RouteResult<unknown>): R
     'x-switchyard-attempts': String(result.attempts.length),
     'x-switchyard-route': result.route,
   };
-  if (result.ok) headers['x-switchyard-model'] = result.model;
+  // A last-resort answer came from no model of this request: it says what it is instead.
+  if (result.ok && result.degraded) headers['x-switchyard-degraded'] = result.degraded;
+  else if (result.ok) headers['x-switchyard-model'] = result.model;
   return headers;
 }

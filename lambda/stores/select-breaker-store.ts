@@ -7,9 +7,12 @@ import {
   isAwsEndpoint,
 } from '../aws/dynamodb-client.js';
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
+import type { AnswerCacheSettings } from '../core/catalog/output-config-schema.js';
 import { ConfigError, SwitchyardError } from '../core/errors.js';
+import type { AnswerCache } from '../core/last-resort/answer-cache.js';
 import { withReadCache } from './cached-breaker-store.js';
 import { ensureBreakerTable } from './create-breaker-table.js';
+import { createDynamoDbAnswerCache } from './dynamodb-answer-cache.js';
 import { DEFAULT_BREAKER_TABLE } from './dynamodb-breaker-keys.js';
 import { createDynamoDbBreakerStore } from './dynamodb-breaker-store.js';
 import { createMemoryBreakerStore } from './memory-breaker-store.js';
@@ -96,6 +99,8 @@ export interface SelectedBreakerStore {
   description: string;
   /** Releases the store's connections. */
   close(): void;
+  /** The last-resort answer cache on the same table (DynamoDB only; memory: each process keeps its own). */
+  answers?: ((settings: AnswerCacheSettings) => AnswerCache) | undefined;
 }
 
 /**
@@ -126,7 +131,8 @@ export async function selectBreakerStore(
       },
     );
   }
-  const store = createDynamoDbBreakerStore({ client: createDocumentClient(client), tableName });
+  const documents = createDocumentClient(client);
+  const store = createDynamoDbBreakerStore({ client: documents, tableName });
   const table = `dynamodb table '${tableName}'${settings.defaultTable ? ' (default name; set SWITCHYARD_TABLE)' : ''}`;
   const where = connection.endpoint
     ? `at ${connection.endpoint}${created ? ' (table created)' : ''}`
@@ -136,5 +142,6 @@ export async function selectBreakerStore(
     store: withReadCache(store, settings.cacheMs),
     description: `${table} ${where}, ${cache}`,
     close: () => client.destroy(),
+    answers: (cache) => createDynamoDbAnswerCache({ client: documents, tableName, maxBytes: cache.maxBytes }),
   };
 }

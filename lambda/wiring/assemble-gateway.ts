@@ -5,6 +5,7 @@ import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
 import type { ChainSource } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import { createGateway, type Gateway } from '../core/gateway/gateway.js';
+import type { AnswerCache } from '../core/last-resort/answer-cache.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random, Sleep } from '../core/time.js';
@@ -14,6 +15,9 @@ import { createHttpApp } from '../http/create-http-app.js';
 import type { HttpEnv } from '../http/http-env.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
 import { createRouteModels, type ProviderAccess } from '../providers/create-chat-models.js';
+import { createMemoryAnswerCache } from '../stores/memory-answer-cache.js';
+import { createAjvSchemaValidator } from '../validation/ajv-schema-validator.js';
+import { sha256Digest } from './sha256-digest.js';
 import { systemClock, systemRandom, systemSleep } from './system-time.js';
 
 /** Everything that differs between the local gateway and the API Lambda; the rest is assembled once, here. */
@@ -24,6 +28,8 @@ export interface GatewayAssembly {
   /** True when an env override names a pipeline the config does not have. */
   envOverrides?: ((name: string) => boolean) | undefined;
   store: BreakerStore;
+  /** The last-resort answer cache. Default: one in this process's memory, bounded by `answerCache`. */
+  answers?: AnswerCache | undefined;
   access: ProviderAccess;
   log: Logger;
   ledger: LedgerSink;
@@ -69,6 +75,11 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     ledger: options.ledger,
     log,
     envOverrides: options.envOverrides,
+    output: {
+      validator: createAjvSchemaValidator(),
+      answers: options.answers ?? createMemoryAnswerCache(config.answerCache),
+      digest: sha256Digest,
+    },
   });
   const app = createHttpApp({
     gateway,

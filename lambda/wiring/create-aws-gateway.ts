@@ -57,6 +57,7 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     ],
     envOverrides: (name) => (env[name]?.trim() ?? '') !== '',
     store: selected.store,
+    answers: selected.answers?.(config.answerCache),
     access,
     log,
     ledger: powertoolsLedger(logger, metrics),

@@ -1,6 +1,7 @@
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
 import { createConfigChainSource, createEnvChainSource } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { AnswerCache } from '../core/last-resort/answer-cache.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random, Sleep } from '../core/time.js';
@@ -21,6 +22,8 @@ export interface LocalGatewayOptions {
   ledger: LedgerSink;
   /** Default: a memory store for this process. */
   store?: BreakerStore | undefined;
+  /** The last-resort answer cache; default: in this process's memory. */
+  answers?: AnswerCache | undefined;
   /** Default: keys from `apiKeyEnv`, Bedrock credentials from the AWS SDK's chain. */
   access?: ProviderAccess | undefined;
   clock?: Clock | undefined;
@@ -45,6 +48,7 @@ export function createLocalGateway(options: LocalGatewayOptions): LocalGateway {
     sources: (catalog) => [createEnvChainSource(env), createConfigChainSource(catalog)],
     envOverrides: (name) => (env[name]?.trim() ?? '') !== '',
     store: options.store ?? createMemoryBreakerStore(),
+    answers: options.answers,
     access: options.access ?? envProviderAccess(config, env),
     log,
     ledger: options.ledger,

@@ -20,6 +20,12 @@ describe('switchyard explain --ssm: the source that wins, as the deployed gatewa
       warnings: [],
       source: 'ssm',
       chain: 'c,a',
+      output: {
+        structuredOutput: { repairAttempts: 1, repairWith: 'same' },
+        substitutes: null,
+        systemPromptSuffix: null,
+        lastResort: null,
+      },
     });
   });
 

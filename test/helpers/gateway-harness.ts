@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { jobsSchema } from '../../lambda/core/catalog/jobs-config-schema.js';
 import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
+import type { AnswerCache } from '../../lambda/core/last-resort/answer-cache.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { silentLogger } from '../../lambda/core/logger.js';
 import { startFakeBedrock } from '../../lambda/dev/fakes/bedrock-fake.js';
@@ -61,6 +62,8 @@ export async function startGatewayHarness(
     jobs?: MemoryJobs;
     /** Turns caller authentication on with these keys. */
     auth?: HarnessAuth;
+    /** The last-resort answer cache; default: the gateway's own memory cache. */
+    answers?: AnswerCache;
     /** Adds to the config before it is parsed (limits, schedules, model settings...). */
     configure?: (config: Record<string, unknown> & { models: Record<string, object> }) => void;
   } = {},
@@ -98,6 +101,7 @@ export async function startGatewayHarness(
       bedrockCredentials: { accessKeyId: 'AKIDFAKE', secretAccessKey: 'fake' },
     },
     maxBodyBytes: options.maxBodyBytes,
+    answers: options.answers,
     jobs: options.jobs && { ...options.jobs, retentionDays: config.jobs.retentionDays },
   });
   const server: RunningServer = await startServer(local.app, { port: 0, host: '127.0.0.1' });

@@ -17,8 +17,11 @@ import { silentLogger } from '../../lambda/core/logger.js';
 import type { RouteModel } from '../../lambda/core/router/route-types.js';
 import { createMemoryJobQueue } from '../../lambda/jobs/memory/memory-job-queue.js';
 import { createMemoryJobStore } from '../../lambda/jobs/memory/memory-job-store.js';
+import { createMemoryAnswerCache } from '../../lambda/stores/memory-answer-cache.js';
 import { createMemoryBreakerStore } from '../../lambda/stores/memory-breaker-store.js';
+import { createAjvSchemaValidator } from '../../lambda/validation/ajv-schema-validator.js';
 import { seededRandom } from '../../lambda/wiring/seeded-random.js';
+import { sha256Digest } from '../../lambda/wiring/sha256-digest.js';
 import { createFakeClock } from './fake-clock.js';
 import { ABC_CONFIG } from './test-config.js';
 
@@ -116,6 +119,11 @@ export function createJobHarness(options: { maxReceiveCount?: number } = {}) {
     sleep: clock.sleep,
     ledger: (entry) => ledger.push(entry),
     log: silentLogger,
+    output: {
+      validator: createAjvSchemaValidator(),
+      answers: createMemoryAnswerCache(config.answerCache),
+      digest: sha256Digest,
+    },
   });
   const store = createMemoryJobStore({ clock });
   const queue = createMemoryJobQueue({ clock, maxReceiveCount: options.maxReceiveCount ?? 3 });

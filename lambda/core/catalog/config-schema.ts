@@ -8,6 +8,7 @@ import { isLoopbackHost } from '../loopback.js';
 import { awsSchema } from './aws-config-schema.js';
 import { chainName, envVarName, keyName, name, pipelineName, positiveInt } from './config-fields.js';
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
+import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
 
 /** An OpenAI-compatible endpoint: OpenAI, Google's and Vertex's compatible endpoints, OpenRouter, Together, a fake. */
 export const openAIProviderSchema = z.strictObject({
@@ -123,6 +124,8 @@ export const pipelineSchema = z.strictObject({
   ...z.strictObject(attemptFields).partial().shape,
   /** Per-pipeline breaker overrides. */
   breaker: breakerOverridesSchema.optional(),
+  /** Structured output repair, substitute post-processing, prompt suffix, last resort. */
+  ...pipelineOutputFields,
 });
 
 /**
@@ -162,6 +165,8 @@ const configObjectSchema = z.strictObject({
   jobs: jobsSchema.prefault({}),
   limits: limitsSchema.prefault({}),
   webhooks: webhooksSchema.prefault({}),
+  structuredOutput: structuredOutputSchema.prefault({}),
+  answerCache: answerCacheSchema.prefault({}),
 });
 
 /** The whole config file; also checks that webhooks are https:// outside loopback unless allowed. */

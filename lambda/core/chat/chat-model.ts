@@ -26,6 +26,14 @@ export type ChatMessage =
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
+/**
+ * The structured output the caller asked for (`response_format`): any JSON object, or JSON that
+ * matches `schema`. The gateway checks every answer against it (docs/design.md#structured-output).
+ */
+export type ResponseFormat =
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean | undefined };
+
 /** A provider-neutral chat request. System messages stay in `messages`; adapters place them. */
 export interface ChatRequest {
   messages: ChatMessage[];
@@ -36,6 +44,8 @@ export interface ChatRequest {
   stop?: string[] | undefined;
   tools?: ToolDefinition[] | undefined;
   toolChoice?: ToolChoice | undefined;
+  /** Structured output; absent for plain text (`response_format` absent or `{type: "text"}`). */
+  responseFormat?: ResponseFormat | undefined;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error' | 'other';

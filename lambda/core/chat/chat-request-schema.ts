@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatMessage, ChatRequest, ToolChoice } from './chat-model.js';
+import type { ChatMessage, ChatRequest, ResponseFormat, ToolChoice } from './chat-model.js';
 
 /** Text, or an array of text parts (the only part type every provider family accepts). */
 const content = z.union([
@@ -41,6 +41,21 @@ const toolChoice = z.union([
   z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
 ]);
 
+/** OpenAI's `response_format`: text, any JSON object, or JSON matching a schema. */
+const responseFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    json_schema: z.object({
+      name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
+      description: z.string().optional(),
+      schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }),
+      strict: z.boolean().nullish(),
+    }),
+  }),
+]);
+
 /**
  * The body of `POST /v1/chat/completions`: the OpenAI Chat Completions request. Fields that no
  * provider family shares are accepted and ignored, so existing clients work unchanged.
@@ -59,6 +74,7 @@ export const chatCompletionBodySchema = z.object({
   n: z.literal(1, 'only n = 1 is supported').nullish(),
   tools: z.array(tool).max(128).optional(),
   tool_choice: toolChoice.optional(),
+  response_format: responseFormat.nullish(),
 });
 
 export type ChatCompletionBody = z.infer<typeof chatCompletionBodySchema>;
@@ -93,6 +109,13 @@ function toToolChoice(choice: ChatCompletionBody['tool_choice']): ToolChoice | u
   return { name: choice.function.name };
 }
 
+function toResponseFormat(format: ChatCompletionBody['response_format']): ResponseFormat | undefined {
+  if (!format || format.type === 'text') return undefined;
+  if (format.type === 'json_object') return { type: 'json_object' };
+  const { name, schema, strict } = format.json_schema;
+  return { type: 'json_schema', name, schema, strict: strict ?? undefined };
+}
+
 /** The provider-neutral request the router sends to every model. */
 export function toChatRequest(body: ChatCompletionBody): ChatRequest {
   return {
@@ -107,5 +130,6 @@ export function toChatRequest(body: ChatCompletionBody): ChatRequest {
       parameters: t.function.parameters,
     })),
     toolChoice: toToolChoice(body.tool_choice),
+    responseFormat: toResponseFormat(body.response_format),
   };
 }

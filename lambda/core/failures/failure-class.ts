@@ -10,6 +10,7 @@ export const FAILURE_CLASSES = [
   'upstream_auth',
   'model_not_found',
   'malformed_response',
+  'schema_invalid',
   'invalid_request',
   'context_length',
   'content_policy',
@@ -45,6 +46,9 @@ export const FAILURE_POLICY: Readonly<Record<FailureClass, FailurePolicy>> = {
   upstream_auth: { fallback: true, countsInBreaker: true, opensAtOnce: true, local: false },
   model_not_found: { fallback: true, countsInBreaker: true, opensAtOnce: true, local: false },
   malformed_response: { fallback: true, countsInBreaker: true, opensAtOnce: false, local: false },
+  // The upstream answered; the answer did not match the caller's JSON schema. The caller writes the
+  // schema, so this evidence is the caller's to forge: it never moves a breaker that other callers share.
+  schema_invalid: { fallback: true, countsInBreaker: false, opensAtOnce: false, local: false },
   invalid_request: { fallback: false, countsInBreaker: false, opensAtOnce: false, local: false },
   context_length: { fallback: false, countsInBreaker: false, opensAtOnce: false, local: false },
   content_policy: { fallback: false, countsInBreaker: false, opensAtOnce: false, local: false },

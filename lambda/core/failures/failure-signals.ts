@@ -137,6 +137,7 @@ export const GENERIC: Readonly<Record<FailureClass, string>> = {
   upstream_auth: 'upstream rejected our credentials',
   model_not_found: 'upstream model not found',
   malformed_response: 'malformed upstream response',
+  schema_invalid: 'the answer does not match the requested JSON schema',
   invalid_request: 'upstream rejected the request',
   context_length: 'context window exceeded',
   content_policy: 'refused by upstream content policy',

@@ -7,9 +7,11 @@ import type { ChatRequest, ChatResult } from '../chat/chat-model.js';
 import { echoable } from '../chat/request-bounds.js';
 import type { LedgerSink } from '../ledger/ledger-entry.js';
 import type { Logger } from '../logger.js';
-import { type CommittedStream, routeGenerate, routeStream } from '../router/route-chat.js';
+import { outputPolicy } from '../output/output-policy.js';
+import type { CommittedStream } from '../router/route-chat.js';
 import type { RouteModel, RouteResult, RouterDeps } from '../router/route-types.js';
 import type { Clock, Random, Sleep } from '../time.js';
+import { type AnswerContext, generateAnswer, type OutputDeps, streamAnswer } from './answer-flow.js';
 import { onceLogger } from './once-logger.js';
 import { AD_HOC_PREFIX, resolveTarget, type TargetLookup } from './resolve-target.js';
 import type { Target, UnknownTarget } from './target.js';
@@ -28,6 +30,8 @@ export interface GatewayDeps {
   log: Logger;
   /** Names of the environment variables that are set, to notice pipelines only an override names. */
   envOverrides?: (name: string) => boolean;
+  /** Structured-output validator, last-resort cache and the digest of its keys. */
+  output: OutputDeps;
 }
 
 /** Per-request context. */
@@ -93,19 +97,24 @@ export function createGateway(deps: GatewayDeps): Gateway {
   };
   const lookup: TargetLookup = { catalog, isPipeline, pipelineTarget, echo };
 
-  const request = (target: Target, context: CallContext, stream: boolean) => ({
-    requestId: context.requestId,
-    pipeline: target.pipeline,
-    tiers: target.tiers,
-    policy: target.policy.route,
-    signal: context.signal,
-    stream,
+  const answering = (target: Target, context: CallContext, stream: boolean): AnswerContext => ({
+    request: {
+      requestId: context.requestId,
+      pipeline: target.pipeline,
+      tiers: target.tiers,
+      policy: target.policy.route,
+      signal: context.signal,
+      stream,
+    },
+    router: routerDeps,
+    policy: outputPolicy(catalog.config, target.pipeline),
+    output: deps.output,
   });
 
   return {
     resolveTarget: (model, headerPipeline) => resolveTarget(lookup, model, headerPipeline),
-    generate: (target, chat, context) => routeGenerate(request(target, context, false), routerDeps, chat),
-    stream: (target, chat, context) => routeStream(request(target, context, true), routerDeps, chat),
+    generate: (target, chat, context) => generateAnswer(answering(target, context, false), chat),
+    stream: (target, chat, context) => streamAnswer(answering(target, context, true), chat),
 
     async pipelines() {
       const targets = await Promise.all(catalog.pipelines.map(pipelineTarget));

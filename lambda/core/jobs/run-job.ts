@@ -33,7 +33,8 @@ export interface RunJobDeps {
 function runOf(result: RouteSuccess<ChatResult> | RouteFailure, at: number): JobRun {
   return {
     at,
-    reason: result.ok ? 'success' : result.reason,
+    // A last-resort answer succeeds the job, and its run says what it was.
+    reason: result.ok ? (result.degraded ? 'last_resort' : 'success') : result.reason,
     attempts: result.attempts.length,
     route: result.route,
     model: result.ok ? result.model : undefined,

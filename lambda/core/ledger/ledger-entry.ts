@@ -8,7 +8,17 @@ export type AttemptAction = 'first' | 'retry' | 'fallback' | 'fail-open';
 export type AttemptPhase = 'before_output' | 'after_output';
 
 /** Why a request ended (docs/design.md#evidence-the-ledger-and-headers). */
-export type TerminalReason = 'success' | 'exhausted' | 'deadline' | 'cancelled' | 'partial' | 'stopped';
+export type TerminalReason =
+  | 'success'
+  | 'exhausted'
+  | 'deadline'
+  | 'cancelled'
+  | 'partial'
+  | 'stopped'
+  | 'last_resort';
+
+/** Where a last-resort answer came from (docs/design.md#last-resort). */
+export type DegradedKind = 'template' | 'cache';
 
 /**
  * One line per attempt. Never holds prompt text, output text or secrets. An attempt with outcome
@@ -49,8 +59,10 @@ export interface RequestLedgerEntry {
   model?: string | undefined;
   /** The trail, e.g. `gpt-mini:429,gemini-flash:429,llama-or:200`. */
   route: string;
-  /** Failure class that ended the request, when it did not succeed. */
+  /** Failure class that ended the request, when it did not succeed (a last resort included). */
   failureClass?: FailureClass | undefined;
+  /** With reason `last_resort`: the answer was the pipeline's template or its cached last good answer. */
+  degraded?: DegradedKind | undefined;
   latencyMs: number;
   usage: Usage;
   costUsd: number;

@@ -2,7 +2,7 @@ import type { Usage } from '../chat/chat-model.js';
 import { FAILURE_POLICY, type FailureClass } from '../failures/failure-class.js';
 import type { ProviderError } from '../failures/provider-error.js';
 import { addUsage, costOf } from '../ledger/cost.js';
-import type { AttemptPhase, LedgerEntry, TerminalReason } from '../ledger/ledger-entry.js';
+import type { AttemptPhase, DegradedKind, LedgerEntry, TerminalReason } from '../ledger/ledger-entry.js';
 import type { AttemptRecord, RouteFailure, RouteModel, RouteRequest, RouterDeps } from './route-types.js';
 
 /** One attempt as it ended, for {@link AttemptBook.record}. */
@@ -79,10 +79,23 @@ export class AttemptBook {
     });
   }
 
-  /** Ends a request that did not succeed: writes its request line. */
+  /**
+   * Ends a request that did not succeed: writes its request line, or with `deferFailureLine`
+   * leaves that to the failure's `conclude` (a last resort may still answer).
+   */
   finish(reason: RouteFailure['reason']): RouteFailure {
-    this.writeRequest(reason, undefined, this.lastError?.failureClass);
-    return { ok: false, reason, attempts: this.attempts, route: this.route(), error: this.lastError };
+    const failure = {
+      ok: false as const,
+      reason,
+      attempts: this.attempts,
+      route: this.route(),
+      error: this.lastError,
+    };
+    const conclude = (degraded?: DegradedKind) =>
+      this.writeRequest(degraded ? 'last_resort' : reason, undefined, this.lastError?.failureClass, degraded);
+    if (this.request.deferFailureLine) return { ...failure, conclude };
+    conclude();
+    return failure;
   }
 
   private writeAttempt({ record, route, phase, usage }: EndedAttempt): void {
@@ -93,7 +106,12 @@ export class AttemptBook {
     this.ledger({ type: 'attempt', requestId, pipeline, ...record, phase, usage, costUsd });
   }
 
-  private writeRequest(reason: TerminalReason, model?: string, failureClass?: FailureClass): void {
+  private writeRequest(
+    reason: TerminalReason,
+    model?: string,
+    failureClass?: FailureClass,
+    degraded?: DegradedKind,
+  ): void {
     const { requestId, pipeline, stream } = this.request;
     this.ledger({
       type: 'request',
@@ -108,6 +126,7 @@ export class AttemptBook {
       usage: this.usage,
       costUsd: this.cost,
       stream,
+      ...(degraded ? { degraded } : {}),
     });
   }
 

@@ -1,17 +1,20 @@
 import type { ChatRequest, ChatResult, ChatStreamEvent } from '../chat/chat-model.js';
 import { ProviderError } from '../failures/provider-error.js';
-import type { RouteRequest, RouteResult, RouterDeps } from './route-types.js';
+import type { AttemptCall, RouteRequest, RouteResult, RouterDeps } from './route-types.js';
 import { runAttempts } from './run-attempts.js';
 
-/** Routes a plain (non-streaming) chat request; the ledger is complete when it resolves. */
+/**
+ * Routes a plain (non-streaming) chat request; the ledger is complete when it resolves (but for a
+ * failure's request line when `request.deferFailureLine` asks for it). `call` replaces the plain
+ * upstream call, e.g. with one that checks structured output.
+ */
 export async function routeGenerate(
   request: RouteRequest,
   deps: RouterDeps,
   chat: ChatRequest,
+  call: AttemptCall<ChatResult> = (model, options) => model.generate(chat, { ...options, callerInput: chat }),
 ): Promise<RouteResult<ChatResult>> {
-  const result = await runAttempts(request, deps, (model, options) =>
-    model.generate(chat, { ...options, callerInput: chat }),
-  );
+  const result = await runAttempts(request, deps, call);
   if (result.ok) await result.settle({ usage: result.value.usage });
   return result;
 }
@@ -33,9 +36,10 @@ export function routeStream(
   request: RouteRequest,
   deps: RouterDeps,
   chat: ChatRequest,
+  callerInput: ChatRequest = chat,
 ): Promise<RouteResult<CommittedStream>> {
   return runAttempts(request, deps, async (model, options) => {
-    const rest = model.stream(chat, { ...options, callerInput: chat })[Symbol.asyncIterator]();
+    const rest = model.stream(chat, { ...options, callerInput })[Symbol.asyncIterator]();
     const head = await rest.next();
     if (head.done) {
       throw new ProviderError({

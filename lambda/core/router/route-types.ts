@@ -3,7 +3,7 @@ import type { CallOptions, ChatModel, Usage } from '../chat/chat-model.js';
 import type { Tier } from '../dsl/types.js';
 import type { ProviderError } from '../failures/provider-error.js';
 import type { Price } from '../ledger/cost.js';
-import type { AttemptLedgerEntry, LedgerSink, TerminalReason } from '../ledger/ledger-entry.js';
+import type { AttemptLedgerEntry, DegradedKind, LedgerSink, TerminalReason } from '../ledger/ledger-entry.js';
 import type { Clock, Random, Sleep } from '../time.js';
 
 /** A model the router may call, with what the catalog says about it. */
@@ -43,6 +43,11 @@ export interface RouteRequest {
   /** Aborts when the caller goes away. */
   signal?: AbortSignal | undefined;
   stream: boolean;
+  /**
+   * A failure's request line waits for its `conclude` (a last resort may still answer,
+   * docs/design.md#last-resort). Default: written when the loop ends.
+   */
+  deferFailureLine?: boolean | undefined;
 }
 
 /**
@@ -78,6 +83,8 @@ export interface RouteSuccess<T> {
    * once: at once for a plain answer, when the stream ends for a stream.
    */
   settle(settlement: Settlement): Promise<void>;
+  /** Set when no route answered and the pipeline's last resort did (docs/design.md#last-resort). */
+  degraded?: DegradedKind | undefined;
 }
 
 export interface RouteFailure {
@@ -87,6 +94,11 @@ export interface RouteFailure {
   route: string;
   /** The failure that ended the request, if an attempt was made. */
   error?: ProviderError | undefined;
+  /**
+   * With `deferFailureLine`: writes the request line, as a last-resort answer of that kind or, with
+   * none, as this failure. Call it exactly once.
+   */
+  conclude?: ((degraded?: DegradedKind) => void) | undefined;
 }
 
 export type RouteResult<T> = RouteSuccess<T> | RouteFailure;

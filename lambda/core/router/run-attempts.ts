@@ -1,5 +1,6 @@
 import { FAILURE_POLICY } from '../failures/failure-class.js';
 import { ProviderError } from '../failures/provider-error.js';
+import { SchemaInvalidError } from '../failures/schema-invalid-error.js';
 import { toProviderError } from '../failures/to-provider-error.js';
 import { AttemptBook } from './attempt-book.js';
 import { abortable, startAttemptDeadline } from './attempt-control.js';
@@ -36,11 +37,14 @@ export async function runAttempts<T>(
   const planner = createAttemptPlanner(request, deps);
   // Attempts that reached (or tried to reach) an upstream: local failures do not use up the budget.
   let sent = 0;
+  // A structured-output repair that goes back to the model that answered wrongly.
+  let repeat: PlannedAttempt | undefined;
 
   for (let n = 1; sent < policy.maxAttempts; n++) {
     if (signal?.aborted) return book.finish('cancelled');
     if (clock.now() >= deadline) return book.finish('deadline');
-    const planned = await planner.next(n, book.attempts.at(-1));
+    const planned = repeat ? retryOf(repeat, n) : await planner.next(n, book.attempts.at(-1));
+    repeat = undefined;
     if (!planned) return book.finish('exhausted');
     // The breaker read may have taken the rest of the budget: no attempt without time to run it.
     if (clock.now() >= deadline) return book.finish('deadline');
@@ -53,9 +57,11 @@ export async function runAttempts<T>(
       return committed(outcome.value, outcome.signal, planned, startedAttemptAt, book);
     }
     const { error } = outcome;
-    await book.record({ ...planned, startedAt: startedAttemptAt, phase: 'before_output', error });
+    const usage = error instanceof SchemaInvalidError ? error.usage : undefined;
+    await book.record({ ...planned, startedAt: startedAttemptAt, phase: 'before_output', error, usage });
     const local = FAILURE_POLICY[error.failureClass].local;
-    planner.failed(planned.record.model, local);
+    if (error instanceof SchemaInvalidError && error.repairSameModel) repeat = planned;
+    else planner.failed(planned.record.model, local);
     if (local) continue;
     sent += 1;
     if (error.failureClass === 'cancelled') return book.finish('cancelled');
@@ -65,6 +71,15 @@ export async function runAttempts<T>(
     if (!fallsBack) return book.finish('stopped');
   }
   return book.finish(clock.now() >= deadline ? 'deadline' : 'exhausted');
+}
+
+/** Attempt `n` on the model of `planned` again (docs/design.md#structured-output: a repair on the same model). */
+function retryOf({ route, record }: PlannedAttempt, n: number): PlannedAttempt {
+  const { tier, model, provider } = record;
+  return {
+    route,
+    record: { attempt: n, tier, model, provider, action: 'retry', outcome: 'ok', status: 200, latencyMs: 0 },
+  };
 }
 
 type AttemptOutcome<T> = { ok: true; value: T; signal: AbortSignal } | { ok: false; error: ProviderError };

@@ -16,7 +16,8 @@ export interface TerminalError {
 }
 
 /**
- * One clear terminal error naming the route trail. Non-fallback failures pass the upstream's own
+ * One clear terminal error naming the route trail. When the last answer failed its structured
+ * output check, the caller gets 502 `schema_invalid` with the validation errors. Non-fallback failures pass the upstream's own
  * message through, so a bad request reads the same as it would without Switchyard.
  *
  * When no attempt could be sent because no provider of the chain has a key in this process
@@ -65,6 +66,15 @@ export function terminalError(failure: RouteFailure, pipeline: string): Terminal
       code: 'all_routes_rate_limited',
       message,
       retryAfterSeconds,
+    };
+  }
+  // Answers came back, but none matched the caller's format: say why (the errors name JSON paths, never answer text).
+  if (error?.failureClass === 'schema_invalid') {
+    return {
+      status: 502,
+      type: 'api_error',
+      code: 'schema_invalid',
+      message: `pipeline '${pipeline}' got no answer in the requested JSON format after ${attempts.length} attempt(s): ${error.message}${trail}`,
     };
   }
   if (failure.reason === 'deadline') {

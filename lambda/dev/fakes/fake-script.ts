@@ -19,6 +19,10 @@ export interface ReceivedRequest {
   readonly aborted: boolean;
   /** HTTP status written in the response headers; `null` while none was (hang, reset, latency). */
   readonly answeredStatus: number | null;
+  /** OpenAI fake: the request's messages as role and text, so a test can see what was sent. */
+  readonly messages?: ReadonlyArray<{ role: string; text: string }> | undefined;
+  /** OpenAI fake: the request's `response_format`, when it had one. */
+  readonly responseFormat?: { type: string } | undefined;
 }
 
 /** The servers' writable view of a {@link ReceivedRequest}. */

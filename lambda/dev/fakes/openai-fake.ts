@@ -9,7 +9,13 @@ import type { FakeScript } from './fake-script.js';
 import { startFakeServer } from './fake-server.js';
 import type { FakeUpstream, FakeUpstreamOptions } from './fake-upstream.js';
 import { describeIssues, streamCut } from './fault.js';
-import { chatRequestSchema, openaiLastUserText, openaiPromptChars, openaiStops } from './openai-request.js';
+import {
+  chatRequestSchema,
+  openaiLastUserText,
+  openaiMessages,
+  openaiPromptChars,
+  openaiStops,
+} from './openai-request.js';
 import {
   completionBody,
   invalidRequestBody,
@@ -62,6 +68,8 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
   const body = parsed.data;
   const stream = body.stream === true;
   const record = ex.take(script, body.model, stream);
+  record.messages = openaiMessages(body);
+  record.responseFormat = body.response_format ?? undefined;
   const fault = record.fault.echoPrompt
     ? { ...record.fault, errorMessage: openaiLastUserText(body) }
     : record.fault;

@@ -21,6 +21,7 @@ export const chatRequestSchema = z.looseObject({
   max_completion_tokens: z.int().positive().nullish(),
   stop: z.union([z.string(), z.array(z.string())]).nullish(),
   tools: z.array(z.unknown()).nullish(),
+  response_format: z.looseObject({ type: z.string() }).nullish(),
 });
 
 /** A validated Chat Completions request. */
@@ -49,4 +50,14 @@ export function openaiLastUserText(body: ChatRequestBody): string {
 export function openaiStops(body: ChatRequestBody): string[] | undefined {
   if (body.stop == null) return undefined;
   return typeof body.stop === 'string' ? [body.stop] : body.stop;
+}
+
+/** Every message as role and text (parts joined), for tests that check what a gateway sent. */
+export function openaiMessages(body: ChatRequestBody): { role: string; text: string }[] {
+  return body.messages.map((message) => {
+    const { content } = message;
+    const text =
+      typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
+    return { role: message.role, text };
+  });
 }

@@ -5,7 +5,13 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
-import type { ChatMessage, ChatRequest, ToolChoice, ToolDefinition } from '../../core/chat/chat-model.js';
+import type {
+  ChatMessage,
+  ChatRequest,
+  ResponseFormat,
+  ToolChoice,
+  ToolDefinition,
+} from '../../core/chat/chat-model.js';
 
 /** The request body shared by the streaming and non-streaming calls. */
 export type OpenAIBaseParams = Omit<ChatCompletionCreateParamsNonStreaming, 'stream'>;
@@ -78,7 +84,16 @@ export function toOpenAIParams(request: ChatRequest, model: string): OpenAIBaseP
     params.tools = request.tools.map(toOpenAITool);
     if (request.toolChoice !== undefined) params.tool_choice = toOpenAIToolChoice(request.toolChoice);
   }
+  if (request.responseFormat !== undefined)
+    params.response_format = toOpenAIResponseFormat(request.responseFormat);
   return params;
+}
+
+/** `response_format` as OpenAI-compatible servers take it (the gateway checks the answer either way). */
+function toOpenAIResponseFormat(format: ResponseFormat): NonNullable<OpenAIBaseParams['response_format']> {
+  if (format.type === 'json_object') return { type: 'json_object' };
+  const { name, schema, strict } = format;
+  return { type: 'json_schema', json_schema: { name, schema, ...(strict === undefined ? {} : { strict }) } };
 }
 
 /** Streaming body; `include_usage` makes the server send a final chunk carrying token usage. */

@@ -1,8 +1,14 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { METRICS, powertoolsLogger, reportBreakerOpened } from '../../../lambda/aws/powertools-evidence.js';
+import {
+  METRICS,
+  powertoolsLedger,
+  powertoolsLogger,
+  reportBreakerOpened,
+} from '../../../lambda/aws/powertools-evidence.js';
 import type { BreakerOpened } from '../../../lambda/core/breaker/breakers.js';
+import type { RequestLedgerEntry } from '../../../lambda/core/ledger/ledger-entry.js';
 import { type CapturedOutput, captureProcessOutput } from '../../helpers/capture-output.js';
 
 interface EmfRecord {
@@ -58,5 +64,31 @@ describe('breaker-opening metrics', () => {
     open(reason, alert);
     expect(records(METRICS.breakerOpenings)).toHaveLength(2);
     expect(records(METRICS.quarantineOpenings)).toEqual([]);
+  });
+});
+
+describe('exhausted-request metrics', () => {
+  const requestLine = (reason: RequestLedgerEntry['reason']): RequestLedgerEntry => ({
+    type: 'request',
+    requestId: 'r',
+    pipeline: 'p',
+    reason,
+    attempts: 2,
+    route: 'a:503,b:503',
+    latencyMs: 5,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    costUsd: 0,
+    stream: false,
+  });
+
+  it('counts a request a last resort answered as exhausted: every route failed all the same', () => {
+    const ledger = powertoolsLedger(
+      new Logger({ serviceName: 'switchyard' }),
+      new Metrics({ namespace: 'Switchyard', serviceName: 'switchyard' }),
+    );
+    for (const reason of ['last_resort', 'exhausted', 'success', 'stopped'] as const)
+      ledger(requestLine(reason));
+    // two records per exhausted request: the service's and the pipeline's
+    expect(records(METRICS.exhausted)).toHaveLength(4);
   });
 });

@@ -20,6 +20,8 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       jobs: { maxReceiveCount: 3, retentionDays: 14 },
       limits: { maxMessages: 1_000, maxOutputTokens: 32_768, maxEchoChars: 128 },
       webhooks: { allowHttp: false, maxResponseBytes: 4_096 },
+      structuredOutput: { repairAttempts: 1, repairWith: 'same' },
+      answerCache: { maxEntries: 1_000, maxBytes: 32_768 },
     });
     expect('auth' in config).toBe(false);
   });

@@ -31,7 +31,51 @@ describe('switchyard explain', () => {
       warnings: [],
       source: 'config',
       chain: '(a|b),c',
+      output: {
+        structuredOutput: { repairAttempts: 1, repairWith: 'same' },
+        substitutes: null,
+        systemPromptSuffix: null,
+        lastResort: null,
+      },
     });
+  });
+
+  it('shows what a pipeline does with answers: repair, post-processing, suffix, last resort', async () => {
+    const configured = writeTempConfig({
+      ...ABC_CONFIG,
+      pipelines: {
+        p: {
+          chain: 'a,c',
+          structuredOutput: { repairAttempts: 2, repairWith: 'next' },
+          substitutes: { maxChars: 400, foldLists: true },
+          systemPromptSuffix: 'No emoji.',
+          lastResort: { type: 'template', content: 'Busy; try again soon.' },
+        },
+      },
+    });
+    const json = JSON.parse(
+      (await runCliCaptured(['explain', '--config', configured, '--json', 'p'])).stdout,
+    );
+    expect(json.output).toEqual({
+      structuredOutput: { repairAttempts: 2, repairWith: 'next' },
+      substitutes: { maxChars: 400, stripHeadings: false, foldLists: true },
+      systemPromptSuffix: 'No emoji.',
+      lastResort: { type: 'template', content: 'Busy; try again soon.' },
+    });
+    const { stdout } = await runCliCaptured(['explain', '--config', configured, 'p']);
+    expect(stdout).toContain('structured    2 repair(s) on the next model, then fall back');
+    expect(stdout).toContain(
+      'substitutes   lists folded, cut at a sentence within 400 characters (answers not from tier 1)',
+    );
+    expect(stdout).toContain('prompt        suffix "No emoji."');
+    expect(stdout).toContain('last resort   template "Busy; try again soon."');
+  });
+
+  it('says a pipeline without output settings keeps answers and errors as they are', async () => {
+    const { stdout } = await runCliCaptured(['explain', '--config', config, 'p']);
+    expect(stdout).toContain('structured    1 repair(s) on the same model, then fall back');
+    expect(stdout).toContain('substitutes   answers as they come');
+    expect(stdout).toContain('last resort   none: the caller gets the error');
   });
 
   it('shows an env override as the source', async () => {

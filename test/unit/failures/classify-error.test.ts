@@ -12,6 +12,7 @@ import {
 } from '../../../lambda/core/failures/classify-error.js';
 import { FAILURE_CLASSES, type FailureClass } from '../../../lambda/core/failures/failure-class.js';
 import { ProviderError } from '../../../lambda/core/failures/provider-error.js';
+import { SchemaInvalidError } from '../../../lambda/core/failures/schema-invalid-error.js';
 
 const NOW = Date.parse('2025-03-01T12:00:00Z');
 // Fake credentials shaped like real ones; assembled at runtime so secret scanners stay quiet.
@@ -161,6 +162,14 @@ const MATRIX: Readonly<Record<FailureClass, Readonly<Record<string, unknown>>>> 
     'a Smithy abort caused by the caller': smithyAbort(dom('AbortError')),
     'a DOMException AbortError': dom('AbortError'),
     'a Node AbortError (ABORT_ERR)': nodeAbort,
+  },
+  schema_invalid: {
+    'the SchemaInvalidError a structured-output check throws': new SchemaInvalidError({
+      provider: 'openai',
+      model: 'gpt-mini',
+      errors: ['the answer is not valid JSON'],
+      repairSameModel: false,
+    }),
   },
   not_configured: {
     'the missing-key ProviderError a keyless model throws': new ProviderError({

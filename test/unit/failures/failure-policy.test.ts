@@ -15,6 +15,8 @@ const MATRIX: ReadonlyArray<[FailureClass, boolean, boolean, boolean, boolean]> 
   ['upstream_auth', true, true, true, false],
   ['model_not_found', true, true, true, false],
   ['malformed_response', true, true, false, false],
+  // the caller writes the schema: a refused answer never moves a shared breaker
+  ['schema_invalid', true, false, false, false],
   ['invalid_request', false, false, false, false],
   ['context_length', false, false, false, false],
   ['content_policy', false, false, false, false],
