@@ -8,6 +8,7 @@ import { isLoopbackHost } from '../loopback.js';
 import { awsSchema } from './aws-config-schema.js';
 import { chainName, envVarName, keyName, name, pipelineName, positiveInt } from './config-fields.js';
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
+import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
 
 /** An OpenAI-compatible endpoint: OpenAI, Google's and Vertex's compatible endpoints, OpenRouter, Together, a fake. */
 export const openAIProviderSchema = z.strictObject({
@@ -62,6 +63,7 @@ export const modelSchema = z.strictObject({
    * output limit). Default: none, so `limits.maxOutputTokens` applies.
    */
   maxOutputTokens: positiveInt.optional(),
+  ...modelRoutesField,
 });
 
 /** The breaker fields (docs/design.md#breakers) and what each accepts. */
@@ -123,6 +125,8 @@ export const pipelineSchema = z.strictObject({
   ...z.strictObject(attemptFields).partial().shape,
   /** Per-pipeline breaker overrides. */
   breaker: breakerOverridesSchema.optional(),
+  /** How far this pipeline may degrade: `substitution` and `maxTier`. */
+  ...substitutionLimitsSchema.shape,
 });
 
 /**

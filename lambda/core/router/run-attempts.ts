@@ -15,7 +15,8 @@ import type {
 } from './route-types.js';
 
 /**
- * The attempt loop of docs/design.md#the-attempt-loop: retry and fallback are one loop. Every attempt selects afresh
+ * The attempt loop of docs/design.md#the-attempt-loop: retry, route fallback and substitution are
+ * one loop, within the pipeline's substitution limits. Every attempt selects afresh
  * from the breaker state, which already holds the previous attempt's sample; failures that must
  * not be hidden (invalid request, content policy, cancellation) stop the loop at once.
  *
@@ -40,8 +41,8 @@ export async function runAttempts<T>(
   for (let n = 1; sent < policy.maxAttempts; n++) {
     if (signal?.aborted) return book.finish('cancelled');
     if (clock.now() >= deadline) return book.finish('deadline');
-    const planned = await planner.next(n, book.attempts.at(-1));
-    if (!planned) return book.finish('exhausted');
+    const planned = await planner.next(n);
+    if (!planned) return book.finish('exhausted', planner.limit());
     // The breaker read may have taken the rest of the budget: no attempt without time to run it.
     if (clock.now() >= deadline) return book.finish('deadline');
 
@@ -49,13 +50,13 @@ export async function runAttempts<T>(
     const timeoutMs = Math.min(planned.route.timeoutMs, deadline - startedAttemptAt);
     const outcome = await attempt(call, planned.route, timeoutMs, deps, signal);
     if (outcome.ok) {
-      book.commit(planned.record);
+      book.commit(planned);
       return committed(outcome.value, outcome.signal, planned, startedAttemptAt, book);
     }
     const { error } = outcome;
     await book.record({ ...planned, startedAt: startedAttemptAt, phase: 'before_output', error });
     const local = FAILURE_POLICY[error.failureClass].local;
-    planner.failed(planned.record.model, local);
+    planner.failed(planned.routeKey, local);
     if (local) continue;
     sent += 1;
     if (error.failureClass === 'cancelled') return book.finish('cancelled');
@@ -64,7 +65,7 @@ export async function runAttempts<T>(
       (error.failureClass === 'context_length' && policy.fallbackOnContextLength);
     if (!fallsBack) return book.finish('stopped');
   }
-  return book.finish(clock.now() >= deadline ? 'deadline' : 'exhausted');
+  return clock.now() >= deadline ? book.finish('deadline') : book.finish('exhausted', planner.limit());
 }
 
 type AttemptOutcome<T> = { ok: true; value: T; signal: AbortSignal } | { ok: false; error: ProviderError };
@@ -101,7 +102,7 @@ async function attempt<T>(
 function committed<T>(
   value: T,
   signal: AbortSignal,
-  { record, route }: PlannedAttempt,
+  { record, route, routeKey }: PlannedAttempt,
   startedAt: number,
   book: AttemptBook,
 ): RouteSuccess<T> {
@@ -119,7 +120,15 @@ function committed<T>(
       if (settled) return;
       settled = true;
       const error = 'error' in settlement ? settlement.error : undefined;
-      await book.record({ record, route, startedAt, phase: 'after_output', error, usage: settlement.usage });
+      await book.record({
+        record,
+        route,
+        routeKey,
+        startedAt,
+        phase: 'after_output',
+        error,
+        usage: settlement.usage,
+      });
     },
   };
 }
