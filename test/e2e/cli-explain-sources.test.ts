@@ -33,6 +33,7 @@ describe('switchyard explain --ssm: the source that wins, as the deployed gatewa
       warnings: [],
       source: 'ssm',
       chain: 'c,a',
+      limits: { substitution: 'allow', maxTier: null },
     });
   });
 

@@ -42,7 +42,11 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       ...minimal,
       pipelines: { p: { chain: 'a', breaker: { openMs: 1_000 } } },
     });
-    expect(config.pipelines.p).toStrictEqual({ chain: 'a', substitution: 'allow', breaker: { openMs: 1_000 } });
+    expect(config.pipelines.p).toStrictEqual({
+      chain: 'a',
+      substitution: 'allow',
+      breaker: { openMs: 1_000 },
+    });
   });
 
   it('gives a schedule no spread and no readers, and an auth block no operator keys', () => {
