@@ -166,7 +166,7 @@ function indexModels(config: SwitchyardConfig): {
 function furtherRoutes(config: SwitchyardConfig, key: string, own: CatalogRoute): CatalogRoute[] {
   const seen = new Set([own.providerName]);
   return (config.models[key]?.routes ?? []).map((r, index) => {
-    const field = `models.${key}.routes.${index}.provider`;
+    const field = `models.${key}.routes[${index}].provider`;
     const provider = config.providers[r.provider];
     if (!provider) throw new ConfigError(field, `unknown provider '${r.provider}'`);
     if (seen.has(r.provider))
