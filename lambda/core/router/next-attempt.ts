@@ -52,11 +52,8 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
   const unconfigured = new Set<string>();
   const bound = tierLimit(request.policy);
   const allowed = request.tiers.slice(0, bound?.maxTier ?? request.tiers.length);
-  let tiers = callableTiers(
-    allowed,
-    (route) => !unconfigured.has(route) && deps.models(route) !== undefined,
-    routesOf,
-  );
+  const callable = (route: string) => !unconfigured.has(route) && deps.models(route) !== undefined;
+  let tiers = callableTiers(allowed, callable, routesOf);
   let snapshots: Map<string, BreakerSnapshot> | undefined;
   let last: PlannedAttempt | undefined;
 
@@ -64,12 +61,8 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
     async next(n) {
       snapshots ??= await deps.breakers.read(request.pipeline);
       const routes = routeState(snapshots, deps.clock.now(), failed, tiers.routesOf);
-      const previousModel = last?.record.model;
-      const sticky = previousModel !== undefined ? routes.firstEligible(previousModel) : undefined;
-      const selection: Selection | undefined =
-        sticky !== undefined && previousModel !== undefined
-          ? { key: previousModel, tier: tiers.indexOf(previousModel), failOpen: false }
-          : selectModel(tiers.list, routes.asModels, deps.random);
+      const selection =
+        sameModelFirst(last, tiers, routes) ?? selectModel(tiers.list, routes.asModels, deps.random);
       const routeKey = selection && routes.pick(selection.key);
       const route = routeKey !== undefined ? deps.models(routeKey) : undefined;
       if (!selection || routeKey === undefined || !route) return undefined;
@@ -93,11 +86,7 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       failed.add(routeKey);
       if (local) {
         unconfigured.add(routeKey);
-        tiers = callableTiers(
-          allowed,
-          (route) => !unconfigured.has(route) && deps.models(route) !== undefined,
-          routesOf,
-        );
+        tiers = callableTiers(allowed, callable, routesOf);
       } else snapshots = undefined;
     },
     limit() {
@@ -106,6 +95,17 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       return every.every((route) => failed.has(route)) ? bound : undefined;
     },
   };
+}
+
+/** After a failure, the same model again while it has a healthy, unfailed route: a `route` step. */
+function sameModelFirst(
+  last: PlannedAttempt | undefined,
+  tiers: ReturnType<typeof callableTiers>,
+  routes: ReturnType<typeof routeState>,
+): Selection | undefined {
+  const model = last?.record.model;
+  if (model === undefined || routes.firstEligible(model) === undefined) return undefined;
+  return { key: model, tier: tiers.indexOf(model), failOpen: false };
 }
 
 /** A tier with its position in the chain (the ledger's `tier` is the chain's). */
