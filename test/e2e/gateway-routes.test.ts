@@ -154,5 +154,7 @@ describe('substitution limits over HTTP', () => {
     expect(h.received('model-c')).toBe(0);
     expect(attemptLines().every((l) => l.tier <= 2)).toBe(true);
     expect(lastRequest()).toMatchObject({ reason: 'exhausted', limit: 'maxTier' });
+    const pipelines = (await (await fetch(`${h.url}/v1/pipelines`)).json()).data;
+    expect(pipelines[0].policy).toMatchObject({ substitution: 'allow', maxTier: 2 });
   });
 });
