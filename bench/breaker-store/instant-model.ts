@@ -1,10 +1,4 @@
-import type {
-  CallOptions,
-  ChatModel,
-  ChatRequest,
-  ChatResult,
-  ChatStreamEvent,
-} from '../../lambda/core/chat/chat-model.js';
+import type { ChatModel, ChatResult, ChatStreamEvent } from '../../lambda/core/chat/chat-model.js';
 import { ProviderError } from '../../lambda/core/failures/provider-error.js';
 
 const ANSWER: ChatResult = {
@@ -34,7 +28,7 @@ export function instantModel(key: string, rateLimited: () => boolean = () => fal
   return {
     key,
     provider: 'bench',
-    generate: (_request: ChatRequest, _options: CallOptions) => run(),
+    generate: () => run(),
     async *stream(): AsyncIterable<ChatStreamEvent> {
       const result = await run();
       yield { type: 'finish', finishReason: result.finishReason, usage: result.usage };

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { AwsCredentials } from './aws-env.js';
 import { storeRetryStrategy } from './store-retry-strategy.js';
 
 /** Where and as whom to reach DynamoDB. Anything left out comes from the AWS SDK's own chain. */
@@ -8,9 +9,7 @@ export interface DynamoDbConnection {
   /** e.g. `http://127.0.0.1:4567` for dynalite; absent for AWS itself. */
   endpoint?: string | undefined;
   region?: string | undefined;
-  credentials?:
-    | { accessKeyId: string; secretAccessKey: string; sessionToken?: string | undefined }
-    | undefined;
+  credentials?: AwsCredentials;
 }
 
 /**

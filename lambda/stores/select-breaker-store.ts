@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { awsClientIdentity, awsEnvFields, optionalText, parseEnv } from '../aws/aws-env.js';
 import {
   createBreakerDynamoDbClient,
   createDocumentClient,
@@ -30,11 +31,6 @@ export interface BreakerStoreSettings {
   connection: DynamoDbConnection;
 }
 
-const optionalText = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined),
-  z.string().optional(),
-);
-
 // zod at the edge: every value a person types into a shell or a Lambda setting.
 const envSchema = z.object({
   SWITCHYARD_STORE: optionalText.pipe(
@@ -63,11 +59,7 @@ const envSchema = z.object({
   AWS_ENDPOINT_URL_DYNAMODB: optionalText.pipe(
     z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:4567' }).optional(),
   ),
-  AWS_REGION: optionalText,
-  AWS_DEFAULT_REGION: optionalText,
-  AWS_ACCESS_KEY_ID: optionalText,
-  AWS_SECRET_ACCESS_KEY: optionalText,
-  AWS_SESSION_TOKEN: optionalText,
+  ...awsEnvFields,
 });
 
 /**
@@ -85,35 +77,15 @@ export function breakerStoreSettings(options: {
   if (kind && !kind.success) {
     throw new ConfigError('--store', `must be memory or dynamodb, not '${options.flag}'`);
   }
-  const parsed = envSchema.safeParse(options.env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = String(issue?.path[0] ?? 'environment');
-    throw new ConfigError(name, `${issue?.message ?? 'invalid'}, not '${String(options.env[name])}'`);
-  }
-  const env = parsed.data;
+  const env = parseEnv(envSchema, options.env);
   const endpoint = env.AWS_ENDPOINT_URL_DYNAMODB;
   const local = !isAwsEndpoint(endpoint);
-  const keys =
-    env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
-      ? {
-          accessKeyId: env.AWS_ACCESS_KEY_ID,
-          secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
-          sessionToken: env.AWS_SESSION_TOKEN,
-        }
-      : local
-        ? { accessKeyId: 'switchyard-local', secretAccessKey: 'switchyard-local' }
-        : undefined;
   return {
     kind: kind?.data ?? env.SWITCHYARD_STORE ?? 'memory',
     tableName: env.SWITCHYARD_TABLE ?? DEFAULT_BREAKER_TABLE,
     defaultTable: env.SWITCHYARD_TABLE === undefined,
     cacheMs: env.SWITCHYARD_BREAKER_CACHE_MS ?? 0,
-    connection: {
-      endpoint,
-      region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? (local ? 'us-east-1' : undefined),
-      credentials: keys,
-    },
+    connection: { endpoint, ...awsClientIdentity(env, local) },
   };
 }
 

@@ -1,7 +1,7 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { BREAKER_TABLE_KEYS } from '../../lambda/stores/dynamodb-breaker-keys.js';
+import { keptTable } from './kept-table.js';
 
 /**
  * The breaker table shared by every Lambda container: one partition per pipeline, one item per
@@ -14,14 +14,6 @@ export class BreakerTable extends Construct {
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    this.table = new Table(this, 'Table', {
-      partitionKey: { name: BREAKER_TABLE_KEYS.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: BREAKER_TABLE_KEYS.sortKey, type: AttributeType.STRING },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: BREAKER_TABLE_KEYS.ttlAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    this.table = keptTable(this, 'Table', BREAKER_TABLE_KEYS);
   }
 }

@@ -1,8 +1,9 @@
-import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Queue, QueueEncryption, RedrivePermission } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { JOB_TABLE_KEYS } from '../../lambda/jobs/aws/dynamodb-job-keys.js';
+import { keptTable } from './kept-table.js';
 
 export interface JobQueuesProps {
   /** Receives before a message moves to the dead-letter queue. */
@@ -57,13 +58,6 @@ export class JobQueues extends Construct {
       enforceSSL: true,
       deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: props.maxReceiveCount },
     });
-    this.table = new Table(this, 'JobsTable', {
-      partitionKey: { name: JOB_TABLE_KEYS.partitionKey, type: AttributeType.STRING },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: JOB_TABLE_KEYS.ttlAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    this.table = keptTable(this, 'JobsTable', JOB_TABLE_KEYS);
   }
 }

@@ -1,27 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { describeAwsError } from '../../lambda/cli/ssm-cli-support.js';
-import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
-import { type FakeSsm, startFakeSsm } from '../helpers/fake-ssm.js';
+import { runCliCaptured } from '../helpers/cli-harness.js';
+import { useOperatorAws } from '../helpers/operator-aws.js';
+import { ABC_CONFIG } from '../helpers/test-config.js';
 
 const PARAM = '/switchyard/chains/p';
-let ssm: FakeSsm;
-let config: string;
-let env: NodeJS.ProcessEnv;
+const aws = useOperatorAws(ABC_CONFIG);
+beforeEach(() => aws.ssm.delete(PARAM));
 
-beforeAll(async () => {
-  ssm = await startFakeSsm();
-  config = writeTempConfig(ABC_CONFIG);
-  env = {
-    AWS_ENDPOINT_URL_SSM: ssm.url,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'AKIDOPERATOR',
-    AWS_SECRET_ACCESS_KEY: 'fake',
-  };
-});
-afterAll(() => ssm.close());
-beforeEach(() => ssm.delete(PARAM));
-
-const chain = (...args: string[]) => runCliCaptured(['chain', ...args, '--config', config], env);
+const chain = (...args: string[]) => runCliCaptured(['chain', ...args, '--config', aws.config], aws.env);
 
 describe('switchyard chain', () => {
   it('refuses a chain that resolves to nothing with status 2 and writes nothing', async () => {
@@ -29,18 +16,18 @@ describe('switchyard chain', () => {
     expect(out.code).toBe(2);
     expect(out.stderr).toContain("unknown model 'nosuchmodel'");
     expect(out.stderr).toMatch(/'nosuchmodel' resolves to no model .*; nothing written\n$/);
-    expect(ssm.requests.filter((r) => r.target === 'PutParameter')).toHaveLength(0);
-    expect(ssm.value(PARAM)).toBeUndefined();
+    expect(aws.ssm.requests.filter((r) => r.target === 'PutParameter')).toHaveLength(0);
+    expect(aws.ssm.value(PARAM)).toBeUndefined();
   });
 
   it('refuses an unknown pipeline unless --force', async () => {
     const refused = await chain('set', 'nosuchpipe', 'c');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("unknown pipeline 'nosuchpipe' (configured: p)");
-    expect(ssm.value('/switchyard/chains/nosuchpipe')).toBeUndefined();
+    expect(aws.ssm.value('/switchyard/chains/nosuchpipe')).toBeUndefined();
     const forced = await chain('set', 'nosuchpipe', 'c', '--force');
     expect(forced.code).toBe(0);
-    expect(ssm.value('/switchyard/chains/nosuchpipe')).toBe('c');
+    expect(aws.ssm.value('/switchyard/chains/nosuchpipe')).toBe('c');
   });
 
   it('writes a valid chain (printing its warnings), and get shows it', async () => {
@@ -49,8 +36,8 @@ describe('switchyard chain', () => {
     expect(set.stderr).toContain("warning: unknown model 'nosuch'");
     expect(set.stdout).toContain('pipeline p now routes on: c,a,nosuch');
     expect(set.stdout).toContain('tiers: c → a');
-    expect(ssm.value(PARAM)).toBe('c,a,nosuch');
-    expect(ssm.versions(PARAM)[0]).toMatchObject({
+    expect(aws.ssm.value(PARAM)).toBe('c,a,nosuch');
+    expect(aws.ssm.versions(PARAM)[0]).toMatchObject({
       type: 'String',
       by: expect.stringContaining('AKIDOPERATOR'),
     });
@@ -83,23 +70,23 @@ describe('switchyard chain', () => {
     const rollback = await chain('rollback', 'p');
     expect(rollback.code).toBe(0);
     expect(rollback.stdout).toContain('pipeline p now routes on: b');
-    expect(ssm.value(PARAM)).toBe('b');
-    expect(ssm.versions(PARAM)).toHaveLength(4);
+    expect(aws.ssm.value(PARAM)).toBe('b');
+    expect(aws.ssm.versions(PARAM)).toHaveLength(4);
 
     const to = await chain('rollback', 'p', '--to', '1');
     expect(to.code).toBe(0);
-    expect(ssm.value(PARAM)).toBe('a');
+    expect(aws.ssm.value(PARAM)).toBe('a');
   });
 
   it('refuses to roll back to a chain that no longer resolves, unless --force', async () => {
-    ssm.put(PARAM, 'retired-model');
+    aws.ssm.put(PARAM, 'retired-model');
     await chain('set', 'p', 'a');
     const refused = await chain('rollback', 'p');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('resolves to no model in this catalog');
-    expect(ssm.value(PARAM)).toBe('a');
+    expect(aws.ssm.value(PARAM)).toBe('a');
     expect((await chain('rollback', 'p', '--force')).code).toBe(0);
-    expect(ssm.value(PARAM)).toBe('retired-model');
+    expect(aws.ssm.value(PARAM)).toBe('retired-model');
   });
 
   it('answers status 2 for nothing to roll back and for bad arguments', async () => {
@@ -123,30 +110,30 @@ describe('switchyard chain', () => {
         '',
       ].join('\n'),
     );
-    expect(ssm.value(PARAM)).toBeUndefined();
-    expect(ssm.requests.at(-1)).toEqual({ target: 'DeleteParameter', body: { Name: PARAM } });
+    expect(aws.ssm.value(PARAM)).toBeUndefined();
+    expect(aws.ssm.requests.at(-1)).toEqual({ target: 'DeleteParameter', body: { Name: PARAM } });
     expect((await chain('get', 'p')).stdout).toBe(
       'no SSM override for pipeline p; the config chain applies: (a|b),c\n',
     );
   });
 
   it('clear with no override says there is nothing to clear, exits 0 and deletes nothing', async () => {
-    const before = ssm.requests.length;
+    const before = aws.ssm.requests.length;
     const clear = await chain('clear', 'p');
     expect(clear).toMatchObject({
       code: 0,
       stdout: 'no SSM override for pipeline p, nothing to clear; the config chain applies: (a|b),c\n',
       stderr: '',
     });
-    expect(ssm.requests.slice(before).map((r) => r.target)).toEqual(['GetParameter']);
+    expect(aws.ssm.requests.slice(before).map((r) => r.target)).toEqual(['GetParameter']);
   });
 
   it('clear removes an override of a pipeline the config does not know (written with --force)', async () => {
-    ssm.put('/switchyard/chains/orphan', 'c');
+    aws.ssm.put('/switchyard/chains/orphan', 'c');
     const clear = await chain('clear', 'orphan');
     expect(clear.code).toBe(0);
     expect(clear.stdout).toContain('the config has no pipeline orphan; nothing routes it now');
-    expect(ssm.value('/switchyard/chains/orphan')).toBeUndefined();
+    expect(aws.ssm.value('/switchyard/chains/orphan')).toBeUndefined();
     expect((await chain('clear', 'orphan')).code).toBe(2);
   });
 
@@ -164,7 +151,7 @@ describe('switchyard chain', () => {
     expect(rollback.stderr).toBe(
       'switchyard chain: cannot roll back p: no SSM override to roll back (a cleared override leaves no history: SSM deletes it with the parameter)\n',
     );
-    expect(ssm.value(PARAM)).toBeUndefined();
+    expect(aws.ssm.value(PARAM)).toBeUndefined();
   });
 
   it.each([
@@ -182,43 +169,46 @@ describe('switchyard chain', () => {
       'env: MODEL_P in this environment wins over this override',
     ],
   ])('get names the source that wins when %s', async (_case, value, extraEnv, source) => {
-    ssm.put(PARAM, value);
-    const get = await runCliCaptured(['chain', 'get', 'p', '--config', config], { ...env, ...extraEnv });
+    aws.ssm.put(PARAM, value);
+    const get = await runCliCaptured(['chain', 'get', 'p', '--config', aws.config], {
+      ...aws.env,
+      ...extraEnv,
+    });
     expect(get.code).toBe(0);
     expect(get.stdout.split('\n')[1]).toBe(`source     ${source}`);
   });
 
   it('get says an override of a pipeline the config does not know routes nothing', async () => {
-    ssm.put('/switchyard/chains/orphan', 'c');
+    aws.ssm.put('/switchyard/chains/orphan', 'c');
     const get = await chain('get', 'orphan');
     expect(get.stdout).toContain(
       'source     none: the config has no pipeline orphan, so the gateway does not route it',
     );
-    ssm.delete('/switchyard/chains/orphan');
+    aws.ssm.delete('/switchyard/chains/orphan');
   });
 
   it('exits 1 with one line when SSM refuses the delete, and keeps the override', async () => {
     await chain('set', 'p', 'c');
-    ssm.fail('DeleteParameter', { type: 'AccessDeniedException', message: 'not allowed' });
+    aws.ssm.fail('DeleteParameter', { type: 'AccessDeniedException', message: 'not allowed' });
     const clear = await chain('clear', 'p');
     expect(clear.code).toBe(1);
     expect(clear.stderr).toBe(
       'switchyard chain: deleting /switchyard/chains/p: SSM answered AccessDeniedException: not allowed\n',
     );
-    expect(ssm.value(PARAM)).toBe('c');
+    expect(aws.ssm.value(PARAM)).toBe('c');
   });
 
   it('uses SWITCHYARD_SSM_PREFIX', async () => {
-    const out = await runCliCaptured(['chain', 'set', 'p', 'c', '--config', config], {
-      ...env,
+    const out = await runCliCaptured(['chain', 'set', 'p', 'c', '--config', aws.config], {
+      ...aws.env,
       SWITCHYARD_SSM_PREFIX: '/other',
     });
     expect(out.code).toBe(0);
-    expect(ssm.value('/other/chains/p')).toBe('c');
+    expect(aws.ssm.value('/other/chains/p')).toBe('c');
   });
 
   it('exits 1 with one line when SSM answers an error', async () => {
-    ssm.fail('GetParameter', { type: 'AccessDeniedException', message: 'not allowed' });
+    aws.ssm.fail('GetParameter', { type: 'AccessDeniedException', message: 'not allowed' });
     const out = await chain('get', 'p');
     expect(out.code).toBe(1);
     expect(out.stderr).toBe(
@@ -227,8 +217,8 @@ describe('switchyard chain', () => {
   });
 
   it('exits 1 with one line when SSM cannot be reached', async () => {
-    const out = await runCliCaptured(['chain', 'get', 'p', '--config', config], {
-      ...env,
+    const out = await runCliCaptured(['chain', 'get', 'p', '--config', aws.config], {
+      ...aws.env,
       AWS_ENDPOINT_URL_SSM: 'http://127.0.0.1:9',
     });
     expect(out.code).toBe(1);

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../lambda/http/caller-auth.js';
 import { runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
-import { type FakeSecretsManager, startFakeSecretsManager } from '../helpers/fake-secrets-manager.js';
-import { type FakeSsm, startFakeSsm } from '../helpers/fake-ssm.js';
+import { useOperatorAws } from '../helpers/operator-aws.js';
 
 const DEPLOYED = {
   providers: {
@@ -18,23 +17,7 @@ const DEPLOYED = {
   pipelines: { p: { chain: 'a,b' }, q: { chain: 'haiku' } },
 };
 
-let ssm: FakeSsm;
-let secrets: FakeSecretsManager;
-let config: string;
-let env: NodeJS.ProcessEnv;
-
-beforeAll(async () => {
-  [ssm, secrets] = await Promise.all([startFakeSsm(), startFakeSecretsManager()]);
-  config = writeTempConfig(DEPLOYED);
-  env = {
-    AWS_ENDPOINT_URL_SSM: ssm.url,
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'AKIDOPERATOR',
-    AWS_SECRET_ACCESS_KEY: 'fake',
-  };
-});
-afterAll(() => Promise.all([ssm.close(), secrets.close()]));
+const aws = useOperatorAws(DEPLOYED);
 beforeEach(() => {
   for (const name of [
     '/switchyard/keys/openai',
@@ -43,19 +26,21 @@ beforeEach(() => {
     '/switchyard/chains/q',
     '/switchyard/chains/gone',
   ])
-    ssm.delete(name);
-  secrets.delete('switchyard/openrouter');
+    aws.ssm.delete(name);
+  aws.secrets.delete('switchyard/openrouter');
 });
 
 /** Every key and a caller key in place: what a finished first deploy looks like. */
 function provision() {
-  ssm.put('/switchyard/keys/openai', 'sk-openai', { type: 'SecureString' });
-  secrets.create('switchyard/openrouter', 'sk-or');
-  ssm.put('/switchyard/caller-keys', JSON.stringify({ app: sha256Hex('sy-app') }), { type: 'SecureString' });
+  aws.ssm.put('/switchyard/keys/openai', 'sk-openai', { type: 'SecureString' });
+  aws.secrets.create('switchyard/openrouter', 'sk-or');
+  aws.ssm.put('/switchyard/caller-keys', JSON.stringify({ app: sha256Hex('sy-app') }), {
+    type: 'SecureString',
+  });
 }
 
-const doctor = (extraEnv: NodeJS.ProcessEnv = {}, configPath = config) =>
-  runCliCaptured(['doctor', '--config', configPath], { ...env, ...extraEnv });
+const doctor = (extraEnv: NodeJS.ProcessEnv = {}, configPath = aws.config) =>
+  runCliCaptured(['doctor', '--config', configPath], { ...aws.env, ...extraEnv });
 
 /** The check lines only (not the header and the summary), timestamps masked. */
 const checks = (stdout: string) =>
@@ -70,7 +55,7 @@ describe('switchyard doctor', () => {
     const out = await doctor();
     expect(out).toMatchObject({ code: 0, stderr: '' });
     expect(out.stdout.split('\n')[0]).toBe(
-      `switchyard doctor: config ${config}, SSM prefix /switchyard, region us-east-1`,
+      `switchyard doctor: config ${aws.config}, SSM prefix /switchyard, region us-east-1`,
     );
     expect(checks(out.stdout)).toEqual([
       'ok    provider key bedrock: no key needed (Bedrock: the IAM role)',
@@ -88,9 +73,9 @@ describe('switchyard doctor', () => {
     expect(out.code).toBe(1);
     expect(checks(out.stdout)).toEqual([
       'ok    provider key bedrock: no key needed (Bedrock: the IAM role)',
-      `FIX   provider key openai: missing at SSM /switchyard/keys/openai → switchyard provider-keys set openai --config ${config}`,
-      `FIX   provider key openrouter: missing at Secrets Manager switchyard/openrouter → switchyard provider-keys set openrouter --config ${config}`,
-      `FIX   caller keys: /switchyard/caller-keys does not exist, so the API refuses every caller → switchyard keys issue <name> --ssm --config ${config}`,
+      `FIX   provider key openai: missing at SSM /switchyard/keys/openai → switchyard provider-keys set openai --config ${aws.config}`,
+      `FIX   provider key openrouter: missing at Secrets Manager switchyard/openrouter → switchyard provider-keys set openrouter --config ${aws.config}`,
+      `FIX   caller keys: /switchyard/caller-keys does not exist, so the API refuses every caller → switchyard keys issue <name> --ssm --config ${aws.config}`,
       'ok    chain overrides: none under /switchyard/chains/; every pipeline runs on its config chain',
       'ok    bedrock models: 1 model, by inference profile',
     ]);
@@ -99,7 +84,7 @@ describe('switchyard doctor', () => {
 
   it('fails on a caller-keys parameter that holds no keys', async () => {
     provision();
-    ssm.put('/switchyard/caller-keys', '{}', { type: 'SecureString' });
+    aws.ssm.put('/switchyard/caller-keys', '{}', { type: 'SecureString' });
     const out = await doctor();
     expect(out.code).toBe(1);
     expect(out.stdout).toContain(
@@ -109,14 +94,14 @@ describe('switchyard doctor', () => {
 
   it('fails on an override that resolves to no model; warns on one with warnings and on an orphan', async () => {
     provision();
-    ssm.put('/switchyard/chains/p', 'retired-model');
-    ssm.put('/switchyard/chains/q', 'haiku,zzz');
-    ssm.put('/switchyard/chains/gone', 'a');
+    aws.ssm.put('/switchyard/chains/p', 'retired-model');
+    aws.ssm.put('/switchyard/chains/q', 'haiku,zzz');
+    aws.ssm.put('/switchyard/chains/gone', 'a');
     const out = await doctor();
     expect(out.code).toBe(1);
     expect(checks(out.stdout).filter((l) => l.includes('chain override'))).toEqual([
-      `warn  chain override gone: the config has no pipeline gone, so nothing routes by /switchyard/chains/gone → switchyard chain clear gone --config ${config}`,
-      `FIX   chain override p: 'retired-model' resolves to no model (unknown model 'retired-model' at 0); the gateway skips it and routes by the config chain → switchyard chain set p "<chain>" --config ${config} or switchyard chain clear p --config ${config}`,
+      `warn  chain override gone: the config has no pipeline gone, so nothing routes by /switchyard/chains/gone → switchyard chain clear gone --config ${aws.config}`,
+      `FIX   chain override p: 'retired-model' resolves to no model (unknown model 'retired-model' at 0); the gateway skips it and routes by the config chain → switchyard chain set p "<chain>" --config ${aws.config} or switchyard chain clear p --config ${aws.config}`,
       "warn  chain override q: 'haiku,zzz' is in force, with warnings: unknown model 'zzz' at 6",
     ]);
     expect(out.stdout.endsWith('\nnot ready: 1 to fix, 2 warnings, 5 ok\n')).toBe(true);
@@ -124,10 +109,10 @@ describe('switchyard doctor', () => {
 
   it('passes once the broken override is cleared, with warnings only', async () => {
     provision();
-    ssm.put('/switchyard/chains/p', 'retired-model');
-    ssm.put('/switchyard/chains/q', 'haiku,zzz');
+    aws.ssm.put('/switchyard/chains/p', 'retired-model');
+    aws.ssm.put('/switchyard/chains/q', 'haiku,zzz');
     expect((await doctor()).code).toBe(1);
-    expect((await runCliCaptured(['chain', 'clear', 'p', '--config', config], env)).code).toBe(0);
+    expect((await runCliCaptured(['chain', 'clear', 'p', '--config', aws.config], aws.env)).code).toBe(0);
     const out = await doctor();
     expect(out.code).toBe(0);
     expect(out.stdout.endsWith('\nready: 5 checks ok, 1 warning\n')).toBe(true);
@@ -161,7 +146,7 @@ describe('switchyard doctor', () => {
   });
 
   it('prints commands without --config when the config came from SWITCHYARD_CONFIG', async () => {
-    const out = await runCliCaptured(['doctor'], { ...env, SWITCHYARD_CONFIG: config });
+    const out = await runCliCaptured(['doctor'], { ...aws.env, SWITCHYARD_CONFIG: aws.config });
     expect(out.stdout).toContain('→ switchyard provider-keys set openai\n');
   });
 
@@ -183,13 +168,13 @@ describe('switchyard doctor', () => {
   });
 
   it('refuses arguments with status 2 and prints its usage for --help', async () => {
-    const extra = await runCliCaptured(['doctor', 'now'], env);
+    const extra = await runCliCaptured(['doctor', 'now'], aws.env);
     expect(extra.code).toBe(2);
     expect(extra.stderr).toContain('usage: switchyard doctor [--config FILE]');
-    const before = ssm.requests.length;
-    const help = await runCliCaptured(['doctor', '--help'], env);
+    const before = aws.ssm.requests.length;
+    const help = await runCliCaptured(['doctor', '--help'], aws.env);
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toMatch(/^usage: switchyard doctor \[--config FILE\]\n/);
-    expect(ssm.requests.length).toBe(before);
+    expect(aws.ssm.requests.length).toBe(before);
   });
 });

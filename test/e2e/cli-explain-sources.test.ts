@@ -1,31 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
-import { type FakeSsm, startFakeSsm } from '../helpers/fake-ssm.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCliCaptured } from '../helpers/cli-harness.js';
+import { useOperatorAws } from '../helpers/operator-aws.js';
+import { ABC_CONFIG } from '../helpers/test-config.js';
 
 const PARAM = '/switchyard/chains/p';
-let ssm: FakeSsm;
-let config: string;
-let env: NodeJS.ProcessEnv;
-
-beforeAll(async () => {
-  ssm = await startFakeSsm();
-  config = writeTempConfig(ABC_CONFIG);
-  env = {
-    AWS_ENDPOINT_URL_SSM: ssm.url,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'AKIDOPERATOR',
-    AWS_SECRET_ACCESS_KEY: 'fake',
-  };
-});
-afterAll(() => ssm.close());
-beforeEach(() => ssm.delete(PARAM));
+const aws = useOperatorAws(ABC_CONFIG);
+beforeEach(() => aws.ssm.delete(PARAM));
 
 const explain = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
-  runCliCaptured(['explain', '--config', config, ...args], { ...env, ...extraEnv });
+  runCliCaptured(['explain', '--config', aws.config, ...args], { ...aws.env, ...extraEnv });
 
 describe('switchyard explain --ssm: the source that wins, as the deployed gateway sees it', () => {
   it('names the operator override as source ssm, keeping the JSON contract', async () => {
-    ssm.put(PARAM, 'c,a');
+    aws.ssm.put(PARAM, 'c,a');
     const out = await explain(['--ssm', '--json', 'p']);
     expect(out.code).toBe(0);
     expect(JSON.parse(out.stdout)).toEqual({
@@ -45,7 +32,7 @@ describe('switchyard explain --ssm: the source that wins, as the deployed gatewa
   });
 
   it('skips an override that resolves to no model, names it in the warnings and falls to config', async () => {
-    ssm.put(PARAM, 'retired');
+    aws.ssm.put(PARAM, 'retired');
     const json = JSON.parse((await explain(['--ssm', '--json', 'p'])).stdout);
     expect(json.source).toBe('config');
     expect(json.chain).toBe('(a|b),c');
@@ -53,7 +40,7 @@ describe('switchyard explain --ssm: the source that wins, as the deployed gatewa
   });
 
   it('puts MODEL_<P> above the override, as the gateway does', async () => {
-    ssm.put(PARAM, 'c');
+    aws.ssm.put(PARAM, 'c');
     const json = JSON.parse((await explain(['--ssm', '--json', 'p'], { MODEL_P: 'b' })).stdout);
     expect(json).toMatchObject({ source: 'env', chain: 'b' });
     const human = await explain(['--ssm', 'p'], { MODEL_P: 'b' });
@@ -61,7 +48,7 @@ describe('switchyard explain --ssm: the source that wins, as the deployed gatewa
   });
 
   it('says "override" in the human output and shows the config chain it replaces', async () => {
-    ssm.put(PARAM, 'c,a');
+    aws.ssm.put(PARAM, 'c,a');
     const out = await explain(['--ssm', 'p']);
     expect(out.stdout.split('\n').slice(0, 4)).toEqual([
       'pipeline  p',
@@ -72,23 +59,23 @@ describe('switchyard explain --ssm: the source that wins, as the deployed gatewa
   });
 
   it('without --ssm reads no SSM and says that it did not', async () => {
-    ssm.put(PARAM, 'c,a');
-    const before = ssm.requests.length;
+    aws.ssm.put(PARAM, 'c,a');
+    const before = aws.ssm.requests.length;
     const out = await explain(['p']);
     expect(out.stdout).toMatch(/^source {4}config \(SSM override not read; add --ssm\)$/m);
     expect(JSON.parse((await explain(['--json', 'p'])).stdout).source).toBe('config');
-    expect(ssm.requests.length).toBe(before);
+    expect(aws.ssm.requests.length).toBe(before);
   });
 
   it('reads no SSM for a chain, which has no sources', async () => {
-    const before = ssm.requests.length;
+    const before = aws.ssm.requests.length;
     const out = await explain(['--ssm', '--json', 'c,a']);
     expect(Object.keys(JSON.parse(out.stdout))).toEqual(['tiers', 'warnings']);
-    expect(ssm.requests.length).toBe(before);
+    expect(aws.ssm.requests.length).toBe(before);
   });
 
   it('exits 1 with one line when SSM cannot be read, rather than claim the config won', async () => {
-    ssm.fail('GetParameter', { type: 'AccessDeniedException', message: 'not allowed' });
+    aws.ssm.fail('GetParameter', { type: 'AccessDeniedException', message: 'not allowed' });
     const out = await explain(['--ssm', '--json', 'p']);
     expect(out).toMatchObject({
       code: 1,

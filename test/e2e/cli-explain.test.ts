@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ABC_CONFIG, writeTempConfig } from '../helpers/cli-harness.js';
+import { writeTempConfig } from '../helpers/cli-harness.js';
+import { ABC_CONFIG } from '../helpers/test-config.js';
 
 const run = promisify(execFile);
 

@@ -1,5 +1,5 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createParameterSource } from '../../lambda/aws/parameter-snapshot.js';
 import { createSsmCallerKeys } from '../../lambda/aws/ssm-caller-keys.js';
 import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
@@ -7,29 +7,16 @@ import { silentLogger } from '../../lambda/core/logger.js';
 import { createHttpApp } from '../../lambda/http/create-http-app.js';
 import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';
 import { systemClock } from '../../lambda/wiring/system-time.js';
-import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
-import { type FakeSsm, startFakeSsm } from '../helpers/fake-ssm.js';
+import { runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
+import { useOperatorAws } from '../helpers/operator-aws.js';
+import { ABC_CONFIG } from '../helpers/test-config.js';
 
 const PARAM = '/switchyard/caller-keys';
 const KEY = /^key +(sy-[A-Za-z0-9_-]{43})$/m;
-let ssm: FakeSsm;
-let config: string;
-let env: NodeJS.ProcessEnv;
+const aws = useOperatorAws(ABC_CONFIG);
+beforeEach(() => aws.ssm.delete(PARAM));
 
-beforeAll(async () => {
-  ssm = await startFakeSsm();
-  config = writeTempConfig(ABC_CONFIG);
-  env = {
-    AWS_ENDPOINT_URL_SSM: ssm.url,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'AKIDOPERATOR',
-    AWS_SECRET_ACCESS_KEY: 'fake',
-  };
-});
-afterAll(() => ssm.close());
-beforeEach(() => ssm.delete(PARAM));
-
-const keys = (...args: string[]) => runCliCaptured(['keys', ...args, '--config', config], env);
+const keys = (...args: string[]) => runCliCaptured(['keys', ...args, '--config', aws.config], aws.env);
 
 /** The HTTP app as the API Lambda wires it: caller keys from SSM (no cache, so revocation shows at once). */
 function apiWithSsmKeys() {
@@ -40,7 +27,7 @@ function apiWithSsmKeys() {
     ledger: () => {},
   });
   const client = new SSMClient({
-    endpoint: ssm.url,
+    endpoint: aws.ssm.url,
     region: 'us-east-1',
     credentials: { accessKeyId: 'AKIDLAMBDA', secretAccessKey: 'fake' },
   });
@@ -74,8 +61,8 @@ describe('switchyard keys (SSM)', () => {
     expect(issued.stderr).toContain('shown only this once');
     const key = KEY.exec(issued.stdout)?.[1] as string;
     expect(key).toBeDefined();
-    expect(ssm.versions(PARAM)[0]?.type).toBe('SecureString');
-    expect(ssm.value(PARAM)).not.toContain(key);
+    expect(aws.ssm.versions(PARAM)[0]?.type).toBe('SecureString');
+    expect(aws.ssm.value(PARAM)).not.toContain(key);
 
     const call = apiWithSsmKeys();
     expect((await call(key)).status).toBe(200);
@@ -97,10 +84,10 @@ describe('switchyard keys (SSM)', () => {
     const dup = await keys('issue', 'one', '--ssm');
     expect(dup.code).toBe(2);
     expect(dup.stdout).toBe('');
-    expect(ssm.versions(PARAM)).toHaveLength(2);
+    expect(aws.ssm.versions(PARAM)).toHaveLength(2);
     const replaced = await keys('issue', 'one', '--ssm', '--replace');
     expect(replaced.code).toBe(0);
-    expect(Object.keys(JSON.parse(ssm.value(PARAM) as string))).toEqual(['one', 'two']);
+    expect(Object.keys(JSON.parse(aws.ssm.value(PARAM) as string))).toEqual(['one', 'two']);
   });
 
   it('answers status 2 when revoking a name that is not there, or without --ssm', async () => {
@@ -112,23 +99,23 @@ describe('switchyard keys (SSM)', () => {
   });
 
   it('refuses to touch a caller-keys parameter it cannot read as keys (exit 1)', async () => {
-    ssm.put(PARAM, 'garbage', { type: 'SecureString' });
+    aws.ssm.put(PARAM, 'garbage', { type: 'SecureString' });
     const out = await keys('issue', 'x', '--ssm');
     expect(out.code).toBe(1);
     expect(out.stderr).toContain('/switchyard/caller-keys: is not JSON');
-    expect(ssm.versions(PARAM)).toHaveLength(1);
+    expect(aws.ssm.versions(PARAM)).toHaveLength(1);
   });
 });
 
 describe('switchyard keys (config file)', () => {
   it('prints the auth.keys snippet; the local gateway with that config accepts the key', async () => {
-    const requestsBefore = ssm.requests.length;
+    const requestsBefore = aws.ssm.requests.length;
     const issued = await runCliCaptured(['keys', 'issue', 'laptop'], {});
     expect(issued.code).toBe(0);
     const key = KEY.exec(issued.stdout)?.[1] as string;
     const snippet = JSON.parse(issued.stdout.slice(issued.stdout.indexOf('{')));
     expect(Object.keys(snippet.auth.keys)).toEqual(['laptop']);
-    expect(ssm.requests.length).toBe(requestsBefore);
+    expect(aws.ssm.requests.length).toBe(requestsBefore);
 
     const withAuth = { ...ABC_CONFIG, auth: snippet.auth };
     const { app } = createLocalGateway({

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
-import { type FakeSecretsManager, startFakeSecretsManager } from '../helpers/fake-secrets-manager.js';
-import { type FakeSsm, startFakeSsm } from '../helpers/fake-ssm.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCliCaptured } from '../helpers/cli-harness.js';
+import { useOperatorAws } from '../helpers/operator-aws.js';
 
 const SSM_KEY = '/switchyard/keys/openai';
 const SECRET = 'switchyard/openrouter';
@@ -23,32 +22,16 @@ const KEYS_CONFIG = {
   pipelines: { p: { chain: 'a,b' } },
 };
 
-let ssm: FakeSsm;
-let secrets: FakeSecretsManager;
-let config: string;
-let env: NodeJS.ProcessEnv;
-
-beforeAll(async () => {
-  [ssm, secrets] = await Promise.all([startFakeSsm(), startFakeSecretsManager()]);
-  config = writeTempConfig(KEYS_CONFIG);
-  env = {
-    AWS_ENDPOINT_URL_SSM: ssm.url,
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'AKIDOPERATOR',
-    AWS_SECRET_ACCESS_KEY: 'fake',
-  };
-});
-afterAll(() => Promise.all([ssm.close(), secrets.close()]));
+const aws = useOperatorAws(KEYS_CONFIG);
 beforeEach(() => {
-  ssm.delete(SSM_KEY);
-  secrets.delete(SECRET);
+  aws.ssm.delete(SSM_KEY);
+  aws.secrets.delete(SECRET);
 });
 
 const providerKeys = (args: string[], stdin?: string, extraEnv: NodeJS.ProcessEnv = {}) =>
   runCliCaptured(
-    ['provider-keys', ...args, '--config', config],
-    { ...env, ...extraEnv },
+    ['provider-keys', ...args, '--config', aws.config],
+    { ...aws.env, ...extraEnv },
     process.cwd(),
     stdin,
   );
@@ -61,10 +44,10 @@ describe('switchyard provider-keys set', () => {
       'stored the key of provider openai in SSM parameter /switchyard/keys/openai (SecureString, version 1)\n' +
         'running Lambda containers read it at their next provider-key refresh; no deploy needed\n',
     );
-    expect(ssm.versions(SSM_KEY)[0]).toMatchObject({ value: KEY, type: 'SecureString' });
+    expect(aws.ssm.versions(SSM_KEY)[0]).toMatchObject({ value: KEY, type: 'SecureString' });
     const second = await providerKeys(['set', 'openai'], 'sk-rotated\n');
     expect(second.stdout).toContain('(SecureString, version 2)');
-    expect(ssm.value(SSM_KEY)).toBe('sk-rotated');
+    expect(aws.ssm.value(SSM_KEY)).toBe('sk-rotated');
     expect(first.stdout + second.stdout).not.toContain(KEY);
   });
 
@@ -76,8 +59,8 @@ describe('switchyard provider-keys set', () => {
     );
     const rotated = await providerKeys(['set', 'openrouter'], 'sk-or-2\n');
     expect(rotated.stdout).toContain('Secrets Manager secret switchyard/openrouter (new version)');
-    expect(secrets.values(SECRET)).toEqual([KEY, 'sk-or-2']);
-    expect(secrets.requests.map((r) => r.target)).toEqual([
+    expect(aws.secrets.values(SECRET)).toEqual([KEY, 'sk-or-2']);
+    expect(aws.secrets.requests.map((r) => r.target)).toEqual([
       'PutSecretValue',
       'CreateSecret',
       'PutSecretValue',
@@ -96,7 +79,7 @@ describe('switchyard provider-keys set', () => {
     const out = await providerKeys(['set', 'openai'], stdin);
     expect(out).toMatchObject({ code: 2, stdout: '' });
     expect(out.stderr).toBe(`switchyard provider-keys: ${message}\n`);
-    expect(ssm.versions(SSM_KEY)).toHaveLength(0);
+    expect(aws.ssm.versions(SSM_KEY)).toHaveLength(0);
   });
 
   it('never takes the key from the command line', async () => {
@@ -104,7 +87,7 @@ describe('switchyard provider-keys set', () => {
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('usage: switchyard provider-keys set <provider>');
     expect(out.stderr).not.toContain(KEY);
-    expect(ssm.versions(SSM_KEY)).toHaveLength(0);
+    expect(aws.ssm.versions(SSM_KEY)).toHaveLength(0);
   });
 
   it.each([
@@ -120,8 +103,8 @@ describe('switchyard provider-keys set', () => {
   });
 
   it('exits 1 with one line, naming the secret, when Secrets Manager refuses the write', async () => {
-    secrets.create(SECRET, 'sk-old');
-    secrets.scheduleDeletion(SECRET);
+    aws.secrets.create(SECRET, 'sk-old');
+    aws.secrets.scheduleDeletion(SECRET);
     const out = await providerKeys(['set', 'openrouter'], KEY);
     expect(out.code).toBe(1);
     expect(out.stderr).toBe(
@@ -138,7 +121,7 @@ describe('switchyard provider-keys set', () => {
 
 describe('switchyard provider-keys list', () => {
   it('shows every provider, where its key lives and whether it exists, without reading a value', async () => {
-    ssm.put(SSM_KEY, KEY, { type: 'SecureString' });
+    aws.ssm.put(SSM_KEY, KEY, { type: 'SecureString' });
     const out = await providerKeys(['list']);
     expect(out.code).toBe(0);
     const rows = out.stdout.split('\n');
@@ -156,26 +139,26 @@ describe('switchyard provider-keys list', () => {
       'to set a key: switchyard provider-keys set <provider> (needed: openrouter)',
     );
     expect(out.stdout).not.toContain(KEY);
-    const reads = ssm.requests.filter((r) => r.target === 'GetParameters');
+    const reads = aws.ssm.requests.filter((r) => r.target === 'GetParameters');
     expect(reads.at(-1)?.body).toEqual({ Names: [SSM_KEY], WithDecryption: false });
-    expect(secrets.requests.filter((r) => r.target === 'GetSecretValue')).toHaveLength(0);
+    expect(aws.secrets.requests.filter((r) => r.target === 'GetSecretValue')).toHaveLength(0);
   });
 
   it('flags a key stored as plain String, a secret with no value and one scheduled for deletion', async () => {
-    ssm.put(SSM_KEY, KEY, { type: 'String' });
-    secrets.create(SECRET);
+    aws.ssm.put(SSM_KEY, KEY, { type: 'String' });
+    aws.secrets.create(SECRET);
     const noValue = await providerKeys(['list']);
     expect(noValue.stdout).toMatch(/openai .*set \(version 1, .*\); stored as String, not SecureString$/m);
     expect(noValue.stdout).toMatch(/openrouter .*UNUSABLE: the secret has no current value$/m);
-    secrets.delete(SECRET);
-    secrets.create(SECRET, 'sk-old');
-    secrets.scheduleDeletion(SECRET);
+    aws.secrets.delete(SECRET);
+    aws.secrets.create(SECRET, 'sk-old');
+    aws.secrets.scheduleDeletion(SECRET);
     const deleting = await providerKeys(['list']);
     expect(deleting.stdout).toMatch(/openrouter .*UNUSABLE: scheduled for deletion on \d{4}-/m);
   });
 
   it('marks one name it may not read, and still lists the others', async () => {
-    secrets.fail('DescribeSecret', { type: 'AccessDeniedException', message: 'not allowed' });
+    aws.secrets.fail('DescribeSecret', { type: 'AccessDeniedException', message: 'not allowed' });
     const out = await providerKeys(['list']);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(

@@ -34,14 +34,3 @@ export function writeTempConfig(config: unknown, name = 'switchyard.config.json'
   writeFileSync(path, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
   return path;
 }
-
-/** Models a, b, c on one OpenAI-compatible provider, and a pipeline `p` = `(a|b),c`. */
-export const ABC_CONFIG = {
-  providers: { fake: { type: 'openai', baseURL: 'http://127.0.0.1:9/v1' } },
-  models: {
-    a: { provider: 'fake', model: 'model-a' },
-    b: { provider: 'fake', model: 'model-b' },
-    c: { provider: 'fake', model: 'model-c' },
-  },
-  pipelines: { p: { chain: '(a|b),c' } },
-};

@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+  type AwsJsonOperation,
+  type AwsJsonServer,
+  AwsJsonFault as SecretsFault,
+  startAwsJsonServer,
+} from './fake-aws-json-server.js';
 
-/** One request the fake answered: the operation (`PutSecretValue`…) and its JSON body. */
-export interface FakeSecretsRequest {
-  target: string;
-  body: Record<string, unknown>;
-}
-
-export interface FakeSecretsManager {
-  /** Pass as `endpoint` or `AWS_ENDPOINT_URL_SECRETS_MANAGER`. */
-  url: string;
-  /** Every request, oldest first. */
-  readonly requests: FakeSecretsRequest[];
+/** `url`: pass as `endpoint` or `AWS_ENDPOINT_URL_SECRETS_MANAGER`. */
+export interface FakeSecretsManager extends AwsJsonServer {
   /** Creates a secret directly, as the console would; without a value it has no current version. */
   create(name: string, value?: string): void;
   /** The current value, or undefined. */
@@ -22,9 +17,6 @@ export interface FakeSecretsManager {
   /** Marks a secret for deletion (DeleteSecret with a recovery window). */
   scheduleDeletion(name: string): void;
   delete(name: string): void;
-  /** The next `times` requests for `target` (e.g. `DescribeSecret`) fail with the given error. */
-  fail(target: string, error: { type: string; status?: number; message?: string }, times?: number): void;
-  close(): Promise<void>;
 }
 
 interface Secret {
@@ -36,16 +28,6 @@ interface Secret {
   deleted: number | undefined;
 }
 
-class SecretsFault extends Error {
-  constructor(
-    readonly type: string,
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * A tiny Secrets Manager over the AWS JSON 1.1 protocol (`x-amz-target: secretsmanager.<Op>`),
  * enough for `@aws-sdk/client-secrets-manager` and Powertools' `SecretsProvider`: CreateSecret,
@@ -53,8 +35,6 @@ class SecretsFault extends Error {
  */
 export async function startFakeSecretsManager(): Promise<FakeSecretsManager> {
   const secrets = new Map<string, Secret>();
-  const requests: FakeSecretsRequest[] = [];
-  const failures = new Map<string, { type: string; status: number; message: string; times: number }>();
 
   const add = (name: string, description: string | undefined) => {
     if (secrets.has(name))
@@ -86,7 +66,7 @@ export async function startFakeSecretsManager(): Promise<FakeSecretsManager> {
   };
   const current = (secret: Secret) => secret.versions.at(-1);
 
-  const operations: Record<string, (b: Record<string, unknown>) => unknown> = {
+  const operations: Record<string, AwsJsonOperation> = {
     CreateSecret: (b) => {
       const secret = add(String(b.Name), typeof b.Description === 'string' ? b.Description : undefined);
       const id = b.SecretString === undefined ? undefined : putValue(secret, b.SecretString);
@@ -131,39 +111,14 @@ export async function startFakeSecretsManager(): Promise<FakeSecretsManager> {
     },
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const target = String(req.headers['x-amz-target'] ?? '').replace(/^secretsmanager\./, '');
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-    requests.push({ target, body });
-    const send = (status: number, payload: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' });
-      res.end(JSON.stringify(payload));
-    };
-    try {
-      const failure = failures.get(target);
-      if (failure && failure.times > 0) {
-        failure.times -= 1;
-        throw new SecretsFault(failure.type, failure.message, failure.status);
-      }
-      const operation = operations[target];
-      if (!operation)
-        throw new SecretsFault('UnknownOperationException', `fake Secrets Manager does not do '${target}'`);
-      send(200, operation(body));
-    } catch (error) {
-      const fault =
-        error instanceof SecretsFault ? error : new SecretsFault('InternalServiceError', String(error), 500);
-      send(fault.status, { __type: fault.type, message: fault.message });
-    }
-  };
-
-  const server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await startAwsJsonServer({
+    name: 'Secrets Manager',
+    targetPrefix: 'secretsmanager',
+    internalErrorType: 'InternalServiceError',
+    operations,
+  });
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
+    ...server,
     create: (name, value) => {
       const secret = add(name, undefined);
       if (value !== undefined) putValue(secret, value);
@@ -178,12 +133,5 @@ export async function startFakeSecretsManager(): Promise<FakeSecretsManager> {
       secret.deleted = Date.now() + 7 * 86_400_000;
     },
     delete: (name) => void secrets.delete(name),
-    fail: (target, e, times = 1) =>
-      failures.set(target, { type: e.type, status: e.status ?? 400, message: e.message ?? e.type, times }),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
   };
 }

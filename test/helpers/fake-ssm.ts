@@ -1,5 +1,10 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import {
+  type AwsJsonOperation,
+  type AwsJsonServer,
+  AwsJsonFault as SsmFault,
+  startAwsJsonServer,
+} from './fake-aws-json-server.js';
 
 /** One stored version of a parameter, as SSM's history keeps it. */
 export interface FakeSsmVersion {
@@ -14,17 +19,8 @@ export interface FakeSsmVersion {
   modified: number;
 }
 
-/** One request the fake answered: the operation (`GetParameter`…) and its JSON body. */
-export interface FakeSsmRequest {
-  target: string;
-  body: Record<string, unknown>;
-}
-
-export interface FakeSsm {
-  /** Pass as `endpoint` or `AWS_ENDPOINT_URL_SSM`. */
-  url: string;
-  /** Every request, oldest first. */
-  readonly requests: FakeSsmRequest[];
+/** `url`: pass as `endpoint` or `AWS_ENDPOINT_URL_SSM`. */
+export interface FakeSsm extends AwsJsonServer {
   /** Writes a new version directly, as an operator with the console would. Returns the version. */
   put(name: string, value: string, options?: { type?: string; description?: string; by?: string }): number;
   /** The latest value, or undefined. */
@@ -32,26 +28,6 @@ export interface FakeSsm {
   /** All versions of a parameter, oldest first. */
   versions(name: string): readonly FakeSsmVersion[];
   delete(name: string): void;
-  /** The next `times` requests for `target` (e.g. `GetParameter`) fail with the given error. */
-  fail(target: string, error: { type: string; status?: number; message?: string }, times?: number): void;
-  close(): Promise<void>;
-}
-
-interface Failure {
-  type: string;
-  status: number;
-  message: string;
-  times: number;
-}
-
-class SsmFault extends Error {
-  constructor(
-    readonly type: string,
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
 }
 
 const ACCOUNT = '000000000000';
@@ -64,8 +40,6 @@ const ACCOUNT = '000000000000';
  */
 export async function startFakeSsm(): Promise<FakeSsm> {
   const store = new Map<string, FakeSsmVersion[]>();
-  const requests: FakeSsmRequest[] = [];
-  const failures = new Map<string, Failure>();
 
   const write = (name: string, value: string, type: string, description: string | undefined, by: string) => {
     const history = store.get(name) ?? [];
@@ -95,7 +69,7 @@ export async function startFakeSsm(): Promise<FakeSsm> {
     return { items: items.slice(start, start + size), next };
   };
 
-  const operations: Record<string, (b: Record<string, unknown>, by: string) => unknown> = {
+  const operations: Record<string, AwsJsonOperation> = {
     GetParameter: (b) => ({ Parameter: shape(latest(String(b.Name)), b.WithDecryption) }),
     GetParameters: (b) => {
       const names = (b.Names as string[] | undefined) ?? [];
@@ -130,7 +104,7 @@ export async function startFakeSsm(): Promise<FakeSsm> {
         NextToken: next,
       };
     },
-    PutParameter: (b, by) => {
+    PutParameter: (b, accessKeyId) => {
       const name = String(b.Name);
       const existing = store.get(name)?.at(-1);
       if (existing && b.Overwrite !== true)
@@ -148,6 +122,7 @@ export async function startFakeSsm(): Promise<FakeSsm> {
           'ValidationException',
           `Parameter value exceeds the ${tier} tier's maximum length`,
         );
+      const by = `arn:aws:iam::${ACCOUNT}:user/${accessKeyId}`;
       return { Version: write(name, b.Value, type, description, by), Tier: tier };
     },
     DeleteParameter: (b) => {
@@ -157,50 +132,28 @@ export async function startFakeSsm(): Promise<FakeSsm> {
     },
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const target = String(req.headers['x-amz-target'] ?? '').replace(/^AmazonSSM\./, '');
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-    requests.push({ target, body });
-    const akid = /Credential=([^/]+)\//.exec(String(req.headers.authorization ?? ''))?.[1] ?? 'anonymous';
-    const send = (status: number, payload: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' });
-      res.end(JSON.stringify(payload));
-    };
-    try {
-      const failure = failures.get(target);
-      if (failure && failure.times > 0) {
-        failure.times -= 1;
-        throw new SsmFault(failure.type, failure.message, failure.status);
-      }
-      const operation = operations[target];
-      if (!operation) throw new SsmFault('UnknownOperationException', `fake SSM does not do '${target}'`);
-      send(200, operation(body, `arn:aws:iam::${ACCOUNT}:user/${akid}`));
-    } catch (error) {
-      const fault =
-        error instanceof SsmFault ? error : new SsmFault('InternalServerError', String(error), 500);
-      send(fault.status, { __type: fault.type, message: fault.message });
-    }
-  };
-
-  const server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await startAwsJsonServer({
+    name: 'SSM',
+    targetPrefix: 'AmazonSSM',
+    internalErrorType: 'InternalServerError',
+    operations,
+  });
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
+    ...server,
     put: (name, value, o = {}) =>
       write(name, value, o.type ?? 'String', o.description, o.by ?? `arn:aws:iam::${ACCOUNT}:user/console`),
     value: (name) => store.get(name)?.at(-1)?.value,
     versions: (name) => store.get(name) ?? [],
     delete: (name) => void store.delete(name),
-    fail: (target, e, times = 1) =>
-      failures.set(target, { type: e.type, status: e.status ?? 400, message: e.message ?? e.type, times }),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
   };
+}
+
+/** An SDK client for `ssm` signed with `accessKeyId`; one attempt, so a scripted failure is seen as it is. */
+export function fakeSsmClient(ssm: FakeSsm, accessKeyId = 'AKID'): SSMClient {
+  return new SSMClient({
+    endpoint: ssm.url,
+    region: 'us-east-1',
+    credentials: { accessKeyId, secretAccessKey: 'fake' },
+    maxAttempts: 1,
+  });
 }

@@ -20,19 +20,11 @@ import { createMemoryJobStore } from '../../lambda/jobs/memory/memory-job-store.
 import { createMemoryBreakerStore } from '../../lambda/stores/memory-breaker-store.js';
 import { seededRandom } from '../../lambda/wiring/seeded-random.js';
 import { createFakeClock } from './fake-clock.js';
+import { ABC_CONFIG } from './test-config.js';
 
 /** A config with models a, b, c (never called over HTTP here) and pipeline `p` = `(a|b),c`. */
 export function jobsConfig(extra: Record<string, unknown> = {}): SwitchyardConfig {
-  return parseConfig({
-    providers: { fake: { type: 'openai', baseURL: 'http://127.0.0.1:9/v1' } },
-    models: {
-      a: { provider: 'fake', model: 'model-a' },
-      b: { provider: 'fake', model: 'model-b' },
-      c: { provider: 'fake', model: 'model-c' },
-    },
-    pipelines: { p: { chain: '(a|b),c' } },
-    ...extra,
-  });
+  return parseConfig({ ...ABC_CONFIG, ...extra });
 }
 
 /** A schedule on pipeline `p` with `n` jobs `job-1`… */

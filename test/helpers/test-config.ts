@@ -22,3 +22,14 @@ export function testConfig(overrides: Record<string, unknown> = {}): SwitchyardC
     ...overrides,
   });
 }
+
+/** Models a, b, c on one OpenAI-compatible provider, and a pipeline `p` = `(a|b),c`. */
+export const ABC_CONFIG = {
+  providers: { fake: { type: 'openai', baseURL: 'http://127.0.0.1:9/v1' } },
+  models: {
+    a: { provider: 'fake', model: 'model-a' },
+    b: { provider: 'fake', model: 'model-b' },
+    c: { provider: 'fake', model: 'model-c' },
+  },
+  pipelines: { p: { chain: '(a|b),c' } },
+};

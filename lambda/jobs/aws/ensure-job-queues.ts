@@ -6,6 +6,13 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
+import {
+  type AwsCredentials,
+  awsClientIdentity,
+  awsEnvFields,
+  optionalText,
+  parseEnv,
+} from '../../aws/aws-env.js';
 import { isAwsEndpoint } from '../../aws/dynamodb-client.js';
 import { ConfigError } from '../../core/errors.js';
 import { sqsErrorCode } from './sqs-errors.js';
@@ -35,15 +42,8 @@ export interface JobQueueSettings {
   /** True when `endpoint` is not AWS: Switchyard may create its queues there. */
   local: boolean;
   region: string | undefined;
-  credentials:
-    | { accessKeyId: string; secretAccessKey: string; sessionToken?: string | undefined }
-    | undefined;
+  credentials: AwsCredentials;
 }
-
-const optionalText = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined),
-  z.string().optional(),
-);
 
 // zod at the edge: the values a person types into a shell or a Lambda setting.
 const envSchema = z.object({
@@ -59,11 +59,7 @@ const envSchema = z.object({
   AWS_ENDPOINT_URL_SQS: optionalText.pipe(
     z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:4566' }).optional(),
   ),
-  AWS_REGION: optionalText,
-  AWS_DEFAULT_REGION: optionalText,
-  AWS_ACCESS_KEY_ID: optionalText,
-  AWS_SECRET_ACCESS_KEY: optionalText,
-  AWS_SESSION_TOKEN: optionalText,
+  ...awsEnvFields,
 });
 
 /**
@@ -71,31 +67,14 @@ const envSchema = z.object({
  * set (fauxqs checks no signature). Throws `ConfigError` naming the variable.
  */
 export function jobQueueSettings(env: NodeJS.ProcessEnv): JobQueueSettings {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = String(issue?.path[0] ?? 'environment');
-    throw new ConfigError(name, `${issue?.message ?? 'invalid'}, not '${String(env[name])}'`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(envSchema, env);
   const local = !isAwsEndpoint(e.AWS_ENDPOINT_URL_SQS);
-  const keys =
-    e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
-      ? {
-          accessKeyId: e.AWS_ACCESS_KEY_ID,
-          secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
-          sessionToken: e.AWS_SESSION_TOKEN,
-        }
-      : local
-        ? { accessKeyId: 'switchyard-local', secretAccessKey: 'switchyard-local' }
-        : undefined;
   return {
     queueName: e.SWITCHYARD_JOB_QUEUE ?? DEFAULT_JOB_QUEUE,
     queueUrl: e.SWITCHYARD_JOB_QUEUE_URL,
     endpoint: e.AWS_ENDPOINT_URL_SQS,
     local,
-    region: e.AWS_REGION ?? e.AWS_DEFAULT_REGION ?? (local ? 'us-east-1' : undefined),
-    credentials: keys,
+    ...awsClientIdentity(e, local),
   };
 }
 

@@ -4,22 +4,17 @@ import {
   GetParameterCommand,
   GetParametersByPathCommand,
   PutParameterCommand,
-  SSMClient,
+  type SSMClient,
 } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSsm, startFakeSsm } from '../../helpers/fake-ssm.js';
+import { type FakeSsm, fakeSsmClient, startFakeSsm } from '../../helpers/fake-ssm.js';
 
 let ssm: FakeSsm;
 let client: SSMClient;
 
 beforeAll(async () => {
   ssm = await startFakeSsm();
-  client = new SSMClient({
-    endpoint: ssm.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'fake' },
-    maxAttempts: 1,
-  });
+  client = fakeSsmClient(ssm, 'AKIDTEST');
 });
 afterAll(() => ssm.close());
 

@@ -1,4 +1,4 @@
-import { SSMClient } from '@aws-sdk/client-ssm';
+import type { SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createParameterSource,
@@ -6,29 +6,18 @@ import {
   ParameterSnapshotUnavailableError,
 } from '../../../lambda/aws/parameter-snapshot.js';
 import { createSsmChainParameters } from '../../../lambda/aws/ssm-chain-parameters.js';
-import type { LogFields } from '../../../lambda/core/logger.js';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
-import { type FakeSsm, startFakeSsm } from '../../helpers/fake-ssm.js';
+import { type FakeSsm, fakeSsmClient, startFakeSsm } from '../../helpers/fake-ssm.js';
+import { recordingLog } from '../../helpers/recording-log.js';
 
 let ssm: FakeSsm;
 let client: SSMClient;
 let clock: FakeClock;
-const warnings: { message: string; fields: LogFields | undefined }[] = [];
-const log = {
-  debug() {},
-  info() {},
-  warn: (message: string, fields?: LogFields) => warnings.push({ message, fields }),
-  error() {},
-};
+const { log, lines: warnings } = recordingLog('warn');
 
 beforeAll(async () => {
   ssm = await startFakeSsm();
-  client = new SSMClient({
-    endpoint: ssm.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKID', secretAccessKey: 'fake' },
-    maxAttempts: 1,
-  });
+  client = fakeSsmClient(ssm);
 });
 afterAll(() => ssm.close());
 

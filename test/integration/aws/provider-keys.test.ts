@@ -1,30 +1,22 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createParameterSource } from '../../../lambda/aws/parameter-snapshot.js';
 import { createAwsProviderKeys } from '../../../lambda/aws/provider-keys.js';
 import type { RemoteKeyReaders } from '../../../lambda/aws/remote-keys.js';
 import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
-import type { LogFields } from '../../../lambda/core/logger.js';
 import { remoteKeyReaders } from '../../../lambda/wiring/aws-container.js';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
-import { type FakeSsm, startFakeSsm } from '../../helpers/fake-ssm.js';
+import { type FakeSsm, fakeSsmClient, startFakeSsm } from '../../helpers/fake-ssm.js';
+import { recordingLog } from '../../helpers/recording-log.js';
 
 let ssm: FakeSsm;
 let ssmReaders: RemoteKeyReaders;
 let clock: FakeClock;
-const lines: { message: string; fields: LogFields | undefined }[] = [];
-const record = (message: string, fields?: LogFields) => lines.push({ message, fields });
-const log = { debug() {}, info: record, warn: record, error: record };
+const { log, lines } = recordingLog('info', 'warn', 'error');
 
 beforeAll(async () => {
   ssm = await startFakeSsm();
-  const client = new SSMClient({
-    endpoint: ssm.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKID', secretAccessKey: 'fake' },
-    maxAttempts: 1,
-  });
+  const client = fakeSsmClient(ssm);
   // Secrets Manager has no local server: these tests give it an in-process reader instead.
   ssmReaders = remoteKeyReaders({ ssm: client, secretsManager: new SecretsManagerClient({}) });
 });
@@ -52,12 +44,7 @@ function keysFor(providers: Record<string, string | undefined>, secrets = new Ma
     models: { m: { provider: Object.keys(providers)[0], model: 'x' } },
     pipelines: { p: { chain: 'm' } },
   });
-  const client = new SSMClient({
-    endpoint: ssm.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKID', secretAccessKey: 'fake' },
-    maxAttempts: 1,
-  });
+  const client = fakeSsmClient(ssm);
   const random = () => 0.5; // no jitter: lifetimes and backoffs are exact
   const source = createParameterSource({ client, prefix, cacheMs: 30_000, log, clock, random });
   const readers: RemoteKeyReaders = {

@@ -1,4 +1,4 @@
-import { SSMClient } from '@aws-sdk/client-ssm';
+import type { SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createParameterSource } from '../../../lambda/aws/parameter-snapshot.js';
 import {
@@ -8,14 +8,14 @@ import {
   readCallerKeysParameter,
   writeCallerKeysParameter,
 } from '../../../lambda/aws/ssm-caller-keys.js';
-import type { LogFields } from '../../../lambda/core/logger.js';
 import {
   type CallerKeySource,
   CallerKeysUnavailableError,
   sha256Hex,
 } from '../../../lambda/http/caller-auth.js';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
-import { type FakeSsm, startFakeSsm } from '../../helpers/fake-ssm.js';
+import { type FakeSsm, fakeSsmClient, startFakeSsm } from '../../helpers/fake-ssm.js';
+import { recordingLog } from '../../helpers/recording-log.js';
 
 const NAME = callerKeysParameterName('/sy-test');
 const HASH_A = sha256Hex('sy-a');
@@ -24,22 +24,11 @@ const HASH_B = sha256Hex('sy-b');
 let ssm: FakeSsm;
 let client: SSMClient;
 let clock: FakeClock;
-const errors: { message: string; fields: LogFields | undefined }[] = [];
-const log = {
-  debug() {},
-  info() {},
-  warn() {},
-  error: (message: string, fields?: LogFields) => errors.push({ message, fields }),
-};
+const { log, lines: errors } = recordingLog('error');
 
 beforeAll(async () => {
   ssm = await startFakeSsm();
-  client = new SSMClient({
-    endpoint: ssm.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKID', secretAccessKey: 'fake' },
-    maxAttempts: 1,
-  });
+  client = fakeSsmClient(ssm);
 });
 afterAll(() => ssm.close());
 beforeEach(() => {

@@ -1,29 +1,13 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
+import { describe, expect, it, vi } from 'vitest';
+import { MESSAGES, MODEL, useFakeOpenAIClient } from '../../helpers/fake-openai-client.js';
 
-const MODEL = 'gpt-4o-mini';
-// 'Be brief.' + 'Say hello' = 18 chars -> ceil(18 / 4) = 5 prompt tokens.
-const MESSAGES = [
-  { role: 'system' as const, content: 'Be brief.' },
-  { role: 'user' as const, content: 'Say hello' },
-];
-
-let fake: FakeUpstream;
-let client: OpenAI;
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  client = new OpenAI({ baseURL: fake.url, apiKey: 'test', maxRetries: 0 });
-});
-afterAll(() => fake.close());
-beforeEach(() => fake.reset());
+const openai = useFakeOpenAIClient();
 
 describe('OpenAI fake: scripted failures', () => {
   it('answers a 429 with Retry-After in the OpenAI error envelope', async () => {
-    fake.script(MODEL, [{ status: 429, retryAfter: 7 }]);
-    const err = await client.chat.completions
+    openai.fake.script(MODEL, [{ status: 429, retryAfter: 7 }]);
+    const err = await openai.client.chat.completions
       .create({ model: MODEL, messages: MESSAGES })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.RateLimitError);
@@ -32,12 +16,12 @@ describe('OpenAI fake: scripted failures', () => {
     expect(err.headers?.get('retry-after')).toBe('7');
     expect(err.code).toBe('rate_limit_exceeded');
     expect(err.error).toMatchObject({ type: 'requests', param: null });
-    expect(fake.requests[0]?.answeredStatus).toBe(429);
+    expect(openai.fake.requests[0]?.answeredStatus).toBe(429);
   });
 
   it('answers a context-length 400 with the OpenAI code and param', async () => {
-    fake.script(MODEL, [{ status: 400, errorCode: 'context_length_exceeded' }]);
-    const err = await client.chat.completions
+    openai.fake.script(MODEL, [{ status: 400, errorCode: 'context_length_exceeded' }]);
+    const err = await openai.client.chat.completions
       .create({ model: MODEL, messages: MESSAGES })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
@@ -53,8 +37,8 @@ describe('OpenAI fake: scripted failures', () => {
     [500, OpenAI.InternalServerError],
     [503, OpenAI.InternalServerError],
   ])('answers status %i so the client raises the matching error class', async (status, cls) => {
-    fake.script(MODEL, [{ status, errorMessage: 'scripted failure' }]);
-    const err = await client.chat.completions
+    openai.fake.script(MODEL, [{ status, errorMessage: 'scripted failure' }]);
+    const err = await openai.client.chat.completions
       .create({ model: MODEL, messages: MESSAGES })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(cls);
@@ -63,41 +47,43 @@ describe('OpenAI fake: scripted failures', () => {
   });
 
   it('resets the connection before headers (APIConnectionError, nothing answered)', async () => {
-    fake.script(MODEL, [{ reset: true }]);
-    const err = await client.chat.completions
+    openai.fake.script(MODEL, [{ reset: true }]);
+    const err = await openai.client.chat.completions
       .create({ model: MODEL, messages: MESSAGES })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.APIConnectionError);
-    expect(fake.requests[0]).toMatchObject({ answeredStatus: null, aborted: false });
+    expect(openai.fake.requests[0]).toMatchObject({ answeredStatus: null, aborted: false });
   });
 
   it('hangs until the client times out, and logs the request as aborted', async () => {
-    fake.script(MODEL, [{ hang: true }]);
-    const err = await client.chat.completions
+    openai.fake.script(MODEL, [{ hang: true }]);
+    const err = await openai.client.chat.completions
       .create({ model: MODEL, messages: MESSAGES }, { timeout: 200 })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
-    await vi.waitFor(() => expect(fake.requests[0]?.aborted).toBe(true));
-    expect(fake.requests[0]?.answeredStatus).toBeNull();
+    await vi.waitFor(() => expect(openai.fake.requests[0]?.aborted).toBe(true));
+    expect(openai.fake.requests[0]?.answeredStatus).toBeNull();
   });
 
   it('logs a request as aborted when the caller cancels during the latency before headers', async () => {
-    fake.script(MODEL, [{ latencyMs: 60_000 }]);
+    openai.fake.script(MODEL, [{ latencyMs: 60_000 }]);
     const controller = new AbortController();
-    const pending = client.chat.completions
+    const pending = openai.client.chat.completions
       .create({ model: MODEL, messages: MESSAGES }, { signal: controller.signal })
       .catch((e: unknown) => e);
-    await vi.waitFor(() => expect(fake.requests).toHaveLength(1));
-    expect(fake.requests[0]).toMatchObject({ aborted: false, answeredStatus: null });
+    await vi.waitFor(() => expect(openai.fake.requests).toHaveLength(1));
+    expect(openai.fake.requests[0]).toMatchObject({ aborted: false, answeredStatus: null });
     controller.abort();
     expect(await pending).toBeInstanceOf(OpenAI.APIUserAbortError);
-    await vi.waitFor(() => expect(fake.requests[0]?.aborted).toBe(true));
+    await vi.waitFor(() => expect(openai.fake.requests[0]?.aborted).toBe(true));
   });
 
   it('logs a stream as aborted when the caller stops reading mid-stream', async () => {
-    fake.script(MODEL, [{ chunkDelayMs: 50, text: 'one two three four five six seven eight nine ten' }]);
+    openai.fake.script(MODEL, [
+      { chunkDelayMs: 50, text: 'one two three four five six seven eight nine ten' },
+    ]);
     const controller = new AbortController();
-    const stream = await client.chat.completions.create(
+    const stream = await openai.client.chat.completions.create(
       { model: MODEL, messages: MESSAGES, stream: true },
       { signal: controller.signal },
     );
@@ -107,13 +93,17 @@ describe('OpenAI fake: scripted failures', () => {
       if (chunk.choices[0]?.delta.content && ++seen === 2) controller.abort();
     }
     expect(seen).toBe(2);
-    await vi.waitFor(() => expect(fake.requests[0]?.aborted).toBe(true));
-    expect(fake.requests[0]?.answeredStatus).toBe(200);
+    await vi.waitFor(() => expect(openai.fake.requests[0]?.aborted).toBe(true));
+    expect(openai.fake.requests[0]?.answeredStatus).toBe(200);
   });
 
   it('cuts a stream after N content chunks: the iteration throws after them', async () => {
-    fake.script(MODEL, [{ cutAfterChunks: 2 }]);
-    const stream = await client.chat.completions.create({ model: MODEL, messages: MESSAGES, stream: true });
+    openai.fake.script(MODEL, [{ cutAfterChunks: 2 }]);
+    const stream = await openai.client.chat.completions.create({
+      model: MODEL,
+      messages: MESSAGES,
+      stream: true,
+    });
     const received: string[] = [];
     await expect(
       (async () => {
@@ -122,12 +112,16 @@ describe('OpenAI fake: scripted failures', () => {
     ).rejects.toThrow();
     expect(received.join('')).toBe('Hello from');
     expect(received.filter(Boolean)).toHaveLength(2);
-    expect(fake.requests[0]).toMatchObject({ answeredStatus: 200, aborted: false });
+    expect(openai.fake.requests[0]).toMatchObject({ answeredStatus: 200, aborted: false });
   });
 
   it('sends an in-stream error event after N chunks when a status is scripted with the cut', async () => {
-    fake.script(MODEL, [{ cutAfterChunks: 1, status: 429, errorMessage: 'slow down mid-stream' }]);
-    const stream = await client.chat.completions.create({ model: MODEL, messages: MESSAGES, stream: true });
+    openai.fake.script(MODEL, [{ cutAfterChunks: 1, status: 429, errorMessage: 'slow down mid-stream' }]);
+    const stream = await openai.client.chat.completions.create({
+      model: MODEL,
+      messages: MESSAGES,
+      stream: true,
+    });
     const received: string[] = [];
     const err = await (async () => {
       for await (const chunk of stream) received.push(chunk.choices[0]?.delta.content ?? '');
@@ -138,26 +132,30 @@ describe('OpenAI fake: scripted failures', () => {
   });
 
   it('sends half a JSON body then resets for a cut non-streaming request', async () => {
-    fake.script(MODEL, [{ cutAfterChunks: 0 }]);
-    await expect(client.chat.completions.create({ model: MODEL, messages: MESSAGES })).rejects.toThrow();
-    expect(fake.requests[0]?.answeredStatus).toBe(200);
+    openai.fake.script(MODEL, [{ cutAfterChunks: 0 }]);
+    await expect(
+      openai.client.chat.completions.create({ model: MODEL, messages: MESSAGES }),
+    ).rejects.toThrow();
+    expect(openai.fake.requests[0]?.answeredStatus).toBe(200);
   });
 
   it('answers 200 with an unparseable body', async () => {
-    fake.script(MODEL, [{ malformed: true }]);
-    await expect(client.chat.completions.create({ model: MODEL, messages: MESSAGES })).rejects.toThrow();
+    openai.fake.script(MODEL, [{ malformed: true }]);
+    await expect(
+      openai.client.chat.completions.create({ model: MODEL, messages: MESSAGES }),
+    ).rejects.toThrow();
   });
 
   it('answers 200 with a schema-invalid body that the client passes through', async () => {
-    fake.script(MODEL, [{ malformed: 'schema' }]);
-    const data = await client.chat.completions.create({ model: MODEL, messages: MESSAGES });
+    openai.fake.script(MODEL, [{ malformed: 'schema' }]);
+    const data = await openai.client.chat.completions.create({ model: MODEL, messages: MESSAGES });
     expect(data.choices).toBeNull();
   });
 
   it('streams an unparseable event for a malformed stream (the iteration throws a SyntaxError)', async () => {
-    fake.script(MODEL, [{ malformed: 'unparseable' }]);
+    openai.fake.script(MODEL, [{ malformed: 'unparseable' }]);
     // The client logs the bad SSE data at error level; keep the test output clean.
-    const quiet = new OpenAI({ baseURL: fake.url, apiKey: 'test', maxRetries: 0, logLevel: 'off' });
+    const quiet = new OpenAI({ baseURL: openai.fake.url, apiKey: 'test', maxRetries: 0, logLevel: 'off' });
     const stream = await quiet.chat.completions.create({ model: MODEL, messages: MESSAGES, stream: true });
     const err = await (async () => {
       for await (const _chunk of stream) {

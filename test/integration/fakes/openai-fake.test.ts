@@ -1,32 +1,16 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
+import { describe, expect, it } from 'vitest';
+import { MESSAGES, MODEL, useFakeOpenAIClient } from '../../helpers/fake-openai-client.js';
 
-const MODEL = 'gpt-4o-mini';
-// 'Be brief.' + 'Say hello' = 18 chars -> ceil(18 / 4) = 5 prompt tokens.
-const MESSAGES = [
-  { role: 'system' as const, content: 'Be brief.' },
-  { role: 'user' as const, content: 'Say hello' },
-];
 const TOOLS = [{ type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object' } } }];
-
-let fake: FakeUpstream;
-let client: OpenAI;
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  client = new OpenAI({ baseURL: fake.url, apiKey: 'test', maxRetries: 0 });
-});
-afterAll(() => fake.close());
-beforeEach(() => fake.reset());
+const openai = useFakeOpenAIClient();
 
 async function collect(
   params: Partial<ChatCompletionCreateParamsBase> = {},
   options: OpenAI.RequestOptions = {},
 ): Promise<ChatCompletionChunk[]> {
-  const stream = await client.chat.completions.create(
+  const stream = await openai.client.chat.completions.create(
     { model: MODEL, messages: MESSAGES, ...params, stream: true },
     options,
   );
@@ -41,7 +25,7 @@ function textOf(chunks: ChatCompletionChunk[]): string {
 
 describe('OpenAI fake: successful answers', () => {
   it('answers a completion in the exact OpenAI shape with deterministic usage', async () => {
-    const { data, response } = await client.chat.completions
+    const { data, response } = await openai.client.chat.completions
       .create({ model: MODEL, messages: MESSAGES })
       .withResponse();
     expect(data).toMatchObject({
@@ -60,7 +44,7 @@ describe('OpenAI fake: successful answers', () => {
     expect(data.id).toMatch(/^chatcmpl-/);
     expect(typeof data.created).toBe('number');
     expect(response.headers.get('x-request-id')).toBe('req_fake_0');
-    expect(fake.requests).toEqual([
+    expect(openai.fake.requests).toEqual([
       expect.objectContaining({ model: MODEL, stream: false, aborted: false, answeredStatus: 200 }),
     ]);
   });
@@ -76,7 +60,7 @@ describe('OpenAI fake: successful answers', () => {
       choices: [],
       usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 },
     });
-    expect(fake.requests[0]).toMatchObject({ stream: true, answeredStatus: 200, aborted: false });
+    expect(openai.fake.requests[0]).toMatchObject({ stream: true, answeredStatus: 200, aborted: false });
   });
 
   it('sends no usage chunk without include_usage', async () => {
@@ -89,21 +73,25 @@ describe('OpenAI fake: successful answers', () => {
     ['max_tokens', { max_tokens: 2 }],
     ['max_completion_tokens', { max_completion_tokens: 2 }],
   ])('truncates the answer at %s with finish_reason length', async (_name, limit) => {
-    const data = await client.chat.completions.create({ model: MODEL, messages: MESSAGES, ...limit });
+    const data = await openai.client.chat.completions.create({ model: MODEL, messages: MESSAGES, ...limit });
     expect(data.choices[0]?.message.content).toBe('Hello fr');
     expect(data.choices[0]?.finish_reason).toBe('length');
     expect(data.usage?.completion_tokens).toBe(2);
   });
 
   it('stops before a stop sequence', async () => {
-    const data = await client.chat.completions.create({ model: MODEL, messages: MESSAGES, stop: [' from'] });
+    const data = await openai.client.chat.completions.create({
+      model: MODEL,
+      messages: MESSAGES,
+      stop: [' from'],
+    });
     expect(data.choices[0]?.message.content).toBe('Hello');
     expect(data.choices[0]?.finish_reason).toBe('stop');
   });
 
   it('answers with the scripted text and a forced finish reason', async () => {
-    fake.script(MODEL, [{ text: 'I cannot help with that.', finishReason: 'content_filter' }]);
-    const data = await client.chat.completions.create({ model: MODEL, messages: MESSAGES });
+    openai.fake.script(MODEL, [{ text: 'I cannot help with that.', finishReason: 'content_filter' }]);
+    const data = await openai.client.chat.completions.create({ model: MODEL, messages: MESSAGES });
     expect(data.choices[0]).toMatchObject({
       message: { content: 'I cannot help with that.' },
       finish_reason: 'content_filter',
@@ -111,8 +99,12 @@ describe('OpenAI fake: successful answers', () => {
   });
 
   it('answers with a tool call when the request offers tools', async () => {
-    fake.script(MODEL, [{ toolCall: { name: 'lookup', arguments: { city: 'Paris', days: 3 } } }]);
-    const data = await client.chat.completions.create({ model: MODEL, messages: MESSAGES, tools: TOOLS });
+    openai.fake.script(MODEL, [{ toolCall: { name: 'lookup', arguments: { city: 'Paris', days: 3 } } }]);
+    const data = await openai.client.chat.completions.create({
+      model: MODEL,
+      messages: MESSAGES,
+      tools: TOOLS,
+    });
     const choice = data.choices[0];
     expect(choice?.finish_reason).toBe('tool_calls');
     expect(choice?.message.content).toBeNull();
@@ -125,7 +117,7 @@ describe('OpenAI fake: successful answers', () => {
   });
 
   it('streams a tool call as argument pieces that join into the JSON arguments', async () => {
-    fake.script(MODEL, [{ toolCall: { name: 'lookup', arguments: { city: 'Paris', days: 3 } } }]);
+    openai.fake.script(MODEL, [{ toolCall: { name: 'lookup', arguments: { city: 'Paris', days: 3 } } }]);
     const chunks = await collect({ tools: TOOLS });
     const deltas = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
     expect(deltas[0]?.function?.name).toBe('lookup');
@@ -138,23 +130,23 @@ describe('OpenAI fake: successful answers', () => {
   });
 
   it('answers with text when a tool call is scripted but the request offers no tools', async () => {
-    fake.script(MODEL, [{ toolCall: { name: 'lookup' } }]);
-    const data = await client.chat.completions.create({ model: MODEL, messages: MESSAGES });
+    openai.fake.script(MODEL, [{ toolCall: { name: 'lookup' } }]);
+    const data = await openai.client.chat.completions.create({ model: MODEL, messages: MESSAGES });
     expect(data.choices[0]?.finish_reason).toBe('stop');
     expect(data.choices[0]?.message.tool_calls).toBeUndefined();
   });
 
   it('lists the models it knows about', async () => {
-    fake.setDefault('gpt-4.1', {});
-    await client.chat.completions.create({ model: MODEL, messages: MESSAGES });
-    const models = await client.models.list();
+    openai.fake.setDefault('gpt-4.1', {});
+    await openai.client.chat.completions.create({ model: MODEL, messages: MESSAGES });
+    const models = await openai.client.models.list();
     expect(models.data.map((m) => m.id)).toEqual(['gpt-4.1', MODEL]);
   });
 });
 
 describe('OpenAI fake: request validation', () => {
   it('answers 400 in the OpenAI envelope naming the bad field', async () => {
-    const res = await fetch(`${fake.url}/chat/completions`, {
+    const res = await fetch(`${openai.fake.url}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: MODEL }),
@@ -162,17 +154,17 @@ describe('OpenAI fake: request validation', () => {
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { message: string; type: string; param: string } };
     expect(body.error).toMatchObject({ type: 'invalid_request_error', param: 'messages' });
-    expect(fake.requests).toHaveLength(0);
+    expect(openai.fake.requests).toHaveLength(0);
   });
 
   it('answers 400 to a body that is not JSON', async () => {
-    const res = await fetch(`${fake.url}/chat/completions`, { method: 'POST', body: '{nope' });
+    const res = await fetch(`${openai.fake.url}/chat/completions`, { method: 'POST', body: '{nope' });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain('parse the JSON');
   });
 
   it('answers 404 on an unknown path', async () => {
-    const res = await fetch(`${fake.url}/completions`, { method: 'POST', body: '{}' });
+    const res = await fetch(`${openai.fake.url}/completions`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(404);
   });
 });

@@ -1,15 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
-import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
-import { sha256Hex } from '../../../lambda/http/caller-auth.js';
-import { type CapturedOutput, captureProcessOutput } from '../../helpers/capture-output.js';
-import { writeTempConfig } from '../../helpers/cli-harness.js';
-import { DYNALITE_ENV, type RunningDynalite, startDynalite } from '../../helpers/dynalite.js';
-import { type FakeSsm, startFakeSsm } from '../../helpers/fake-ssm.js';
-import { installLambdaStreamingRuntime, invokeStreaming } from '../../helpers/lambda-runtime.js';
+import { type ApiHandlerRig, chatEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
+import { invokeStreaming } from '../../helpers/lambda-runtime.js';
 
 // Shaped like real keys; assembled at runtime so secret scanners stay quiet.
 const LATE_KEY = ['sk', 'late', 'Rk2nW8qZ5vT1mY7cX4bH9dL3'].join('-');
@@ -18,30 +10,15 @@ const CALLER_KEY = 'sy-caller-key-for-key-tests-0123456789';
 const CACHE_MS = 300;
 const TABLE = 'switchyard-breakers-provider-keys-test';
 
-const fixture = JSON.parse(
-  readFileSync(new URL('../../fixtures/apigw-rest-proxy-event.json', import.meta.url), 'utf8'),
-);
-
-function event(): APIGatewayProxyEvent {
-  const e = structuredClone(fixture);
-  e.body = JSON.stringify({ model: 'p', messages: [{ role: 'user', content: 'hi' }] });
-  e.headers.Authorization = `Bearer ${CALLER_KEY}`;
-  e.multiValueHeaders.Authorization = [`Bearer ${CALLER_KEY}`];
-  return e;
-}
+const event = () => chatEvent(CALLER_KEY);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const saved = { ...process.env };
-let dynalite: RunningDynalite;
-let ssm: FakeSsm;
-let upstream: FakeUpstream;
-let handler: unknown;
-let output: CapturedOutput;
+let api: ApiHandlerRig;
 
 /** The breaker item of (p, model) exactly as DynamoDB holds it; undefined when never written. */
 async function breakerItem(model: string) {
   const client = new DynamoDBClient({
-    endpoint: dynalite.endpoint,
+    endpoint: api.dynalite.endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'dynalite', secretAccessKey: 'dynalite' },
   });
@@ -57,66 +34,55 @@ async function breakerItem(model: string) {
 }
 
 beforeAll(async () => {
-  [dynalite, ssm, upstream] = await Promise.all([startDynalite(), startFakeSsm(), startFakeOpenAI()]);
-  ssm.put('/syk/keys/keyed', KEYED_KEY, { type: 'SecureString' });
-  ssm.put('/syk/caller-keys', JSON.stringify({ tests: sha256Hex(CALLER_KEY) }), { type: 'SecureString' });
-  // '/syk/keys/late' does not exist yet: the operator has not written it.
-  Object.assign(process.env, DYNALITE_ENV, {
-    AWS_ENDPOINT_URL_DYNAMODB: dynalite.endpoint,
-    AWS_ENDPOINT_URL_SSM: ssm.url,
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: 'http://127.0.0.1:9',
-    SWITCHYARD_CONFIG: writeTempConfig({
-      providers: {
-        late: { type: 'openai', baseURL: upstream.url, apiKeySecret: '/syk/keys/late' },
-        keyed: { type: 'openai', baseURL: upstream.url, apiKeySecret: '/syk/keys/keyed' },
+  api = await startApiHandler(({ ssm, upstream }) => {
+    ssm.put('/syk/keys/keyed', KEYED_KEY, { type: 'SecureString' });
+    // '/syk/keys/late' does not exist yet: the operator has not written it.
+    return {
+      config: {
+        providers: {
+          late: { type: 'openai', baseURL: upstream.url, apiKeySecret: '/syk/keys/late' },
+          keyed: { type: 'openai', baseURL: upstream.url, apiKeySecret: '/syk/keys/keyed' },
+        },
+        models: {
+          a: { provider: 'late', model: 'model-a' },
+          b: { provider: 'keyed', model: 'model-b' },
+        },
+        pipelines: { p: { chain: 'a,b' } },
+        aws: { ssmPrefix: '/syk', chainCacheMs: CACHE_MS },
       },
-      models: {
-        a: { provider: 'late', model: 'model-a' },
-        b: { provider: 'keyed', model: 'model-b' },
-      },
-      pipelines: { p: { chain: 'a,b' } },
-      aws: { ssmPrefix: '/syk', chainCacheMs: CACHE_MS },
-    }),
-    SWITCHYARD_STORE: 'dynamodb',
-    SWITCHYARD_TABLE: TABLE,
-    SWITCHYARD_SSM_PREFIX: '/syk',
+      table: TABLE,
+      callerKey: CALLER_KEY,
+    };
   });
-  output = captureProcessOutput();
-  installLambdaStreamingRuntime();
-  ({ handler } = await import('../../../lambda/handlers/api.js'));
 });
 
-afterAll(async () => {
-  output.restore();
-  process.env = saved;
-  await Promise.all([dynalite.stop(), ssm.close(), upstream.close()]);
-});
+afterAll(() => api.stop());
 
 describe('API Lambda handler with a missing provider key', () => {
   it('serves the request from the next route and leaves the shared breaker item of that model untouched', async () => {
     for (let i = 0; i < 3; i += 1) {
-      const res = await invokeStreaming(handler, event());
+      const res = await invokeStreaming(api.handler, event());
       expect(res.statusCode).toBe(200);
       expect(res.headers['x-switchyard-model']).toBe('b');
       expect(res.headers['x-switchyard-route']).toBe('a:not_configured,b:200');
     }
-    expect(upstream.requestsFor('model-a')).toHaveLength(0);
+    expect(api.upstream.requestsFor('model-a')).toHaveLength(0);
     expect(await breakerItem('a')).toBeUndefined();
     expect(await breakerItem('b')).toBeDefined(); // the table does record the model that answered
-    expect(output.text()).toContain('provider key missing; its models are skipped as not_configured');
-    expect(output.text()).not.toContain('"reason":"upstream_auth"');
+    expect(api.output.text()).toContain('provider key missing; its models are skipped as not_configured');
+    expect(api.output.text()).not.toContain('"reason":"upstream_auth"');
   });
 
   it('uses the model again once the key is written, in the same container, after the snapshot lifetime', async () => {
-    ssm.put('/syk/keys/late', LATE_KEY, { type: 'SecureString' });
+    api.ssm.put('/syk/keys/late', LATE_KEY, { type: 'SecureString' });
     await sleep(CACHE_MS * 1.2 + 100);
     // The first request after the lifetime reads the snapshot (caller keys) before any attempt.
-    const res = await invokeStreaming(handler, event());
+    const res = await invokeStreaming(api.handler, event());
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-switchyard-model']).toBe('a');
     expect(res.headers['x-switchyard-route']).toBe('a:200');
-    expect(upstream.requestsFor('model-a')).toHaveLength(1);
-    expect(output.text()).toContain('provider key loaded');
-    expect(output.text()).not.toContain(LATE_KEY);
+    expect(api.upstream.requestsFor('model-a')).toHaveLength(1);
+    expect(api.output.text()).toContain('provider key loaded');
+    expect(api.output.text()).not.toContain(LATE_KEY);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../../lambda/cli/serve-command.js';
 import { DEFAULT_BREAKER_POLICY } from '../../../lambda/core/breaker/breaker-policy.js';
-import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';
+import { runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';
 import {
   DYNALITE_ENV,
   openBreakerTable,
@@ -9,6 +9,7 @@ import {
   startDynalite,
 } from '../../helpers/dynalite.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
+import { ABC_CONFIG } from '../../helpers/test-config.js';
 import { containerOn } from './breaker-contract-harness.js';
 
 let dynalite: RunningDynalite;

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';
+import { runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';
+import { ABC_CONFIG } from '../../helpers/test-config.js';
 
 describe('switchyard explain', () => {
   const config = writeTempConfig(ABC_CONFIG);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkServeExposure, isLoopbackHost } from '../../../lambda/cli/serve-exposure.js';
 import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
-import { ABC_CONFIG, runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';
+import { runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';
+import { ABC_CONFIG } from '../../helpers/test-config.js';
 
 const open = parseConfig(ABC_CONFIG);
 const keyed = parseConfig({ ...ABC_CONFIG, auth: { keys: { app: 'a'.repeat(64) } } });

@@ -1,7 +1,6 @@
 import * as crypto from 'node:crypto';
 import { Hono } from 'hono';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LogFields } from '../../../lambda/core/logger.js';
 import {
   type CallerKeySource,
   callerAuth,
@@ -12,6 +11,7 @@ import {
 import type { HttpEnv } from '../../../lambda/http/http-env.js';
 import { createStaticCallerKeys } from '../../../lambda/http/static-caller-keys.js';
 import { createLocalGateway } from '../../../lambda/wiring/create-local-gateway.js';
+import { recordingLog } from '../../helpers/recording-log.js';
 import { testConfig } from '../../helpers/test-config.js';
 
 vi.mock('node:crypto', async (importOriginal) => {
@@ -23,13 +23,7 @@ const KEY = 'sy-right-key-0123456789abcdefghijklmnopqrstuv';
 const OTHER = 'sy-other-key-0123456789abcdefghijklmnopqrstu';
 const HASHES = { ci: sha256Hex('sy-ci'), app: sha256Hex(KEY), ops: sha256Hex('sy-ops') };
 
-const lines: { message: string; fields: LogFields | undefined }[] = [];
-const log = {
-  debug() {},
-  info() {},
-  warn: (message: string, fields?: LogFields) => lines.push({ message, fields }),
-  error: (message: string, fields?: LogFields) => lines.push({ message, fields }),
-};
+const { log, lines } = recordingLog('warn', 'error');
 
 function appWith(source: CallerKeySource) {
   const app = new Hono<HttpEnv>();

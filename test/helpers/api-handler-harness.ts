@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
+import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
+import { sha256Hex } from '../../lambda/http/caller-auth.js';
+import { type CapturedOutput, captureProcessOutput } from './capture-output.js';
+import { writeTempConfig } from './cli-harness.js';
+import { DYNALITE_ENV, type RunningDynalite, startDynalite } from './dynalite.js';
+import { type FakeSsm, startFakeSsm } from './fake-ssm.js';
+import { installLambdaStreamingRuntime } from './lambda-runtime.js';
+
+const fixture: APIGatewayProxyEvent = JSON.parse(
+  readFileSync(new URL('../fixtures/apigw-rest-proxy-event.json', import.meta.url), 'utf8'),
+);
+
+/** What `restEvent` changes in the recorded event; whatever is left out stays as recorded. */
+export interface RestEventParts {
+  /** Re-aims the event at another route (path, proxy parameter and request context follow). */
+  method?: 'GET' | 'POST';
+  path?: string;
+  /** Sent as JSON; none gives a `null` body. */
+  body?: unknown;
+  /** Set in both `headers` and `multiValueHeaders`, as API Gateway does. */
+  headers?: Record<string, string>;
+}
+
+/** The real API Gateway (REST, payload 1.0) fixture, a `POST /v1/chat/completions`, with our parts. */
+export function restEvent(parts: RestEventParts = {}): APIGatewayProxyEvent {
+  const e = structuredClone(fixture);
+  if (parts.method !== undefined && parts.path !== undefined) {
+    e.httpMethod = parts.method;
+    e.path = parts.path;
+    e.pathParameters = { proxy: parts.path.slice(1) };
+    e.requestContext.httpMethod = parts.method;
+    e.requestContext.path = `/prod${parts.path}`;
+  }
+  e.body = parts.body === undefined ? null : JSON.stringify(parts.body);
+  for (const [name, value] of Object.entries(parts.headers ?? {})) {
+    e.headers[name] = value;
+    e.multiValueHeaders[name] = [value];
+  }
+  return e;
+}
+
+/** The `Authorization` header of a caller holding `key`. */
+export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/** A caller holding `callerKey` asks pipeline `p` to answer "hi". */
+export const chatEvent = (
+  callerKey: string,
+  body: unknown = { model: 'p', messages: [{ role: 'user', content: 'hi' }] },
+) => restEvent({ body, headers: bearer(callerKey) });
+
+/** The local servers a deployed API Lambda talks to: its breaker table, SSM, and one upstream. */
+export interface HandlerServers {
+  dynalite: RunningDynalite;
+  ssm: FakeSsm;
+  upstream: FakeUpstream;
+}
+
+/** How the API Lambda under test is deployed. */
+export interface HandlerDeployment {
+  /** The config file's content; its `aws.ssmPrefix` is also the Lambda's `SWITCHYARD_SSM_PREFIX`. */
+  config: { aws: { ssmPrefix: string } } & Record<string, unknown>;
+  /** Breaker table name (`SWITCHYARD_TABLE`). */
+  table: string;
+  /** The one caller key, written (hashed, as `tests`) to `<ssmPrefix>/caller-keys`. */
+  callerKey: string;
+}
+
+/** The API Lambda's handler as the runtime loads it, and what it writes to stdout and stderr. */
+export interface LoadedHandler {
+  handler: unknown;
+  output: CapturedOutput;
+  /** Stops capturing the output and puts the process environment back. */
+  restore(): void;
+}
+
+/** A loaded API handler with the servers it reads. */
+export interface ApiHandlerRig extends HandlerServers, LoadedHandler {
+  /** Path of the config file the handler reads (`SWITCHYARD_CONFIG`). */
+  configPath: string;
+  /** Restores the process and stops the servers. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Sets `env` on the process, captures its output (Powertools logs, EMF metrics), installs the
+ * streaming runtime's globals and imports the API handler, which reads its environment on load.
+ */
+export async function loadApiHandler(env: NodeJS.ProcessEnv): Promise<LoadedHandler> {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  const output = captureProcessOutput();
+  installLambdaStreamingRuntime();
+  const { handler } = await import('../../lambda/handlers/api.js');
+  return {
+    handler,
+    output,
+    restore() {
+      output.restore();
+      process.env = saved;
+    },
+  };
+}
+
+/**
+ * Starts dynalite, a fake SSM and a fake OpenAI upstream, lets `deploy` seed them and describe the
+ * deployment, writes its caller key, then loads the API handler with the environment the stack gives it, on a DynamoDB
+ * breaker store reading those servers. Secrets Manager points at a closed port: these deployments
+ * keep every key in SSM.
+ */
+export async function startApiHandler(
+  deploy: (servers: HandlerServers) => HandlerDeployment,
+): Promise<ApiHandlerRig> {
+  const [dynalite, ssm, upstream] = await Promise.all([startDynalite(), startFakeSsm(), startFakeOpenAI()]);
+  const deployment = deploy({ dynalite, ssm, upstream });
+  const { ssmPrefix } = deployment.config.aws;
+  ssm.put(`${ssmPrefix}/caller-keys`, JSON.stringify({ tests: sha256Hex(deployment.callerKey) }), {
+    type: 'SecureString',
+  });
+  const configPath = writeTempConfig(deployment.config);
+  const loaded = await loadApiHandler({
+    ...DYNALITE_ENV,
+    AWS_ENDPOINT_URL_DYNAMODB: dynalite.endpoint,
+    AWS_ENDPOINT_URL_SSM: ssm.url,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: 'http://127.0.0.1:9',
+    SWITCHYARD_CONFIG: configPath,
+    SWITCHYARD_STORE: 'dynamodb',
+    SWITCHYARD_TABLE: deployment.table,
+    SWITCHYARD_SSM_PREFIX: ssmPrefix,
+    POWERTOOLS_SERVICE_NAME: 'switchyard',
+  });
+  return {
+    dynalite,
+    ssm,
+    upstream,
+    configPath,
+    ...loaded,
+    async stop() {
+      loaded.restore();
+      await Promise.all([dynalite.stop(), ssm.close(), upstream.close()]);
+    },
+  };
+}
