@@ -46,6 +46,7 @@ function table(views: BreakerView[]): string {
   const rows = views.map((v) => [
     v.pipeline,
     v.model,
+    dash(v.route),
     v.state,
     dash(v.openUntil),
     dash(v.openReason),
@@ -56,6 +57,7 @@ function table(views: BreakerView[]): string {
   const header = [
     'PIPELINE',
     'MODEL',
+    'ROUTE',
     'STATE',
     'OPEN-UNTIL',
     'REASON',

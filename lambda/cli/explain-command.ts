@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createSsmChainStore, resolveSsmPrefix } from '../aws/ssm-chains.js';
 import { loadConfig } from '../config/config-file.js';
-import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
+import { type Catalog, type CatalogModel, createCatalog } from '../core/catalog/catalog.js';
 import { type EffectiveChain, envVarName } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { Tier } from '../core/dsl/types.js';
@@ -17,12 +17,19 @@ export const EXPLAIN_USAGE = [
   'with a pipeline name, --ssm also reads its operator override <prefix>/chains/<pipeline>, as the deployed gateway does',
 ].join('\n');
 
-/** The `--json` output of docs/design.md#the-chain-dsl; `source` and `chain` only for a pipeline. */
+/**
+ * The `--json` output of docs/design.md#the-chain-dsl; `source`, `chain` and `limits` only for a
+ * pipeline, `routes` only when a model of the chain has several routes.
+ */
 interface ExplainOutput {
   tiers: string[][];
   warnings: string[];
+  /** Route keys of each model of the chain that has several, in the order they are tried. */
+  routes?: Record<string, string[]>;
   source?: string;
   chain?: string;
+  /** The pipeline's substitution limits; `maxTier` null when every tier may answer. */
+  limits?: { substitution: 'allow' | 'forbid'; maxTier: number | null };
   output?: ExplainedOutput;
 }
 
@@ -60,9 +67,13 @@ export async function explainCommand(args: string[], io: CliIo): Promise<number>
     tiers: parsed.tiers.map((tier) => tier.members.map((m) => m.key)),
     warnings: [...(pipeline?.skipped ?? []), ...parsed.warnings.map((w) => w.message)],
   };
+  const routes = severalRoutes(parsed.tiers, catalog);
+  if (routes) output.routes = routes;
   if (pipeline) {
     output.source = pipeline.effective.source;
     output.chain = pipeline.effective.chain;
+    const { substitution, maxTier } = catalog.policy(target).route;
+    output.limits = { substitution, maxTier: maxTier ?? null };
     output.output = explainOutput(config, target);
   }
 
@@ -95,6 +106,26 @@ async function explainPipeline(
     skipped,
     override,
   };
+}
+
+/** Route keys of each model of the tiers that has more than one route; undefined when none has. */
+function severalRoutes(tiers: Tier[], catalog: Catalog): Record<string, string[]> | undefined {
+  const entries = tiers
+    .flatMap((tier) => tier.members.map((m) => catalog.models.get(m.key)))
+    .filter((m): m is CatalogModel => m !== undefined && m.routes.length > 1)
+    .map((m) => [m.key, m.routes.map((r) => r.key)]);
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+/** The human line of a pipeline's substitution limits. */
+function limitsLine({ substitution, maxTier }: NonNullable<ExplainOutput['limits']>): string {
+  const tiers =
+    substitution === 'forbid'
+      ? 'only tier 1 may answer'
+      : maxTier === null
+        ? 'every tier may answer'
+        : `tiers 1-${maxTier} may answer`;
+  return `limits    substitution: ${substitution}, maxTier: ${maxTier ?? 'none'} (${tiers})`;
 }
 
 async function readOverride(pipeline: string, config: SwitchyardConfig, io: CliIo): Promise<OverrideSeen> {
@@ -139,15 +170,26 @@ function describe(
   } else {
     lines.push(`chain  ${target}`, '');
   }
+  // A model's further routes follow it, without tier or weight: they are tried before the next tier.
   const rows = tiers.flatMap((tier, index) =>
-    tier.members.map((m) => {
+    tier.members.flatMap((m) => {
       const model = catalog.models.get(m.key);
-      return [String(index + 1), m.key, model?.providerName ?? '?', String(m.weight), model?.model ?? '?'];
+      const first = [
+        String(index + 1),
+        m.key,
+        model?.providerName ?? '?',
+        String(m.weight),
+        model?.model ?? '?',
+      ];
+      const further = (model?.routes ?? []).slice(1).map((r) => ['', m.key, r.providerName, '-', r.model]);
+      return [first, ...further];
     }),
   );
   if (rows.length > 0)
     lines.push(formatTable(['TIER', 'MODEL', 'PROVIDER', 'WEIGHT', 'UPSTREAM MODEL'], rows));
   else lines.push('(no model)');
+  if (output.routes) lines.push('', 'a model’s routes are tried in order before the next tier');
+  if (output.limits) lines.push('', limitsLine(output.limits));
   if (output.output) lines.push('', ...outputLines(output.output));
   if (output.warnings.length > 0) {
     lines.push('', 'warnings:', ...output.warnings.map((w) => `  - ${w}`));

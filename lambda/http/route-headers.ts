@@ -6,6 +6,8 @@ export function routeHeaders(requestId: string, result: RouteResult<unknown>): R
     'x-request-id': requestId,
     'x-switchyard-attempts': String(result.attempts.length),
     'x-switchyard-route': result.route,
+    // One label per attempt, in the trail's order: `first`, then `retry`, `route` or `substitute`.
+    'x-switchyard-steps': result.attempts.map((a) => a.step ?? 'first').join(','),
   };
   // A last-resort answer came from no model of this request: it says what it is instead.
   if (result.ok && result.degraded) headers['x-switchyard-degraded'] = result.degraded;

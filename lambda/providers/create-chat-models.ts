@@ -1,4 +1,4 @@
-import type { CatalogModel } from '../core/catalog/catalog.js';
+import type { CatalogRoute } from '../core/catalog/catalog.js';
 import type { ChatModel } from '../core/chat/chat-model.js';
 import { ProviderError } from '../core/failures/provider-error.js';
 import type { RouteModel } from '../core/router/route-types.js';
@@ -36,7 +36,7 @@ export interface ProviderAccess {
  * The key source of one model: the provider's current key, or a `not_configured` error naming
  * where the key should come from (never a value).
  */
-function currentKey(entry: CatalogModel, access: ProviderAccess): () => string {
+function currentKey(entry: CatalogRoute, access: ProviderAccess): () => string {
   return () => {
     const key = access.apiKey(entry.providerName);
     // A blank key is no key: sent, it would read as a refused credential and quarantine the route.
@@ -50,7 +50,7 @@ function currentKey(entry: CatalogModel, access: ProviderAccess): () => string {
   };
 }
 
-function createChatModel(entry: CatalogModel, access: ProviderAccess): ChatModel {
+function createChatModel(entry: CatalogRoute, access: ProviderAccess): ChatModel {
   const { provider } = entry;
   if (provider.type === 'bedrock') {
     return createBedrockChatModel({
@@ -72,9 +72,9 @@ function createChatModel(entry: CatalogModel, access: ProviderAccess): ChatModel
   });
 }
 
-/** One callable model per catalog entry, built once (each holds its connection pool); keys are read per attempt. */
+/** One callable model per catalog route, built once (each holds its connection pool); keys are read per attempt. */
 export function createRouteModels(
-  models: Iterable<CatalogModel>,
+  models: Iterable<CatalogRoute>,
   access: ProviderAccess,
 ): Map<string, RouteModel> {
   const routes = new Map<string, RouteModel>();

@@ -5,7 +5,7 @@
 export const BREAKER_TABLE_KEYS = {
   /** Partition key (S): the pipeline, so one Query returns every breaker of a pipeline. */
   partitionKey: 'pipeline',
-  /** Sort key (S): the model key; one item per (pipeline, model). */
+  /** Sort key (S): the route key (the model key for a model's first route); one item per (pipeline, model, route). */
   sortKey: 'model',
   /** TTL attribute (N, epoch seconds). Every item carries it; readers also check it themselves. */
   ttlAttribute: 'expiresAt',

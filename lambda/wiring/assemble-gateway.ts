@@ -67,7 +67,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
   const gateway = createGateway({
     catalog,
     sources: options.sources(catalog),
-    models: createRouteModels(catalog.models.values(), options.access),
+    models: createRouteModels(catalog.routes.values(), options.access),
     breakers,
     clock,
     random: options.random ?? systemRandom,

@@ -40,7 +40,12 @@ export function bedrockResources(fn: BundledFunction, config: SwitchyardConfig):
   const direct = new Set<string>();
   const throughProfiles = new Set<string>();
   const profiles = new Set<string>();
-  for (const model of Object.values(config.models)) {
+  // Every route of every model: a model's further `routes` may reach Bedrock too.
+  const routes = Object.values(config.models).flatMap((m) => [
+    m,
+    ...m.routes.map((r) => ({ provider: r.provider, model: r.model ?? m.model })),
+  ]);
+  for (const model of routes) {
     const provider = config.providers[model.provider];
     if (provider?.type !== 'bedrock') continue;
     const profile = parseInferenceProfileId(model.model);

@@ -24,7 +24,11 @@ const PROFILES = [
 /** One Bedrock model per profile prefix AWS uses today, plus a plain on-demand model. */
 const EVERY_PREFIX = {
   ...STACK_CONFIG,
-  providers: { ...STACK_CONFIG.providers, bedrockEu: { type: 'bedrock' as const, region: 'eu-west-1' } },
+  providers: {
+    ...STACK_CONFIG.providers,
+    bedrockEu: { type: 'bedrock' as const, region: 'eu-west-1' },
+    bedrockAp: { type: 'bedrock' as const, region: 'ap-southeast-2' },
+  },
   models: {
     ...STACK_CONFIG.models,
     ...Object.fromEntries(
@@ -33,7 +37,8 @@ const EVERY_PREFIX = {
         { provider: 'bedrockEu', model: `${prefix}.vendor.model-${prefix}-v1:0` },
       ]),
     ),
-    plain: { provider: 'bedrockEu', model: 'cohere.command-r-v1:0' },
+    // A second route to the same model, in another region: its grant comes from the route.
+    plain: { provider: 'bedrockEu', model: 'cohere.command-r-v1:0', routes: [{ provider: 'bedrockAp' }] },
   },
 };
 
@@ -111,6 +116,12 @@ describe('Switchyard stack: Bedrock through inference profiles', () => {
     expect(direct).toContain(':bedrock:eu-west-1::foundation-model/cohere.command-r-v1:0');
     const through = arnText(statements.find((s) => s.Sid === 'InvokeBedrockThroughProfiles')?.Resource);
     expect(through).not.toContain('cohere');
+  });
+
+  it('grants a model’s further Bedrock route in that route’s region', () => {
+    const statements = bedrockStatements(everyPrefix, 'ApiFunctionRole');
+    const direct = arnText(statements.find((s) => s.Sid === 'InvokeBedrockModels')?.Resource);
+    expect(direct).toContain(':bedrock:ap-southeast-2::foundation-model/cohere.command-r-v1:0');
   });
 
   it.each([

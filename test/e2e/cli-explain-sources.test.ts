@@ -20,6 +20,7 @@ describe('switchyard explain --ssm: the source that wins, as the deployed gatewa
       warnings: [],
       source: 'ssm',
       chain: 'c,a',
+      limits: { substitution: 'allow', maxTier: null },
       output: {
         structuredOutput: { repairAttempts: 1, repairWith: 'same' },
         substitutes: null,

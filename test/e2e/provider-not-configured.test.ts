@@ -29,6 +29,7 @@ describe('a provider without a key (not_configured) over HTTP', () => {
     expect(await breakerOf('s')).toEqual({
       pipeline: 'p',
       model: 's',
+      route: null,
       state: 'closed',
       openUntil: null,
       openReason: null,

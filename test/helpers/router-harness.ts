@@ -20,7 +20,10 @@ export function tiersOf(groups: string[][]): Tier[] {
 }
 
 export interface HarnessOptions {
+  /** Scripted steps per route key (a single-route model's route key is its model key). */
   models: Record<string, Step[]>;
+  /** Route keys of each model with several routes, in order, e.g. `{ A: ['A', 'A~azure'] }`. */
+  routes?: Record<string, string[]>;
   tiers: Tier[];
   policy?: Partial<RoutePolicy>;
   breaker?: Partial<BreakerPolicy>;
@@ -41,6 +44,7 @@ export function createRouterHarness(options: HarnessOptions) {
     maxAttempts: 3,
     deadlineMs: 15_000,
     fallbackOnContextLength: false,
+    substitution: 'allow',
     ...options.policy,
   };
   const breakers = createBreakers({
@@ -64,6 +68,7 @@ export function createRouterHarness(options: HarnessOptions) {
     sleep: clock.sleep,
     breakers,
     models: (key: string) => routes.get(key),
+    routesOf: (model: string) => options.routes?.[model] ?? [model],
     ledger: (entry: LedgerEntry) => ledger.push(entry),
   };
   let requests = 0;

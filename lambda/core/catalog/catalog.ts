@@ -9,6 +9,7 @@ import {
   routerSchema,
   type SwitchyardConfig,
 } from './config-schema.js';
+import { DEFAULT_SUBSTITUTION_LIMITS } from './route-config-schema.js';
 
 /**
  * Parsed chains the catalog remembers. Every request resolves its chain, and chains come from a
@@ -18,21 +19,39 @@ import {
 export const PARSE_CACHE_SIZE = 256;
 
 /** The attempt settings of a config that sets no `router` field: the config schema's defaults. */
-export const DEFAULT_ROUTE_POLICY: Readonly<RoutePolicy> = Object.freeze(routerSchema.parse({}));
+export const DEFAULT_ROUTE_POLICY: Readonly<RoutePolicy> = Object.freeze({
+  ...routerSchema.parse({}),
+  ...DEFAULT_SUBSTITUTION_LIMITS,
+});
 
-/** One model of the catalog, with its provider's settings resolved. */
-export interface CatalogModel {
+/**
+ * One way to call a model: a provider, the raw id there, a timeout and a price. Its `key` is the
+ * breaker and trail key: the model key for the model's own provider (so a single-route model keeps
+ * the key it always had), `<model>~<provider>` for each further route.
+ */
+export interface CatalogRoute {
   key: string;
+  /** The catalog key of the model this route reaches. */
+  modelKey: string;
   providerName: string;
   provider: ProviderConfig;
   /** The provider's raw model id. */
   model: string;
-  aliases: string[];
   timeoutMs: number;
   price?: ModelConfig['price'];
   /** Largest `max_tokens` a request may ask of this model; undefined: `limits.maxOutputTokens`. */
   maxOutputTokens?: number | undefined;
 }
+
+/** One model of the catalog, with its provider's settings resolved: its first route. */
+export interface CatalogModel extends CatalogRoute {
+  aliases: string[];
+  /** Every route of the model in the order they are tried, its own provider first. */
+  routes: readonly CatalogRoute[];
+}
+
+/** Separates a model key from a further route's provider name in a route key (never in a chain name). */
+export const ROUTE_SEPARATOR = '~';
 
 /** Route and breaker settings of one pipeline, after overrides. */
 export interface PipelinePolicy {
@@ -44,6 +63,8 @@ export interface PipelinePolicy {
 export interface Catalog extends NameResolver {
   readonly config: SwitchyardConfig;
   readonly models: ReadonlyMap<string, CatalogModel>;
+  /** Every route of every model, by route key (docs/concepts.md#routes-and-substitution). */
+  readonly routes: ReadonlyMap<string, CatalogRoute>;
   /** Names of the configured pipelines. */
   readonly pipelines: readonly string[];
   hasPipeline(name: string): boolean;
@@ -65,6 +86,7 @@ export interface Catalog extends NameResolver {
  */
 export function createCatalog(config: SwitchyardConfig): Catalog {
   const { models, resolve } = indexModels(config);
+  const routes = new Map([...models.values()].flatMap((m) => m.routes.map((r) => [r.key, r] as const)));
   const { globalPolicy, policies } = pipelinePolicies(config);
 
   // Parsing is pure in (chain, catalog); results are frozen because every caller shares them.
@@ -81,6 +103,7 @@ export function createCatalog(config: SwitchyardConfig): Catalog {
   const catalog: Catalog = {
     config,
     models,
+    routes,
     pipelines: Object.keys(config.pipelines),
     hasPipeline: (name) => Object.hasOwn(config.pipelines, name),
     resolve,
@@ -109,16 +132,17 @@ function indexModels(config: SwitchyardConfig): {
   for (const [key, m] of Object.entries(config.models)) {
     const provider = config.providers[m.provider];
     if (!provider) throw new ConfigError(`models.${key}.provider`, `unknown provider '${m.provider}'`);
-    models.set(key, {
+    const own: CatalogRoute = {
       key,
+      modelKey: key,
       providerName: m.provider,
       provider,
       model: m.model,
-      aliases: m.aliases,
       timeoutMs: m.timeoutMs,
       price: m.price,
       maxOutputTokens: m.maxOutputTokens,
-    });
+    };
+    models.set(key, { ...own, aliases: m.aliases, routes: [own, ...furtherRoutes(config, key, own)] });
     for (const alias of m.aliases) aliases.set(alias, key);
     rawIds.set(m.model, [...(rawIds.get(m.model) ?? []), key]);
   }
@@ -135,13 +159,38 @@ function indexModels(config: SwitchyardConfig): {
   return { models, resolve };
 }
 
+/**
+ * A model's routes after its own provider, each unset field taken from the model. A provider
+ * that is unknown or already a route of the model is a `ConfigError` naming the route.
+ */
+function furtherRoutes(config: SwitchyardConfig, key: string, own: CatalogRoute): CatalogRoute[] {
+  const seen = new Set([own.providerName]);
+  return (config.models[key]?.routes ?? []).map((r, index) => {
+    const field = `models.${key}.routes[${index}].provider`;
+    const provider = config.providers[r.provider];
+    if (!provider) throw new ConfigError(field, `unknown provider '${r.provider}'`);
+    if (seen.has(r.provider))
+      throw new ConfigError(field, `'${r.provider}' is already a route of this model`);
+    seen.add(r.provider);
+    return {
+      ...own,
+      key: `${key}${ROUTE_SEPARATOR}${r.provider}`,
+      providerName: r.provider,
+      provider,
+      model: r.model ?? own.model,
+      timeoutMs: r.timeoutMs ?? own.timeoutMs,
+      price: r.price ?? own.price,
+    };
+  });
+}
+
 /** The global policy and each pipeline's, worked out once: the config never changes after start-up. */
 function pipelinePolicies(config: SwitchyardConfig): {
   globalPolicy: PipelinePolicy;
   policies: Map<string, PipelinePolicy>;
 } {
   const globalBreaker: BreakerPolicy = { ...config.breaker };
-  const globalRoute: RoutePolicy = { ...config.router };
+  const globalRoute: RoutePolicy = { ...config.router, ...DEFAULT_SUBSTITUTION_LIMITS };
   const globalPolicy: PipelinePolicy = deepFreeze({ route: globalRoute, breaker: globalBreaker });
   const policies = new Map<string, PipelinePolicy>();
   for (const [name, p] of Object.entries(config.pipelines)) {
@@ -155,6 +204,8 @@ function pipelinePolicies(config: SwitchyardConfig): {
             deadlineMs: p.deadlineMs,
             fallbackOnContextLength: p.fallbackOnContextLength,
           }),
+          substitution: p.substitution,
+          maxTier: p.maxTier,
         },
         breaker: { ...globalBreaker, ...stripUndefined(p.breaker ?? {}) },
       }),

@@ -9,6 +9,7 @@ import { awsSchema } from './aws-config-schema.js';
 import { chainName, envVarName, keyName, name, pipelineName, positiveInt } from './config-fields.js';
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
+import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
 
 /** An OpenAI-compatible endpoint: OpenAI, Google's and Vertex's compatible endpoints, OpenRouter, Together, a fake. */
 export const openAIProviderSchema = z.strictObject({
@@ -63,6 +64,7 @@ export const modelSchema = z.strictObject({
    * output limit). Default: none, so `limits.maxOutputTokens` applies.
    */
   maxOutputTokens: positiveInt.optional(),
+  ...modelRoutesField,
 });
 
 /** The breaker fields (docs/design.md#breakers) and what each accepts. */
@@ -126,6 +128,8 @@ export const pipelineSchema = z.strictObject({
   breaker: breakerOverridesSchema.optional(),
   /** Structured output repair, substitute post-processing, prompt suffix, last resort. */
   ...pipelineOutputFields,
+  /** How far this pipeline may degrade: `substitution` and `maxTier`. */
+  ...substitutionLimitsSchema.shape,
 });
 
 /**

@@ -20,7 +20,7 @@ export interface GatewayDeps {
   catalog: Catalog;
   /** Chain sources in precedence order: env, SSM, config (docs/design.md#chain-sources). */
   sources: readonly ChainSource[];
-  /** Every callable model by catalog key. */
+  /** Every callable route by route key (a single-route model's route key is its model key). */
   models: ReadonlyMap<string, RouteModel>;
   breakers: Breakers;
   clock: Clock;
@@ -44,7 +44,10 @@ export interface CallContext {
 /** The state of one breaker, as `GET /v1/breakers` and `switchyard breakers` show it. */
 export interface BreakerView {
   pipeline: string;
+  /** The model key. */
   model: string;
+  /** The route's provider when the model has several routes (docs/concepts.md#routes-and-substitution); null for a model's only route. */
+  route: string | null;
   state: 'open' | 'closed';
   openUntil: string | null;
   openReason: string | null;
@@ -84,6 +87,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     sleep: deps.sleep,
     breakers: deps.breakers,
     models: (key) => deps.models.get(key),
+    routesOf: (model) => catalog.models.get(model)?.routes.map((r) => r.key) ?? [model],
     ledger: deps.ledger,
   };
 
@@ -134,7 +138,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   };
 }
 
-/** The breakers of one pipeline: every model of its chain, and any other the store still holds. */
+/** The breakers of one pipeline: every route of every model of its chain, and any other the store still holds. */
 async function pipelineBreakers(
   name: string,
   deps: GatewayDeps,
@@ -143,17 +147,24 @@ async function pipelineBreakers(
 ): Promise<BreakerView[]> {
   const target = lookup.isPipeline(name) ? await lookup.pipelineTarget(name) : undefined;
   const snapshots = await deps.breakers.read(name);
-  const models = new Set([
-    ...(target?.tiers.flatMap((t) => t.members.map((m) => m.key)) ?? []),
+  const { catalog } = deps;
+  const routeKeys = (model: string) => catalog.models.get(model)?.routes.map((r) => r.key) ?? [model];
+  const keys = new Set([
+    ...(target?.tiers.flatMap((t) => t.members.flatMap((m) => routeKeys(m.key))) ?? []),
     ...snapshots.keys(),
   ]);
-  const policy = deps.catalog.policy(name).breaker;
-  return [...models].map((model) => breakerView(name, model, snapshots.get(model), now, policy));
+  const policy = catalog.policy(name).breaker;
+  return [...keys].map((key) => {
+    const route = catalog.routes.get(key);
+    const several = route !== undefined && (catalog.models.get(route.modelKey)?.routes.length ?? 0) > 1;
+    const named = { model: route?.modelKey ?? key, route: several ? (route?.providerName ?? null) : null };
+    return breakerView(name, named, snapshots.get(key), now, policy);
+  });
 }
 
 function breakerView(
   pipeline: string,
-  model: string,
+  { model, route }: { model: string; route: string | null },
   s: BreakerSnapshot | undefined,
   now: number,
   policy: BreakerPolicy,
@@ -162,6 +173,7 @@ function breakerView(
   return {
     pipeline,
     model,
+    route,
     state: s && isOpen(s, now) ? 'open' : 'closed',
     openUntil: iso(s?.openUntil, now),
     openReason: s && isOpen(s, now) ? (s.openReason ?? null) : null,

@@ -4,6 +4,16 @@ import type { FailureClass } from '../failures/failure-class.js';
 /** How an attempt came to be (docs/design.md#vocabulary). */
 export type AttemptAction = 'first' | 'retry' | 'fallback' | 'fail-open';
 
+/**
+ * What an attempt is to the one before it (docs/design.md#vocabulary): `retry` the same route
+ * again, `route` the same model through another route, `substitute` another model. The first
+ * attempt has none.
+ */
+export type AttemptStep = 'retry' | 'route' | 'substitute';
+
+/** The pipeline setting that kept a request from degrading further: `substitution` or `maxTier`. */
+export type SubstitutionLimit = 'substitution' | 'maxTier';
+
 /** Whether output had reached the caller when the attempt ended (the streaming commit boundary). */
 export type AttemptPhase = 'before_output' | 'after_output';
 
@@ -35,6 +45,8 @@ export interface AttemptLedgerEntry {
   model: string;
   provider: string;
   action: AttemptAction;
+  /** What this attempt is to the previous one; absent on the first attempt. */
+  step?: AttemptStep | undefined;
   outcome: 'ok' | FailureClass;
   /** Upstream HTTP status, when there was one (200 for a success). */
   status?: number | undefined;
@@ -63,6 +75,8 @@ export interface RequestLedgerEntry {
   failureClass?: FailureClass | undefined;
   /** With reason `last_resort`: the answer was the pipeline's template or its cached last good answer. */
   degraded?: DegradedKind | undefined;
+  /** The pipeline limit that refused to degrade further, when one ended the request. */
+  limit?: SubstitutionLimit | undefined;
   latencyMs: number;
   usage: Usage;
   costUsd: number;

@@ -2,13 +2,28 @@ import type { Usage } from '../chat/chat-model.js';
 import { FAILURE_POLICY, type FailureClass } from '../failures/failure-class.js';
 import type { ProviderError } from '../failures/provider-error.js';
 import { addUsage, costOf } from '../ledger/cost.js';
-import type { AttemptPhase, DegradedKind, LedgerEntry, TerminalReason } from '../ledger/ledger-entry.js';
-import type { AttemptRecord, RouteFailure, RouteModel, RouteRequest, RouterDeps } from './route-types.js';
+import type {
+  AttemptPhase,
+  DegradedKind,
+  LedgerEntry,
+  SubstitutionLimit,
+  TerminalReason,
+} from '../ledger/ledger-entry.js';
+import type {
+  AttemptRecord,
+  LimitHit,
+  RouteFailure,
+  RouteModel,
+  RouteRequest,
+  RouterDeps,
+} from './route-types.js';
 
 /** One attempt as it ended, for {@link AttemptBook.record}. */
 export interface EndedAttempt {
   record: AttemptRecord;
   route: RouteModel;
+  /** The route key: the breaker and trail key of this attempt. */
+  routeKey: string;
   /** When the attempt started, ms since the epoch (its latency is measured from here). */
   startedAt: number;
   /** `before_output`: the attempt failed before the commit; `after_output`: a committed attempt settled. */
@@ -35,15 +50,15 @@ export class AttemptBook {
     private readonly startedAt: number,
   ) {}
 
-  /** The trail so far, e.g. `a:429,b:200`. */
+  /** The trail so far, e.g. `a:429,a~azure:429,b:200` (route keys: docs/concepts.md#routes-and-substitution). */
   route(): string {
     return this.trail.join(',');
   }
 
   /** Counts a committed attempt (status 200 in the trail) before it settles. */
-  commit(record: AttemptRecord): void {
+  commit({ record, routeKey }: { record: AttemptRecord; routeKey: string }): void {
     this.attempts.push(record);
-    this.trail.push(`${record.model}:200`);
+    this.trail.push(`${routeKey}:200`);
   }
 
   /**
@@ -62,7 +77,7 @@ export class AttemptBook {
       // A hint that came after output is not this request's to act on (the ledger never showed one).
       if (phase === 'before_output') record.retryAfterMs = error.retryAfterMs;
     }
-    const mark = `${record.model}:${error ? (error.status ?? error.failureClass) : 200}`;
+    const mark = `${ended.routeKey}:${error ? (error.status ?? error.failureClass) : 200}`;
     if (phase === 'after_output') this.trail[this.trail.length - 1] = mark;
     else {
       this.attempts.push(record);
@@ -72,7 +87,8 @@ export class AttemptBook {
     // The committed attempt is the request's last: its request line comes before the sample.
     if (phase === 'after_output') this.writeRequest(settledReason(error), record.model, error?.failureClass);
     if (error && FAILURE_POLICY[error.failureClass].local) return;
-    await this.deps.breakers.record(this.request.pipeline, record.model, {
+    // Breakers are per (pipeline, model, route): the route key is the model key for its own provider.
+    await this.deps.breakers.record(this.request.pipeline, ended.routeKey, {
       at: this.deps.clock.now(),
       outcome: error?.failureClass ?? 'ok',
       retryAfterMs: record.retryAfterMs,
@@ -81,18 +97,23 @@ export class AttemptBook {
 
   /**
    * Ends a request that did not succeed: writes its request line, or with `deferFailureLine`
-   * leaves that to the failure's `conclude` (a last resort may still answer).
+   * leaves that to the failure's `conclude` (a last resort may still answer). `limit`: the
+   * pipeline limit that kept the request from degrading further, when one did.
    */
-  finish(reason: RouteFailure['reason']): RouteFailure {
+  finish(reason: RouteFailure['reason'], limit?: LimitHit): RouteFailure {
     const failure = {
       ok: false as const,
       reason,
       attempts: this.attempts,
       route: this.route(),
       error: this.lastError,
+      ...(limit ? { limit } : {}),
     };
     const conclude = (degraded?: DegradedKind) =>
-      this.writeRequest(degraded ? 'last_resort' : reason, undefined, this.lastError?.failureClass, degraded);
+      this.writeRequest(degraded ? 'last_resort' : reason, undefined, this.lastError?.failureClass, {
+        degraded,
+        limit: limit?.setting,
+      });
     if (this.request.deferFailureLine) return { ...failure, conclude };
     conclude();
     return failure;
@@ -110,7 +131,7 @@ export class AttemptBook {
     reason: TerminalReason,
     model?: string,
     failureClass?: FailureClass,
-    degraded?: DegradedKind,
+    outcome: { degraded?: DegradedKind | undefined; limit?: SubstitutionLimit | undefined } = {},
   ): void {
     const { requestId, pipeline, stream } = this.request;
     this.ledger({
@@ -122,11 +143,12 @@ export class AttemptBook {
       model,
       route: this.route(),
       failureClass,
+      ...(outcome.limit ? { limit: outcome.limit } : {}),
       latencyMs: this.deps.clock.now() - this.startedAt,
       usage: this.usage,
       costUsd: this.cost,
       stream,
-      ...(degraded ? { degraded } : {}),
+      ...(outcome.degraded ? { degraded: outcome.degraded } : {}),
     });
   }
 

@@ -1,79 +1,188 @@
 import { type BreakerSnapshot, isCooling, isOpen } from '../breaker/breaker-state.js';
-import type { AttemptAction } from '../ledger/ledger-entry.js';
-import type { AttemptRecord, RouteModel, RouteRequest, RouterDeps } from './route-types.js';
-import { selectModel } from './select-model.js';
+import type { Tier } from '../dsl/types.js';
+import type { AttemptAction, AttemptStep } from '../ledger/ledger-entry.js';
+import type {
+  AttemptRecord,
+  LimitHit,
+  RouteModel,
+  RoutePolicy,
+  RouteRequest,
+  RouterDeps,
+} from './route-types.js';
+import { type Selection, selectModel } from './select-model.js';
 
-/** The next attempt to make: the model to call and its record, still without an outcome. */
+/** The next attempt to make: the route to call, its key and its record, still without an outcome. */
 export interface PlannedAttempt {
   route: RouteModel;
+  /** The route key: the breaker and trail key (the model key for a model's own provider). */
+  routeKey: string;
   record: AttemptRecord;
 }
 
-/** Which model each attempt of one request calls, from the breaker state and what failed so far. */
+/** Which route each attempt of one request calls, from the breaker state and what failed so far. */
 export interface AttemptPlanner {
-  /** Selects afresh for attempt `n`; undefined when no member can be called. */
-  next(n: number, previous: AttemptRecord | undefined): Promise<PlannedAttempt | undefined>;
-  /** Leaves a failed model out of the rest of this request; `local` when it sent nothing (`not_configured`). */
-  failed(model: string, local: boolean): void;
+  /** Selects afresh for attempt `n`; undefined when no allowed route can be called. */
+  next(n: number): Promise<PlannedAttempt | undefined>;
+  /** Leaves a failed route out of the rest of this request; `local` when it sent nothing (`not_configured`). */
+  failed(routeKey: string, local: boolean): void;
+  /**
+   * The pipeline limit that keeps this request from going on, if any: the chain goes on past the
+   * allowed tiers and every allowed route has failed (or none can be called).
+   */
+  limit(): LimitHit | undefined;
+}
+
+/** The highest tier a request may use, and which setting says so; undefined: every tier. */
+export function tierLimit(policy: RoutePolicy): LimitHit | undefined {
+  if (policy.substitution === 'forbid') return { setting: 'substitution', maxTier: 1 };
+  return policy.maxTier === undefined ? undefined : { setting: 'maxTier', maxTier: policy.maxTier };
 }
 
 /**
- * Plans the attempts of one request. Every selection reads the breaker state again, which by then
- * holds the previous attempt's sample; a local failure writes nothing to the store, so the state
- * read before it is still current and is not read again.
+ * Plans the attempts of one request (docs/design.md#the-attempt-loop). Only the tiers the
+ * pipeline's limits allow are ever considered, fail-open included. After a failure the same
+ * model's next healthy route comes first (same-contract fallback), then a fresh selection over
+ * the tiers (substitution). Every selection reads the breaker state again, which by then holds
+ * the previous attempt's sample; a local failure writes nothing, so it is not read again.
  */
 export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): AttemptPlanner {
+  const routesOf = (model: string) => deps.routesOf?.(model) ?? [model];
   const failed = new Set<string>();
-  // A member not in the catalog can never be called, nor one found not configured in this
-  // request (no key): leave them out of every selection.
+  // A route not in the catalog can never be called, nor one found not configured in this request.
   const unconfigured = new Set<string>();
-  // Each callable tier keeps its position in the chain: the ledger's `tier` is the chain's.
-  const callableTiers = () =>
-    request.tiers
-      .map((tier, index) => ({
-        members: tier.members.filter((m) => !unconfigured.has(m.key) && deps.models(m.key) !== undefined),
-        number: index + 1,
-      }))
-      .filter((tier) => tier.members.length > 0);
-  let tiers = callableTiers();
+  const bound = tierLimit(request.policy);
+  const allowed = request.tiers.slice(0, bound?.maxTier ?? request.tiers.length);
+  const callable = (route: string) => !unconfigured.has(route) && deps.models(route) !== undefined;
+  let tiers = callableTiers(allowed, callable, routesOf);
   let snapshots: Map<string, BreakerSnapshot> | undefined;
+  let last: PlannedAttempt | undefined;
 
   return {
-    async next(n, previous) {
+    async next(n) {
       snapshots ??= await deps.breakers.read(request.pipeline);
-      const current = snapshots;
-      const now = deps.clock.now();
-      const isBlocked = (key: string) => {
-        const s = current.get(key);
-        return s !== undefined && (isOpen(s, now) || isCooling(s, now));
-      };
-      const selection = selectModel(tiers, { isBlocked, hasFailed: (key) => failed.has(key) }, deps.random);
-      const route = selection && deps.models(selection.key);
-      if (!selection || !route) return undefined;
+      const routes = routeState(snapshots, deps.clock.now(), failed, tiers.routesOf);
+      const selection =
+        sameModelFirst(last, tiers, routes) ?? selectModel(tiers.list, routes.asModels, deps.random);
+      const routeKey = selection && routes.pick(selection.key);
+      const route = routeKey !== undefined ? deps.models(routeKey) : undefined;
+      if (!selection || routeKey === undefined || !route) return undefined;
+      const failOpen = routes.isBlocked(routeKey);
+      const step = stepOf(selection.key, routeKey, last);
       const record: AttemptRecord = {
         attempt: n,
-        tier: tiers[selection.tier]?.number ?? selection.tier + 1,
+        tier: tiers.list[selection.tier]?.number ?? selection.tier + 1,
         model: selection.key,
         provider: route.model.provider,
-        action: actionOf(selection.failOpen, selection.key, previous),
+        action: actionOf(failOpen, routeKey, last?.routeKey),
+        ...(step ? { step } : {}),
         outcome: 'ok',
         status: 200,
         latencyMs: 0,
       };
-      return { route, record };
+      last = { route, routeKey, record };
+      return last;
     },
-    failed(model, local) {
-      failed.add(model);
+    failed(routeKey, local) {
+      failed.add(routeKey);
       if (local) {
-        unconfigured.add(model);
-        tiers = callableTiers();
+        unconfigured.add(routeKey);
+        tiers = callableTiers(allowed, callable, routesOf);
       } else snapshots = undefined;
+    },
+    limit() {
+      if (!bound || request.tiers.length <= bound.maxTier) return undefined;
+      const every = tiers.list.flatMap((t) => t.members.flatMap((m) => tiers.routesOf(m.key)));
+      return every.every((route) => failed.has(route)) ? bound : undefined;
     },
   };
 }
 
-function actionOf(failOpen: boolean, key: string, previous: AttemptRecord | undefined): AttemptAction {
+/** After a failure, the same model again while it has a healthy, unfailed route: a `route` step. */
+function sameModelFirst(
+  last: PlannedAttempt | undefined,
+  tiers: ReturnType<typeof callableTiers>,
+  routes: ReturnType<typeof routeState>,
+): Selection | undefined {
+  const model = last?.record.model;
+  if (model === undefined || routes.firstEligible(model) === undefined) return undefined;
+  return { key: model, tier: tiers.indexOf(model), failOpen: false };
+}
+
+/** A tier with its position in the chain (the ledger's `tier` is the chain's). */
+type NumberedTier = Tier & { number: number };
+
+/** The allowed tiers, each member kept when one of its routes can be called, and each member's callable routes. */
+function callableTiers(
+  allowed: readonly Tier[],
+  callable: (route: string) => boolean,
+  routesOf: (model: string) => readonly string[],
+) {
+  const routes = new Map<string, string[]>();
+  const list: NumberedTier[] = allowed
+    .map((tier, index) => ({
+      members: tier.members.filter((m) => {
+        const usable = routesOf(m.key).filter(callable);
+        routes.set(m.key, usable);
+        return usable.length > 0;
+      }),
+      number: index + 1,
+    }))
+    .filter((tier) => tier.members.length > 0);
+  return {
+    list,
+    routesOf: (model: string) => routes.get(model) ?? [],
+    indexOf: (model: string) => list.findIndex((t) => t.members.some((m) => m.key === model)),
+  };
+}
+
+/**
+ * Route-level health, seen as model-level eligibility for {@link selectModel}: a model is blocked
+ * when none of its routes is both healthy and unfailed, failed when every route has failed.
+ */
+function routeState(
+  snapshots: Map<string, BreakerSnapshot>,
+  now: number,
+  failed: ReadonlySet<string>,
+  routesOf: (model: string) => readonly string[],
+) {
+  const isBlocked = (route: string) => {
+    const s = snapshots.get(route);
+    return s !== undefined && (isOpen(s, now) || isCooling(s, now));
+  };
+  const eligible = (route: string) => !isBlocked(route) && !failed.has(route);
+  const firstEligible = (model: string) => routesOf(model).find(eligible);
+  return {
+    isBlocked,
+    firstEligible,
+    asModels: {
+      isBlocked: (model: string) => firstEligible(model) === undefined,
+      hasFailed: (model: string) => routesOf(model).every((route) => failed.has(route)),
+    },
+    /** The route of a selected model: healthy and unfailed, else unfailed (fail-open), else a healthy one, else the first. */
+    pick: (model: string) => {
+      const routes = routesOf(model);
+      return (
+        routes.find(eligible) ??
+        routes.find((r) => !failed.has(r)) ??
+        routes.find((r) => !isBlocked(r)) ??
+        routes[0]
+      );
+    },
+  };
+}
+
+function actionOf(failOpen: boolean, routeKey: string, previous: string | undefined): AttemptAction {
   if (failOpen) return 'fail-open';
-  if (!previous) return 'first';
-  return previous.model === key ? 'retry' : 'fallback';
+  if (previous === undefined) return 'first';
+  return previous === routeKey ? 'retry' : 'fallback';
+}
+
+function stepOf(
+  model: string,
+  routeKey: string,
+  previous: PlannedAttempt | undefined,
+): AttemptStep | undefined {
+  if (!previous) return undefined;
+  if (previous.record.model !== model) return 'substitute';
+  return previous.routeKey === routeKey ? 'retry' : 'route';
 }

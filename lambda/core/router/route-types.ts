@@ -3,7 +3,13 @@ import type { CallOptions, ChatModel, Usage } from '../chat/chat-model.js';
 import type { Tier } from '../dsl/types.js';
 import type { ProviderError } from '../failures/provider-error.js';
 import type { Price } from '../ledger/cost.js';
-import type { AttemptLedgerEntry, DegradedKind, LedgerSink, TerminalReason } from '../ledger/ledger-entry.js';
+import type {
+  AttemptLedgerEntry,
+  DegradedKind,
+  LedgerSink,
+  SubstitutionLimit,
+  TerminalReason,
+} from '../ledger/ledger-entry.js';
 import type { Clock, Random, Sleep } from '../time.js';
 
 /** A model the router may call, with what the catalog says about it. */
@@ -22,6 +28,10 @@ export interface RoutePolicy {
   deadlineMs: number;
   /** Fall back when a model's context window is exceeded, instead of stopping. Default false. */
   fallbackOnContextLength: boolean;
+  /** `forbid`: only the first tier's models may answer. Default `allow` (docs/configuration.md#routes-and-substitution). */
+  substitution: 'allow' | 'forbid';
+  /** Highest tier (1-based) that may answer; undefined: every tier. Default undefined. */
+  maxTier?: number | undefined;
 }
 
 export interface RouterDeps {
@@ -29,8 +39,13 @@ export interface RouterDeps {
   random: Random;
   sleep: Sleep;
   breakers: Breakers;
-  /** The callable model for a catalog key; undefined when it is not configured. */
+  /** The callable model for a route key (docs/concepts.md#routes-and-substitution); undefined when it is not configured. */
   models(key: string): RouteModel | undefined;
+  /**
+   * The route keys of a model key, in the order they are tried. Default: the model key alone (a
+   * single-route model, whose one route key is its model key).
+   */
+  routesOf?(modelKey: string): readonly string[];
   ledger: LedgerSink;
 }
 
@@ -59,7 +74,16 @@ export type AttemptCall<T> = (model: ChatModel, options: CallOptions) => Promise
 /** What the router remembers of one attempt: its ledger line without the request's fields and phase. */
 export type AttemptRecord = Pick<
   AttemptLedgerEntry,
-  'attempt' | 'tier' | 'model' | 'provider' | 'action' | 'outcome' | 'status' | 'retryAfterMs' | 'latencyMs'
+  | 'attempt'
+  | 'tier'
+  | 'model'
+  | 'provider'
+  | 'action'
+  | 'step'
+  | 'outcome'
+  | 'status'
+  | 'retryAfterMs'
+  | 'latencyMs'
 >;
 
 /** How a committed attempt finally ended: completely (with usage) or with an error after output. */
@@ -90,6 +114,8 @@ export interface RouteSuccess<T> {
 export interface RouteFailure {
   ok: false;
   reason: Exclude<TerminalReason, 'success' | 'partial'>;
+  /** The substitution limit that kept the request from going on, when one did. */
+  limit?: LimitHit | undefined;
   attempts: AttemptRecord[];
   route: string;
   /** The failure that ended the request, if an attempt was made. */
@@ -99,6 +125,12 @@ export interface RouteFailure {
    * none, as this failure. Call it exactly once.
    */
   conclude?: ((degraded?: DegradedKind) => void) | undefined;
+}
+
+/** A pipeline limit in force: which setting, and the highest tier it lets answer (1 for `substitution: forbid`). */
+export interface LimitHit {
+  setting: SubstitutionLimit;
+  maxTier: number;
 }
 
 export type RouteResult<T> = RouteSuccess<T> | RouteFailure;

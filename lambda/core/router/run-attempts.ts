@@ -16,7 +16,8 @@ import type {
 } from './route-types.js';
 
 /**
- * The attempt loop of docs/design.md#the-attempt-loop: retry and fallback are one loop. Every attempt selects afresh
+ * The attempt loop of docs/design.md#the-attempt-loop: retry, route fallback and substitution are
+ * one loop, within the pipeline's substitution limits. Every attempt selects afresh
  * from the breaker state, which already holds the previous attempt's sample; failures that must
  * not be hidden (invalid request, content policy, cancellation) stop the loop at once.
  *
@@ -43,9 +44,9 @@ export async function runAttempts<T>(
   for (let n = 1; sent < policy.maxAttempts; n++) {
     if (signal?.aborted) return book.finish('cancelled');
     if (clock.now() >= deadline) return book.finish('deadline');
-    const planned = repeat ? retryOf(repeat, n) : await planner.next(n, book.attempts.at(-1));
+    const planned = repeat ? retryOf(repeat, n) : await planner.next(n);
     repeat = undefined;
-    if (!planned) return book.finish('exhausted');
+    if (!planned) return book.finish('exhausted', planner.limit());
     // The breaker read may have taken the rest of the budget: no attempt without time to run it.
     if (clock.now() >= deadline) return book.finish('deadline');
 
@@ -53,7 +54,7 @@ export async function runAttempts<T>(
     const timeoutMs = Math.min(planned.route.timeoutMs, deadline - startedAttemptAt);
     const outcome = await attempt(call, planned.route, timeoutMs, deps, signal);
     if (outcome.ok) {
-      book.commit(planned.record);
+      book.commit(planned);
       return committed(outcome.value, outcome.signal, planned, startedAttemptAt, book);
     }
     const { error } = outcome;
@@ -61,7 +62,7 @@ export async function runAttempts<T>(
     await book.record({ ...planned, startedAt: startedAttemptAt, phase: 'before_output', error, usage });
     const local = FAILURE_POLICY[error.failureClass].local;
     if (error instanceof SchemaInvalidError && error.repairSameModel) repeat = planned;
-    else planner.failed(planned.record.model, local);
+    else planner.failed(planned.routeKey, local);
     if (local) continue;
     sent += 1;
     if (error.failureClass === 'cancelled') return book.finish('cancelled');
@@ -70,15 +71,26 @@ export async function runAttempts<T>(
       (error.failureClass === 'context_length' && policy.fallbackOnContextLength);
     if (!fallsBack) return book.finish('stopped');
   }
-  return book.finish(clock.now() >= deadline ? 'deadline' : 'exhausted');
+  return clock.now() >= deadline ? book.finish('deadline') : book.finish('exhausted', planner.limit());
 }
 
 /** Attempt `n` on the model of `planned` again (docs/design.md#structured-output: a repair on the same model). */
-function retryOf({ route, record }: PlannedAttempt, n: number): PlannedAttempt {
+function retryOf({ route, routeKey, record }: PlannedAttempt, n: number): PlannedAttempt {
   const { tier, model, provider } = record;
   return {
     route,
-    record: { attempt: n, tier, model, provider, action: 'retry', outcome: 'ok', status: 200, latencyMs: 0 },
+    routeKey,
+    record: {
+      attempt: n,
+      tier,
+      model,
+      provider,
+      action: 'retry',
+      step: 'retry',
+      outcome: 'ok',
+      status: 200,
+      latencyMs: 0,
+    },
   };
 }
 
@@ -116,7 +128,7 @@ async function attempt<T>(
 function committed<T>(
   value: T,
   signal: AbortSignal,
-  { record, route }: PlannedAttempt,
+  { record, route, routeKey }: PlannedAttempt,
   startedAt: number,
   book: AttemptBook,
 ): RouteSuccess<T> {
@@ -134,7 +146,15 @@ function committed<T>(
       if (settled) return;
       settled = true;
       const error = 'error' in settlement ? settlement.error : undefined;
-      await book.record({ record, route, startedAt, phase: 'after_output', error, usage: settlement.usage });
+      await book.record({
+        record,
+        route,
+        routeKey,
+        startedAt,
+        phase: 'after_output',
+        error,
+        usage: settlement.usage,
+      });
     },
   };
 }

@@ -25,8 +25,46 @@ export interface TerminalError {
  * `provider_not_configured`, naming the providers (never a key or where it is kept). Local
  * failures are left out when judging the upstream answers: a chain whose every reachable route
  * said 429 still answers 429.
+ *
+ * When the pipeline's `substitution: forbid` or `maxTier` kept the request from trying later
+ * tiers and every route it may use failed, the status is the same, the code names the limit.
  */
 export function terminalError(failure: RouteFailure, pipeline: string): TerminalError {
+  const error = upstreamTerminalError(failure, pipeline);
+  return failure.limit && LIMITABLE_CODES.has(error.code) ? limitError(failure, pipeline, error) : error;
+}
+
+/** Codes that mean "every allowed route failed": with a limit in force, the limit is named instead. */
+const LIMITABLE_CODES = new Set([
+  'no_route',
+  'all_routes_rate_limited',
+  'all_routes_unavailable',
+  'all_routes_failed',
+]);
+
+/**
+ * A request the pipeline's limits kept from degrading (docs/design.md#the-failure-matrix): the
+ * status stays what the allowed routes earned (429 with `Retry-After`, 503 or 502), the code and
+ * message name the limit: `substitution_forbidden` or `max_tier_reached`.
+ */
+function limitError(failure: RouteFailure, pipeline: string, error: TerminalError): TerminalError {
+  const trail = failure.route ? `; route: ${failure.route}` : '';
+  const tried = `every route it may use failed after ${failure.attempts.length} attempt(s)${trail}`;
+  if (failure.limit?.setting === 'substitution') {
+    return {
+      ...error,
+      code: 'substitution_forbidden',
+      message: `pipeline '${pipeline}' forbids substitution (substitution: forbid): only its first tier's models may answer, and ${tried}`,
+    };
+  }
+  return {
+    ...error,
+    code: 'max_tier_reached',
+    message: `pipeline '${pipeline}' may not degrade past tier ${failure.limit?.maxTier} (maxTier: ${failure.limit?.maxTier}), and ${tried}`,
+  };
+}
+
+function upstreamTerminalError(failure: RouteFailure, pipeline: string): TerminalError {
   const { error, attempts, route } = failure;
   const trail = route ? `; route: ${route}` : '';
   if (failure.reason === 'cancelled') {

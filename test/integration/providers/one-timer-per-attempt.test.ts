@@ -89,7 +89,7 @@ function request(stream: boolean): RouteRequest {
     requestId: 'r1',
     pipeline: 'p',
     tiers: ['a', 'b', 'c'].map((key) => ({ members: [{ key, weight: 1 }] })),
-    policy: { maxAttempts: 3, deadlineMs: 60_000, fallbackOnContextLength: false },
+    policy: { maxAttempts: 3, deadlineMs: 60_000, fallbackOnContextLength: false, substitution: 'allow' },
     stream,
   };
 }

@@ -57,11 +57,40 @@ describe('switchyard breakers', () => {
     );
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(
-      /^PIPELINE +MODEL +STATE +OPEN-UNTIL +REASON +WINDOW\(attempts\/failures\) +429-STREAK +COOLING-UNTIL$/,
+      /^PIPELINE +MODEL +ROUTE +STATE +OPEN-UNTIL +REASON +WINDOW\(attempts\/failures\) +429-STREAK +COOLING-UNTIL$/,
     );
-    expect(lines[1]).toMatch(/^p +a +open +\S+Z +consecutive_429 +2\/2 +0 +-$/);
-    expect(lines[2]).toMatch(/^p +b +closed +- +- +2\/1 +0 +\S+Z$/);
+    expect(lines[1]).toMatch(/^p +a +- +open +\S+Z +consecutive_429 +2\/2 +0 +-$/);
+    expect(lines[2]).toMatch(/^p +b +- +closed +- +- +2\/1 +0 +\S+Z$/);
     expect(lines).toHaveLength(4);
+    table.close();
+  });
+
+  it('shows one breaker per route of a model with several routes, the first keeping the model’s own key', async () => {
+    const table = await openBreakerTable(dynalite);
+    const clock = createFakeClock(Date.now());
+    const c = containerOn(table.store, clock, DEFAULT_BREAKER_POLICY);
+    await c.record('a', 'ok');
+    await c.record('a~azure', 'rate_limited');
+    await c.record('a~azure', 'rate_limited');
+    const config = writeTempConfig({
+      ...ABC_CONFIG,
+      providers: { ...ABC_CONFIG.providers, azure: { type: 'openai', baseURL: 'http://127.0.0.1:9/v1' } },
+      models: {
+        ...ABC_CONFIG.models,
+        a: { provider: 'fake', model: 'model-a', routes: [{ provider: 'azure' }] },
+      },
+    });
+
+    const json = await runCliCaptured(['breakers', '--config', config, '--json'], dynamoEnv(table.tableName));
+    expect(JSON.parse(json.stdout).data.slice(0, 2)).toEqual([
+      expect.objectContaining({ model: 'a', route: 'fake', state: 'closed', windowAttempts: 1 }),
+      expect.objectContaining({ model: 'a', route: 'azure', state: 'open', openReason: 'consecutive_429' }),
+    ]);
+    const text = await runCliCaptured(['breakers', '--config', config], dynamoEnv(table.tableName));
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/^p +a +fake +closed /);
+    expect(lines[2]).toMatch(/^p +a +azure +open /);
+    expect(lines[3]).toMatch(/^p +b +- +closed /);
     table.close();
   });
 
@@ -81,7 +110,7 @@ describe('switchyard breakers', () => {
     const result = await runCliCaptured(['breakers', '--config', config], {});
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('memory store lives inside each serve process');
-    expect(result.stdout).toMatch(/^p +a +closed/m);
+    expect(result.stdout).toMatch(/^p +a +- +closed/m);
   });
 
   it.each([

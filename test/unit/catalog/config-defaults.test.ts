@@ -11,7 +11,7 @@ describe('config defaults: the schema fills every field a file leaves out', () =
     const config = parseConfig(minimal);
     expect(config).toStrictEqual({
       providers: minimal.providers,
-      models: { a: { provider: 'fake', model: 'model-a', aliases: [], timeoutMs: 10_000 } },
+      models: { a: { provider: 'fake', model: 'model-a', aliases: [], timeoutMs: 10_000, routes: [] } },
       pipelines: {},
       breaker: { windowMs: 900_000, minSamples: 5, failureRate: 0.3, consecutive429: 2, openMs: 900_000 },
       router: { maxAttempts: 3, deadlineMs: 15_000, fallbackOnContextLength: false },
@@ -44,7 +44,11 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       ...minimal,
       pipelines: { p: { chain: 'a', breaker: { openMs: 1_000 } } },
     });
-    expect(config.pipelines.p).toStrictEqual({ chain: 'a', breaker: { openMs: 1_000 } });
+    expect(config.pipelines.p).toStrictEqual({
+      chain: 'a',
+      substitution: 'allow',
+      breaker: { openMs: 1_000 },
+    });
   });
 
   it('gives a schedule no spread and no readers, and an auth block no operator keys', () => {

@@ -24,13 +24,14 @@ describe('switchyard explain', () => {
     );
   });
 
-  it('adds the source and the chain for a pipeline', async () => {
+  it('adds the source, the chain and the substitution limits for a pipeline', async () => {
     const { stdout } = await runCliCaptured(['explain', '--config', config, '--json', 'p']);
     expect(JSON.parse(stdout)).toEqual({
       tiers: [['a', 'b'], ['c']],
       warnings: [],
       source: 'config',
       chain: '(a|b),c',
+      limits: { substitution: 'allow', maxTier: null },
       output: {
         structuredOutput: { repairAttempts: 1, repairWith: 'same' },
         substitutes: null,
@@ -76,6 +77,30 @@ describe('switchyard explain', () => {
     expect(stdout).toContain('structured    1 repair(s) on the same model, then fall back');
     expect(stdout).toContain('substitutes   answers as they come');
     expect(stdout).toContain('last resort   none: the caller gets the error');
+  });
+
+  it('shows a model’s routes, in order, and the pipeline’s limits', async () => {
+    const routed = writeTempConfig({
+      ...ABC_CONFIG,
+      providers: { ...ABC_CONFIG.providers, azure: { type: 'openai', baseURL: 'http://127.0.0.1:9/v1' } },
+      models: {
+        ...ABC_CONFIG.models,
+        a: { provider: 'fake', model: 'model-a', routes: [{ provider: 'azure', model: 'a-deployment' }] },
+      },
+      pipelines: { p: { chain: 'a,c', substitution: 'forbid' }, q: { chain: 'a,b,c', maxTier: 2 } },
+    });
+    const json = JSON.parse((await runCliCaptured(['explain', '--config', routed, '--json', 'p'])).stdout);
+    expect(json).toMatchObject({
+      routes: { a: ['a', 'a~azure'] },
+      limits: { substitution: 'forbid', maxTier: null },
+    });
+    const human = (await runCliCaptured(['explain', '--config', routed, 'p'])).stdout;
+    expect(human).toMatch(/^1 +a +fake +1 +model-a$/m);
+    expect(human).toMatch(/^ +a +azure +- +a-deployment$/m);
+    expect(human).toMatch(/^2 +c +fake +1 +model-c$/m);
+    expect(human).toMatch(/^limits +substitution: forbid, maxTier: none \(only tier 1 may answer\)$/m);
+    const q = (await runCliCaptured(['explain', '--config', routed, 'q'])).stdout;
+    expect(q).toMatch(/^limits +substitution: allow, maxTier: 2 \(tiers 1-2 may answer\)$/m);
   });
 
   it('shows an env override as the source', async () => {

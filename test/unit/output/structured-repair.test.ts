@@ -64,7 +64,13 @@ function run(
     requestId: 'req-1',
     pipeline: 'p',
     tiers: tiersOf(groups),
-    policy: { maxAttempts: 3, deadlineMs: 15_000, fallbackOnContextLength: false, ...policy },
+    policy: {
+      maxAttempts: 3,
+      deadlineMs: 15_000,
+      fallbackOnContextLength: false,
+      substitution: 'allow' as const,
+      ...policy,
+    },
     stream: false,
   };
   const result = routeGenerate(request, deps, CHAT, checkedGenerate(CHAT, CHAT, CHECK, repair));
@@ -189,7 +195,12 @@ describe('structured output: check and repair in the attempt loop', () => {
       requestId: 'r',
       pipeline: 'p',
       tiers: tiersOf([['a'], ['k'], ['b']]),
-      policy: { maxAttempts: 3, deadlineMs: 15_000, fallbackOnContextLength: false },
+      policy: {
+        maxAttempts: 3,
+        deadlineMs: 15_000,
+        fallbackOnContextLength: false,
+        substitution: 'allow' as const,
+      },
       stream: false,
     };
     const call = checkedGenerate(CHAT, CHAT, CHECK, { repairAttempts: 1, repairWith: 'next' });
@@ -218,7 +229,12 @@ describe('structured output: check and repair in the attempt loop', () => {
       requestId: 'r',
       pipeline: 'p',
       tiers: tiersOf([['a']]),
-      policy: { maxAttempts: 3, deadlineMs: 15_000, fallbackOnContextLength: false },
+      policy: {
+        maxAttempts: 3,
+        deadlineMs: 15_000,
+        fallbackOnContextLength: false,
+        substitution: 'allow' as const,
+      },
       stream: false,
     };
     const result = await routeGenerate(

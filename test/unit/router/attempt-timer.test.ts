@@ -60,7 +60,7 @@ describe('attempt timer', () => {
         requestId: 'r',
         pipeline: 'p',
         tiers: tiersOf([['A']]),
-        policy: { maxAttempts: 3, deadlineMs: 15_000, fallbackOnContextLength: false },
+        policy: { maxAttempts: 3, deadlineMs: 15_000, fallbackOnContextLength: false, substitution: 'allow' },
         stream: true,
       },
       h.deps,

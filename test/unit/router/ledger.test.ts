@@ -40,6 +40,7 @@ describe('attempt ledger', () => {
         model: 'B',
         provider: 'fake',
         action: 'fallback',
+        step: 'substitute',
         outcome: 'ok',
         status: 200,
         phase: 'after_output',

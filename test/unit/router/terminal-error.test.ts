@@ -148,3 +148,53 @@ describe('terminal error', () => {
     expect(terminalError(failure('stopped', [], policy), 'p').code).toBe('content_policy_violation');
   });
 });
+
+describe('terminal error under a substitution limit', () => {
+  const forbid = { setting: 'substitution', maxTier: 1 } as const;
+  const maxTier2 = { setting: 'maxTier', maxTier: 2 } as const;
+
+  it.each([
+    ['every allowed route said 429', [attempt('a', 'rate_limited', 429, 1_000)], 429, 'rate_limit_error'],
+    ['every allowed route was unavailable', [attempt('a', 'unavailable', 503)], 503, 'api_error'],
+    ['mixed failures', [attempt('a', 'unavailable', 503), attempt('a', 'network')], 502, 'api_error'],
+  ] as const)(
+    'keeps the status the failures earned when %s, and names the limit',
+    (_, attempts, status, type) => {
+      const t = terminalError({ ...failure('exhausted', [...attempts]), limit: forbid }, 'p');
+      expect(t).toMatchObject({ status, type, code: 'substitution_forbidden' });
+      expect(t.message).toContain("pipeline 'p' forbids substitution (substitution: forbid)");
+      expect(t.message).toContain(`route: ${attempts.map((a) => `a:${a.status ?? a.outcome}`).join(',')}`);
+    },
+  );
+
+  it('names maxTier and its tier', () => {
+    const t = terminalError(
+      { ...failure('exhausted', [attempt('a', 'unavailable', 503)]), limit: maxTier2 },
+      'p',
+    );
+    expect(t).toMatchObject({ status: 503, code: 'max_tier_reached' });
+    expect(t.message).toContain('may not degrade past tier 2 (maxTier: 2)');
+  });
+
+  it.each([
+    ['a spent deadline', failure('deadline', [attempt('a', 'timeout')]), 'deadline_exceeded'],
+    [
+      'a stopped request',
+      failure(
+        'stopped',
+        [attempt('a', 'invalid_request', 400)],
+        new ProviderError({
+          provider: 'fake',
+          model: 'a',
+          failureClass: 'invalid_request',
+          status: 400,
+          message: 'bad',
+        }),
+      ),
+      'invalid_request',
+    ],
+    ['no key anywhere', failure('exhausted', [attempt('a', 'not_configured')]), 'provider_not_configured'],
+  ])('leaves %s as it was', (_, base, code) => {
+    expect(terminalError({ ...base, limit: forbid }, 'p').code).toBe(code);
+  });
+});
