@@ -4,7 +4,8 @@
  * processes, drives Switchyard with autocannon for a few seconds, stops it, and prints the
  * functions with the most self time, grouped by package or source file.
  *
- *   tsx bench/overhead/profile.ts [--stream] [--seconds 5] [--connections 32] [--dir DIR] [--top 30]
+ *   tsx bench/overhead/profile.ts [--stream] [--target switchyard|bare] [--seconds 5] [--connections 32]
+ *                                 [--dir DIR] [--top 30]
  */
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
