@@ -7,8 +7,22 @@ import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Target } from './targets.js';
 
-/** Latencies in ms of one target, in the order they were measured. */
-export type Samples = number[];
+/** One answer, timed: first byte and whole answer in ms, and the server-sent events it held. */
+export interface Sample {
+  ms: number;
+  ttfbMs: number;
+  events: number;
+}
+
+/** The answers of one target, in the order they were measured. */
+export type Samples = Sample[];
+
+/** `data:` lines in a piece of an event stream (0 for JSON answers). */
+function countEvents(text: string): number {
+  let n = 0;
+  for (let at = text.indexOf('data:'); at !== -1; at = text.indexOf('data:', at + 5)) n++;
+  return n;
+}
 
 /** The `q` quantile (0–1) of `values`, nearest rank; NaN when empty. */
 export function quantile(values: readonly number[], q: number): number {
@@ -18,10 +32,10 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[rank] as number;
 }
 
-/** Sends one request over `agent`, reads the whole answer, and returns its latency in ms. */
-function timeOne(target: Target, agent: Agent, body: Buffer): Promise<number> {
+/** Sends one request over `agent`, reads the whole answer, and times it. */
+function timeOne(target: Target, agent: Agent, body: Buffer): Promise<Sample> {
   const url = new URL(target.url);
-  return new Promise<number>((resolve, reject) => {
+  return new Promise<Sample>((resolve, reject) => {
     const started = process.hrtime.bigint();
     const req = request(
       {
@@ -33,11 +47,17 @@ function timeOne(target: Target, agent: Agent, body: Buffer): Promise<number> {
         headers: { ...target.headers, 'content-type': 'application/json', 'content-length': body.length },
       },
       (res) => {
-        res.on('data', () => {});
+        let ttfbMs = Number.NaN;
+        let events = 0;
+        res.setEncoding('utf8');
+        res.on('data', (text: string) => {
+          if (Number.isNaN(ttfbMs)) ttfbMs = Number(process.hrtime.bigint() - started) / 1e6;
+          events += countEvents(text);
+        });
         res.on('error', reject);
         res.on('end', () => {
           const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          if (res.statusCode === 200) resolve(ms);
+          if (res.statusCode === 200) resolve({ ms, ttfbMs, events });
           else reject(new Error(`${target.name} answered ${res.statusCode}`));
         });
       },
@@ -77,8 +97,8 @@ export async function oneAtATime(
     const body = bodies.get(target.name) as Buffer;
     const into = samples.get(target.name) as Samples;
     for (let i = 0; i < count; i++) {
-      const ms = await timeOne(target, agent, body);
-      if (keep) into.push(ms);
+      const sample = await timeOne(target, agent, body);
+      if (keep) into.push(sample);
     }
   };
   try {

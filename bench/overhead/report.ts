@@ -27,12 +27,15 @@ export function oneAtATimeTable(
   samples: ReadonlyMap<string, Samples>,
   skipped: ReadonlyMap<string, string>,
 ): { text: string; added: Map<string, number> } {
-  const direct = quantile(samples.get(names[0] ?? '') ?? [], 0.5);
+  const direct = quantile(
+    (samples.get(names[0] ?? '') ?? []).map((x) => x.ms),
+    0.5,
+  );
   const added = new Map<string, number>();
   const rows = names.map((name) => {
     const why = skipped.get(name);
     if (why !== undefined) return [name, '–', '–', '–', '–'];
-    const s = samples.get(name) ?? [];
+    const s = (samples.get(name) ?? []).map((x) => x.ms);
     const median = quantile(s, 0.5);
     added.set(name, median - direct);
     return [
@@ -104,4 +107,61 @@ export function underLoadTable(
     ['target', 'req/s', '× direct', '× bare proxy', 'p50 ms', 'p99 ms', 'CPU µs/req', 'failed'],
     rows,
   );
+}
+
+/**
+ * The streaming table: one request at a time, the median time to first byte (and what each target
+ * adds to direct's), the median whole answer, and how fast one stream's events arrive; then, under
+ * load, streams answered per second and the target's CPU per stream.
+ */
+export function streamingTable(
+  names: readonly string[],
+  samples: ReadonlyMap<string, Samples>,
+  summaries: ReadonlyMap<string, LoadSummary>,
+): { text: string; addedTtfb: Map<string, number> } {
+  const ttfbOf = (name: string) =>
+    quantile(
+      (samples.get(name) ?? []).map((x) => x.ttfbMs),
+      0.5,
+    );
+  const direct = ttfbOf(names[0] ?? '');
+  const addedTtfb = new Map<string, number>();
+  const rows = names.map((name) => {
+    const s = samples.get(name) ?? [];
+    const load = summaries.get(name);
+    if (s.length === 0 && !load) return [name, '–', '–', '–', '–', '–', '–'];
+    const ttfb = ttfbOf(name);
+    addedTtfb.set(name, ttfb - direct);
+    const events = s.reduce((n, x) => n + x.events, 0);
+    const seconds = s.reduce((n, x) => n + x.ms, 0) / 1000;
+    return [
+      name,
+      ms(ttfb),
+      name === names[0] ? '–' : signed(ttfb - direct),
+      ms(
+        quantile(
+          s.map((x) => x.ms),
+          0.5,
+        ),
+      ),
+      seconds > 0 ? (events / seconds).toFixed(0) : '–',
+      load ? load.perSecond.toFixed(0) : '–',
+      load && Number.isFinite(load.cpuPerRequest) ? load.cpuPerRequest.toFixed(0) : '–',
+    ];
+  });
+  return {
+    text: table(
+      [
+        'target',
+        'TTFB ms',
+        'added TTFB',
+        'whole ms',
+        'chunks/s (one stream)',
+        'streams/s (load)',
+        'CPU µs/stream',
+      ],
+      rows,
+    ),
+    addedTtfb,
+  };
 }

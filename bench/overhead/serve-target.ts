@@ -5,11 +5,11 @@
  *
  *   serve-target.ts upstream
  *   serve-target.ts bare <upstreamPort>
- *   serve-target.ts switchyard <upstreamPort> [default|global]
+ *   serve-target.ts switchyard <upstreamPort> [sourceRoot]
  */
 import { startBareProxy } from './bare-proxy.js';
 import { startInstantUpstream } from './instant-upstream.js';
-import { type FetchChoice, startSwitchyardTarget } from './switchyard-target.js';
+import { startSwitchyardTarget } from './switchyard-target.js';
 
 /** What the child sends its parent once it listens. */
 export interface ReadyMessage {
@@ -28,10 +28,8 @@ async function start(kind: string | undefined, args: string[]): Promise<number> 
       return (await startInstantUpstream()).port;
     case 'bare':
       return (await startBareProxy(upstreamPort)).port;
-    case 'switchyard': {
-      const choice: FetchChoice = args[1] === 'global' ? 'global' : 'default';
-      return (await startSwitchyardTarget(upstreamPort, choice)).port;
-    }
+    case 'switchyard':
+      return (await startSwitchyardTarget(upstreamPort, args[1])).port;
     default:
       throw new Error(`unknown target kind '${kind}'`);
   }

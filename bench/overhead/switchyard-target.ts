@@ -1,47 +1,71 @@
 /**
  * Switchyard as the overhead bench runs it: the real local gateway (`createLocalGateway` +
- * `startServer`, as `switchyard serve` wires them) with one pipeline whose chain is one model on
- * the instant upstream. Ledger lines are serialised and written to the null device, as `serve`
- * writes them to stdout, so their cost is counted.
+ * `startServer`, as `switchyard serve` wires them) with two pipelines on the instant upstream:
+ * `bench`, one model, and `bench-fallback`, whose first model always answers 503 so every request
+ * falls back once (its breaker never opens, so the fallback is paid on every request). Ledger
+ * lines are serialised and written to the null device, as `serve` writes them to stdout, so their
+ * cost is counted.
+ *
+ * The modules are loaded from a source tree given at run time (default: this one), so that one
+ * run can measure another commit side by side (`--baseline DIR` of the bench).
  */
 import { openSync, writeSync } from 'node:fs';
 import { devNull } from 'node:os';
-import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
-import { silentLogger } from '../../lambda/core/logger.js';
-import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';
-import { envProviderAccess } from '../../lambda/wiring/env-provider-access.js';
-import { createJsonLedger } from '../../lambda/wiring/json-lines.js';
-import { type RunningServer, startServer } from '../../lambda/wiring/start-server.js';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { RunningServer } from '../../lambda/wiring/start-server.js';
 import { INSTANT_MODEL } from './instant-upstream.js';
 
 /** The pipeline the bench calls (`model` in the request body). */
 export const BENCH_PIPELINE = 'bench';
+/** The pipeline whose first route answers 503: one fallback per request. */
+export const FALLBACK_PIPELINE = 'bench-fallback';
 
-/**
- * Which `fetch` the OpenAI-compatible provider uses: `default` is whatever `envProviderAccess`
- * chooses, `global` forces the global (undici) `fetch`, for a before/after comparison.
- */
-export type FetchChoice = 'default' | 'global';
+/** The repository this file belongs to. */
+const OWN_ROOT = resolve(import.meta.dirname, '../..');
 
-/** Starts Switchyard on 127.0.0.1 in front of the instant upstream at `upstreamPort`. */
-export async function startSwitchyardTarget(
-  upstreamPort: number,
-  fetchChoice: FetchChoice = 'default',
-): Promise<RunningServer> {
+/** Starts Switchyard (from the tree at `root`) on 127.0.0.1 in front of the instant upstream. */
+export async function startSwitchyardTarget(upstreamPort: number, root = OWN_ROOT): Promise<RunningServer> {
+  const load = <T>(path: string): Promise<T> => import(pathToFileURL(join(root, path)).href);
+  const { parseConfig } = await load<typeof import('../../lambda/core/catalog/parse-config.js')>(
+    'lambda/core/catalog/parse-config.ts',
+  );
+  const { silentLogger } = await load<typeof import('../../lambda/core/logger.js')>('lambda/core/logger.ts');
+  const { createLocalGateway } = await load<typeof import('../../lambda/wiring/create-local-gateway.js')>(
+    'lambda/wiring/create-local-gateway.ts',
+  );
+  const { envProviderAccess } = await load<typeof import('../../lambda/wiring/env-provider-access.js')>(
+    'lambda/wiring/env-provider-access.ts',
+  );
+  const { createJsonLedger } = await load<typeof import('../../lambda/wiring/json-lines.js')>(
+    'lambda/wiring/json-lines.ts',
+  );
+  const { startServer } = await load<typeof import('../../lambda/wiring/start-server.js')>(
+    'lambda/wiring/start-server.ts',
+  );
+  const base = `http://127.0.0.1:${upstreamPort}`;
   const config = parseConfig({
-    providers: { instant: { type: 'openai', baseURL: `http://127.0.0.1:${upstreamPort}/v1` } },
-    models: { instant: { provider: 'instant', model: INSTANT_MODEL } },
-    pipelines: { [BENCH_PIPELINE]: { chain: 'instant' } },
+    providers: {
+      instant: { type: 'openai', baseURL: `${base}/v1` },
+      down: { type: 'openai', baseURL: `${base}/down/v1` },
+    },
+    models: {
+      instant: { provider: 'instant', model: INSTANT_MODEL },
+      down: { provider: 'down', model: INSTANT_MODEL },
+    },
+    pipelines: {
+      [BENCH_PIPELINE]: { chain: 'instant' },
+      [FALLBACK_PIPELINE]: { chain: 'down,instant', breaker: { minSamples: 1_000_000_000 } },
+    },
   });
   const env: NodeJS.ProcessEnv = {};
   const sink = openSync(devNull, 'w');
-  const base = envProviderAccess(config, env);
   const local = createLocalGateway({
     config,
     env,
     log: silentLogger,
     ledger: createJsonLedger((line) => writeSync(sink, `${line}\n`)),
-    access: fetchChoice === 'global' ? { ...base, fetch: globalThis.fetch } : base,
+    access: envProviderAccess(config, env),
   });
   return startServer(local.app, { port: 0, host: '127.0.0.1' });
 }

@@ -23,16 +23,21 @@ export interface Target {
 export interface Child {
   port: number;
   stop(): void;
+  /** Ends the process the way it ends itself (`process.exit`), so that `--cpu-prof` writes its profile. */
+  finish?: (() => Promise<void>) | undefined;
   /** CPU time (µs) the process has used so far; only for servers forked by {@link startChild}. */
   cpuMicros?: (() => Promise<number>) | undefined;
 }
 
 const SERVE_TARGET = fileURLToPath(new URL('./serve-target.ts', import.meta.url));
 
-/** Forks `serve-target.ts <args>` under tsx and resolves with its port once it listens. */
-export function startChild(args: string[], readyWithinMs = 30_000): Promise<Child> {
+/**
+ * Forks `serve-target.ts <args>` under tsx and resolves with its port once it listens;
+ * `nodeFlags` go to its node (e.g. `--cpu-prof`).
+ */
+export function startChild(args: string[], readyWithinMs = 30_000, nodeFlags: string[] = []): Promise<Child> {
   const child = fork(SERVE_TARGET, args, {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...nodeFlags],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const stop = () => {
@@ -48,9 +53,15 @@ export function startChild(args: string[], readyWithinMs = 30_000): Promise<Chil
         child.once('message', (message: CpuMessage) => answer(message.cpuMicros));
         child.send('cpu');
       });
+    const finish = () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once('exit', () => done());
+        child.disconnect();
+      });
     child.once('message', (message: ReadyMessage) => {
       clearTimeout(timer);
-      resolve({ port: message.port, stop, cpuMicros });
+      resolve({ port: message.port, stop, cpuMicros, finish });
     });
     child.once('exit', (code) => {
       clearTimeout(timer);

@@ -2,7 +2,6 @@ import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random } from '../core/time.js';
 import type { ProviderAccess } from '../providers/create-chat-models.js';
-import { createNodeHttpFetch } from '../providers/shared/node-http-fetch.js';
 import { jittered, type ParameterSource } from './parameter-snapshot.js';
 import { createRemoteKeys, type RemoteKeyReaders } from './remote-keys.js';
 
@@ -78,8 +77,6 @@ export function createAwsProviderKeys(options: AwsProviderKeysOptions): AwsProvi
   };
 
   return {
-    // The same keep-alive node:http fetch as the local gateway: far cheaper per call than the global one.
-    fetch: createNodeHttpFetch(),
     async load() {
       await Promise.all([source.read().catch(() => undefined), remote.refresh()]);
     },

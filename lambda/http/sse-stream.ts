@@ -5,8 +5,12 @@ import type { CommittedStream } from '../core/router/route-chat.js';
 import type { RouteSuccess } from '../core/router/route-types.js';
 
 const encoder = new TextEncoder();
-const sse = (data: unknown) =>
-  encoder.encode(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+/** One server-sent event: `data: <json or text>` and a blank line. */
+const sse = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+
+type StreamEvent = CommittedStream['first'];
+/** What waiting for the upstream's next event gave. */
+type Step = { kind: 'event'; event: StreamEvent } | { kind: 'done' } | { kind: 'error'; error: unknown };
 
 export interface SseOptions {
   ids: AnswerIds;
@@ -15,35 +19,144 @@ export interface SseOptions {
   abortCaller: () => void;
 }
 
+/** One stream's state: the route, what has been read so far, and whether it is over. */
+interface SseState {
+  route: RouteSuccess<CommittedStream>;
+  options: SseOptions;
+  usage: Usage | undefined;
+  finished: boolean;
+  /** The wait for the next event, when one is under way (it may outlive one `pull`). */
+  pending: Promise<Step> | undefined;
+}
+
 /**
  * The committed stream as OpenAI server-sent events. Nothing is replayed or spliced after the
  * commit: an upstream failure ends the stream with an explicit `error` event (and no `[DONE]`),
  * and the request is settled as `partial`; a caller that disconnects aborts the upstream call.
+ * Events the upstream delivered together leave together, in one write.
  */
 export function sseBody(
   route: RouteSuccess<CommittedStream>,
   options: SseOptions,
 ): ReadableStream<Uint8Array> {
-  const { ids } = options;
-  const { first, rest } = route.value;
-  let usage: Usage | undefined;
-  let finished = false;
+  const state: SseState = { route, options, usage: undefined, finished: false, pending: undefined };
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(sse(roleChunk(options.ids)) + eventText(state, route.value.first)));
+    },
+    pull: (controller) => pullBatch(state, controller),
+    cancel: () => cancelled(state),
+  });
+}
 
-  const fail = async (error: unknown, controller?: ReadableStreamDefaultController<Uint8Array>) => {
-    const failure =
-      error instanceof ProviderError
-        ? error
-        : new ProviderError({
-            provider: route.provider,
-            model: route.model,
-            failureClass: 'network',
-            message: 'upstream stream failed',
-            cause: error,
-          });
-    await route.settle({ error: failure, usage });
-    if (!controller || failure.failureClass === 'cancelled') return;
-    try {
-      controller.enqueue(
+/** The event as a chunk; a `finish` event's usage is kept for the usage chunk and the ledger. */
+function eventText(state: SseState, event: StreamEvent): string {
+  if (event.type === 'finish') state.usage = event.usage ?? state.usage;
+  return sse(eventChunk(event, state.options.ids));
+}
+
+/**
+ * Waits for the upstream's next event. An upstream that goes silent mid-stream must not hold the
+ * caller forever: the model's attempt timeout bounds the wait for each event. This is the only
+ * timer after the commit, and a different one from the attempt's: the router stopped the attempt
+ * timer at the first event (a committed stream may rightly outlast it) and the adapter has none,
+ * so silence, not total length, is what ends a committed stream. It ends it through the caller's
+ * signal, so the ledger settles the attempt as a `timeout` after output (`partial`).
+ */
+async function nextStep(state: SseState): Promise<Step> {
+  const { route } = state;
+  let silent = false;
+  const idle = setTimeout(() => {
+    silent = true;
+    state.options.abortCaller();
+  }, route.timeoutMs);
+  try {
+    const next = await route.value.rest.next();
+    return next.done ? { kind: 'done' } : { kind: 'event', event: next.value };
+  } catch (error) {
+    return { kind: 'error', error: silent ? silenceError(route, route.timeoutMs) : error };
+  } finally {
+    clearTimeout(idle);
+  }
+}
+
+const nextTurn = () => new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)));
+
+/**
+ * The next step if it is already at hand (the upstream delivered it with the previous one), else
+ * undefined after this turn of the event loop; the wait then carries over to the next `pull`.
+ */
+async function stepAtHand(state: SseState): Promise<Step | undefined> {
+  state.pending ??= nextStep(state);
+  const step = await Promise.race([state.pending, nextTurn()]);
+  if (step !== undefined) state.pending = undefined;
+  return step;
+}
+
+/** Writes every event at hand in one piece; ends the stream at its end or failure. */
+async function pullBatch(state: SseState, controller: ReadableStreamDefaultController<Uint8Array>) {
+  if (state.finished) return;
+  state.pending ??= nextStep(state);
+  let step: Step | undefined = await state.pending;
+  state.pending = undefined;
+  let text = '';
+  while (step?.kind === 'event') {
+    text += eventText(state, step.event);
+    step = await stepAtHand(state);
+  }
+  if (step === undefined) return controller.enqueue(encoder.encode(text));
+  state.finished = true;
+  if (step.kind === 'done') return completed(state, controller, text);
+  if (text !== '') controller.enqueue(encoder.encode(text));
+  await failed(state, step.error, controller);
+}
+
+/** The clean end: the usage chunk when asked for, `[DONE]`, and the request settled. */
+async function completed(
+  state: SseState,
+  controller: ReadableStreamDefaultController<Uint8Array>,
+  text: string,
+) {
+  const usage = state.options.includeUsage ? sse(usageChunk(state.usage, state.options.ids)) : '';
+  controller.enqueue(encoder.encode(`${text}${usage}${sse('[DONE]')}`));
+  controller.close();
+  await state.route.settle({ usage: state.usage });
+}
+
+/** The caller went away: the upstream call is aborted and the request settled as cancelled. */
+async function cancelled(state: SseState) {
+  if (state.finished) return;
+  state.finished = true;
+  state.options.abortCaller();
+  await state.route.value.rest.return?.().catch(() => undefined);
+  const { route } = state;
+  await failed(
+    state,
+    new ProviderError({
+      provider: route.provider,
+      model: route.model,
+      failureClass: 'cancelled',
+      message: 'the caller went away',
+    }),
+  );
+}
+
+/**
+ * Settles the request with the failure and, unless the caller is gone, ends the stream with an
+ * explicit `error` event (no `[DONE]`).
+ */
+async function failed(
+  state: SseState,
+  error: unknown,
+  controller?: ReadableStreamDefaultController<Uint8Array>,
+) {
+  const { route } = state;
+  const failure = asProviderError(route, error);
+  await route.settle({ error: failure, usage: state.usage });
+  if (!controller || failure.failureClass === 'cancelled') return;
+  try {
+    controller.enqueue(
+      encoder.encode(
         sse({
           error: {
             message: `upstream stream from '${route.model}' failed after output started: ${failure.message}`,
@@ -52,77 +165,30 @@ export function sseBody(
             param: null,
           },
         }),
-      );
-      controller.close();
-    } catch {
-      // the caller is already gone; the ledger has the story
-    }
-  };
+      ),
+    );
+    controller.close();
+  } catch {
+    // the caller is already gone; the ledger has the story
+  }
+}
 
-  const silenceError = (ms: number) =>
-    new ProviderError({
-      provider: route.provider,
-      model: route.model,
-      failureClass: 'timeout',
-      message: `no output for ${ms} ms`,
-    });
+function asProviderError(route: RouteSuccess<CommittedStream>, error: unknown): ProviderError {
+  if (error instanceof ProviderError) return error;
+  return new ProviderError({
+    provider: route.provider,
+    model: route.model,
+    failureClass: 'network',
+    message: 'upstream stream failed',
+    cause: error,
+  });
+}
 
-  const emit = (controller: ReadableStreamDefaultController<Uint8Array>, event: CommittedStream['first']) => {
-    if (event.type === 'finish') usage = event.usage ?? usage;
-    controller.enqueue(sse(eventChunk(event, ids)));
-  };
-
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(sse(roleChunk(ids)));
-      emit(controller, first);
-    },
-    async pull(controller) {
-      if (finished) return;
-      let next: IteratorResult<CommittedStream['first']>;
-      // An upstream that goes silent mid-stream must not hold the caller forever: the model's
-      // attempt timeout bounds the wait for each chunk. This is the only timer after the commit,
-      // and a different one from the attempt's: the router stopped the attempt timer at the first
-      // event (a committed stream may rightly outlast it) and the adapter has none, so silence,
-      // not total length, is what ends a committed stream. It ends it through the caller's
-      // signal, so the ledger settles the attempt as a `timeout` after output (`partial`).
-      let silent = false;
-      const idle = setTimeout(() => {
-        silent = true;
-        options.abortCaller();
-      }, route.timeoutMs);
-      try {
-        next = await rest.next();
-      } catch (error) {
-        finished = true;
-        await fail(silent ? silenceError(route.timeoutMs) : error, controller);
-        return;
-      } finally {
-        clearTimeout(idle);
-      }
-      if (next.done) {
-        finished = true;
-        if (options.includeUsage) controller.enqueue(sse(usageChunk(usage, ids)));
-        controller.enqueue(sse('[DONE]'));
-        controller.close();
-        await route.settle({ usage });
-        return;
-      }
-      emit(controller, next.value);
-    },
-    async cancel() {
-      if (finished) return;
-      finished = true;
-      options.abortCaller();
-      await rest.return?.().catch(() => undefined);
-      await fail(
-        new ProviderError({
-          provider: route.provider,
-          model: route.model,
-          failureClass: 'cancelled',
-          message: 'the caller went away',
-        }),
-      );
-    },
+function silenceError(route: RouteSuccess<CommittedStream>, ms: number): ProviderError {
+  return new ProviderError({
+    provider: route.provider,
+    model: route.model,
+    failureClass: 'timeout',
+    message: `no output for ${ms} ms`,
   });
 }

@@ -28,8 +28,6 @@ export interface ProviderAccess {
   keyHint(providerName: string): string;
   /** Bedrock credentials; default: the AWS SDK's own provider chain. */
   bedrockCredentials?: BedrockCredentials | undefined;
-  /** Fetch for OpenAI-compatible calls; default: the global `fetch`. */
-  fetch?: typeof fetch | undefined;
 }
 
 /**
@@ -68,7 +66,6 @@ function createChatModel(entry: CatalogRoute, access: ProviderAccess): ChatModel
     model: entry.model,
     baseURL: provider.baseURL,
     apiKey: currentKey(entry, access),
-    fetch: access.fetch,
   });
 }
 

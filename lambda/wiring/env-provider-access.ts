@@ -1,6 +1,5 @@
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { ProviderAccess } from '../providers/create-chat-models.js';
-import { createNodeHttpFetch } from '../providers/shared/node-http-fetch.js';
 
 /**
  * Provider keys from the environment (`apiKeyEnv`), read from `env` at every attempt: a variable
@@ -10,13 +9,12 @@ import { createNodeHttpFetch } from '../providers/shared/node-http-fetch.js';
  * here, so its models fail at once as `not_configured` (the chain falls back, no breaker sample,
  * no alert) instead of sending an empty credential.
  *
- * OpenAI-compatible calls go through one keep-alive `node:http` fetch shared by every provider
- * of this gateway: per request it costs a fraction of the CPU of the global `fetch`
- * (`bench/overhead` measures both).
+ * OpenAI-compatible calls go through the process's keep-alive `node:http` agents
+ * (`providers/openai/http-transport.ts`): per request a fraction of the CPU of the global `fetch`
+ * (`bench/overhead`).
  */
 export function envProviderAccess(config: SwitchyardConfig, env: NodeJS.ProcessEnv): ProviderAccess {
   return {
-    fetch: createNodeHttpFetch(),
     apiKey(providerName) {
       const provider = config.providers[providerName];
       if (provider?.type !== 'openai') return undefined;

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type { IncomingMessage } from 'node:http';
 import type {
   CallOptions,
   ChatModel,
@@ -8,8 +8,11 @@ import type {
 } from '../../core/chat/chat-model.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
+import { type HttpAgents, type PostTarget, post, sharedHttpAgents } from './http-transport.js';
 import { toOpenAIParams, toOpenAIStreamParams } from './openai-request.js';
 import { createOpenAIStreamMapper, mapOpenAICompletion } from './openai-response.js';
+import { isOk, readAnswer, statusError } from './response-body.js';
+import { sseChunks } from './sse-events.js';
 
 /** Options of {@link createOpenAIChatModel}. */
 export interface OpenAIChatModelOptions {
@@ -28,88 +31,112 @@ export interface OpenAIChatModelOptions {
    * Never appears in an error message.
    */
   apiKey: string | (() => string);
-  /** Fetch implementation. Default: the global `fetch`. */
-  fetch?: typeof fetch;
+  /** Keep-alive agents the calls go through. Default: the process's shared pair. */
+  agents?: HttpAgents | undefined;
   /** Wall clock in ms, used to read an HTTP-date `Retry-After`. Default `Date.now`. */
   now?: () => number;
 }
 
-/** Stands in for the key at construction; every request overrides it with its own header. */
-const PER_CALL_KEY = 'set-per-call';
-
-/**
- * The SDK always arms a timer of its own (until response headers) and wants a positive integer:
- * the largest delay a Node timer takes (about 24.8 days), so that it never fires before the
- * attempt's signal does. The router's deadline is the attempt's only clock.
- */
-const SDK_TIMEOUT_NEVER = 2_147_483_647;
-
 /**
  * `X-Stainless-Timeout` tells the upstream how long the client waits, in whole seconds: the
- * attempt's time, as the SDK would have said had it owned the timeout.
+ * attempt's time, as the openai SDK says it.
  */
 function stainlessTimeout(timeoutMs: number): string {
   return String(Math.trunc(Math.max(1, Math.ceil(timeoutMs)) / 1000));
+}
+
+/** `{baseURL}/chat/completions`, joined as the openai SDK joins it. */
+function completionsURL(baseURL: string): URL {
+  return new URL(`${baseURL.endsWith('/') ? baseURL.slice(0, -1) : baseURL}/chat/completions`);
 }
 
 /**
  * A `ChatModel` over any OpenAI-compatible Chat Completions endpoint (OpenAI, Gemini's and
  * Vertex's compatible endpoints, OpenRouter, Together, Groq, a local fake).
  *
- * SDK retries are off (`maxRetries: 0`): retry and fallback belong to the attempt loop. The
- * attempt's time is the router's: its signal bounds the whole `generate` call and a stream's time
- * to first chunk, and the SDK's own timeout never fires first. Every failure is a `ProviderError`
- * whose `model` is the model key.
+ * Each call is one `POST` over a keep-alive `node:http(s)` agent (`http-transport.ts`): the body
+ * is built once from the request and the answer read from Node's own response, with the errors
+ * the openai SDK gave (its error classes), so classification is the SDK's. No retries: retry and
+ * fallback belong to the attempt loop. The attempt's time is the router's: its signal bounds the
+ * whole `generate` call and a stream's time to first chunk; nothing here starts a timer. Every
+ * failure is a `ProviderError` whose `model` is the model key.
  */
 export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatModel {
-  const { key, provider, model } = options;
+  const { key, provider, model, apiKey } = options;
   const now = options.now ?? Date.now;
   const subject: ErrorSubject = { provider, model: key };
-  const { apiKey } = options;
   const currentKey = typeof apiKey === 'string' ? () => apiKey : apiKey;
-  // One client per model object: it holds the connection pool. It holds no key: each call reads
-  // the current one and sends it as that request's own `Authorization` header, which replaces the
-  // client's (the placeholder below only satisfies the constructor and never leaves the process).
-  // Organization and project are pinned to null so OPENAI_ORG_ID / OPENAI_PROJECT_ID never leak
-  // to non-OpenAI endpoints. The SDK's logger is off (it wins over OPENAI_LOG): it prints raw SSE
-  // data, i.e. output text, when a chunk does not parse, and the attempt ledger is our only log.
-  const client = new OpenAI({
-    apiKey: PER_CALL_KEY,
-    baseURL: options.baseURL,
-    maxRetries: 0,
-    organization: null,
-    project: null,
-    logLevel: 'off',
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-  });
-
+  const target: PostTarget = {
+    url: completionsURL(options.baseURL),
+    agents: options.agents ?? sharedHttpAgents(),
+  };
   const calls = createAttemptCalls(subject, now);
 
   // Read at the start of each call: a missing key fails this attempt before any request is sent.
-  const requestOptions = (signal: AbortSignal, call: CallOptions) => ({
-    signal,
-    timeout: SDK_TIMEOUT_NEVER,
-    headers: {
-      Authorization: `Bearer ${currentKey()}`,
-      'X-Stainless-Timeout': stainlessTimeout(call.timeoutMs),
-    },
+  // Organization and project headers are never sent (OPENAI_ORG_ID must not leak to other hosts).
+  const headers = (call: CallOptions): Record<string, string> => ({
+    accept: 'application/json',
+    'content-type': 'application/json',
+    authorization: `Bearer ${currentKey()}`,
+    'x-stainless-timeout': stainlessTimeout(call.timeoutMs),
   });
+
+  /** Sends `body`; resolves with the response when it is a 2xx, else throws the SDK's status error. */
+  const send = async (body: string, call: CallOptions, signal: AbortSignal) => {
+    const { res, release } = await post(target, body, headers(call), signal);
+    if (!isOk(res)) {
+      try {
+        throw await statusError(res, signal);
+      } finally {
+        release();
+      }
+    }
+    return { res, release };
+  };
 
   const generate = (request: ChatRequest, call: CallOptions): Promise<ChatResult> =>
     calls.generate(
       call,
-      (signal) =>
-        client.chat.completions.create(toOpenAIParams(request, model), requestOptions(signal, call)),
+      async (signal) => {
+        const { res, release } = await send(JSON.stringify(toOpenAIParams(request, model)), call, signal);
+        try {
+          return await readAnswer(res, signal);
+        } finally {
+          release();
+        }
+      },
       (body) => mapOpenAICompletion(body, subject),
     );
 
   const stream = (request: ChatRequest, call: CallOptions): AsyncGenerator<ChatStreamEvent> =>
     calls.stream(
       call,
-      (signal) =>
-        client.chat.completions.create(toOpenAIStreamParams(request, model), requestOptions(signal, call)),
+      async (signal) => {
+        const { res, release } = await send(
+          JSON.stringify(toOpenAIStreamParams(request, model)),
+          call,
+          signal,
+        );
+        return chunksOf(res, signal, release);
+      },
       createOpenAIStreamMapper(subject),
     );
 
   return { key, provider, generate, stream };
+}
+
+/** The stream's chunks; a reader that stops early (or a failure) frees the socket. */
+async function* chunksOf(
+  res: IncomingMessage,
+  signal: AbortSignal,
+  release: () => void,
+): AsyncGenerator<unknown> {
+  let ended = false;
+  try {
+    yield* sseChunks(res, signal);
+    ended = true;
+  } finally {
+    release();
+    if (!ended) res.destroy();
+  }
 }

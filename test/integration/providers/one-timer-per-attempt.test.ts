@@ -1,6 +1,6 @@
 /**
  * The router owns each attempt's time: one timer per attempt (through the injected `sleep`),
- * one signal handed down, and no timer in the adapter, the SDK or the fetch that could fire first.
+ * one signal handed down, and no timer in the adapter or its transport that could fire first.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_BREAKER_POLICY } from '../../../lambda/core/breaker/breaker-policy.js';
@@ -13,7 +13,6 @@ import type { Sleep } from '../../../lambda/core/time.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
 import { createOpenAIChatModel } from '../../../lambda/providers/index.js';
-import { createNodeHttpFetch } from '../../../lambda/providers/shared/node-http-fetch.js';
 import { createMemoryBreakerStore } from '../../../lambda/stores/memory-breaker-store.js';
 import { seededRandom } from '../../../lambda/wiring/seeded-random.js';
 import { systemClock, systemSleep } from '../../../lambda/wiring/system-time.js';
@@ -48,7 +47,6 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 function deps(): RouterDeps {
-  const fetch = createNodeHttpFetch();
   const routes = new Map<string, RouteModel>(
     ['a', 'b', 'c'].map((key) => [
       key,
@@ -59,7 +57,6 @@ function deps(): RouterDeps {
           model: `up-${key}`,
           baseURL: fake.url,
           apiKey: 'sk-x',
-          fetch,
         }),
         timeoutMs: TIMEOUT_MS,
       },

@@ -1,3 +1,5 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCatalog } from '../../../lambda/core/catalog/catalog.js';
 import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
@@ -17,27 +19,50 @@ let fake: FakeUpstream;
 let model: RouteModel['model'];
 /** The key this process currently holds for provider `keyed`; the test changes it between calls. */
 const keys = new Map<string, string>();
-/** The `Authorization` header of every request that left through the provider fetch. */
+/** The `Authorization` header of every request that left for the upstream. */
 const sentAuthorization: Array<string | null> = [];
+
+/** A pass-through proxy in front of the fake that records the `Authorization` of every request. */
+let recorder: Server;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
+  const upstream = new URL(fake.url);
+  recorder = createServer((req, res) => {
+    sentAuthorization.push(req.headers.authorization ?? null);
+    const onward = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(onward);
+  });
+  await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+  const recorderURL = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}${upstream.pathname}`;
   const config = parseConfig({
-    providers: { keyed: { type: 'openai', baseURL: fake.url, apiKeyEnv: 'KEYED_API_KEY' } },
+    providers: { keyed: { type: 'openai', baseURL: recorderURL, apiKeyEnv: 'KEYED_API_KEY' } },
     models: { k: { provider: 'keyed', model: 'model-k' } },
   });
   const access: ProviderAccess = {
     apiKey: (name) => keys.get(name),
     keyHint: () => 'KEYED_API_KEY',
-    fetch: (input, init) => {
-      sentAuthorization.push(new Headers(init?.headers).get('authorization'));
-      return fetch(input, init);
-    },
   };
   const routes = createRouteModels(createCatalog(config).models.values(), access);
   model = (routes.get('k') as RouteModel).model;
 });
-afterAll(() => fake.close());
+afterAll(async () => {
+  recorder.closeAllConnections();
+  await new Promise<void>((resolve) => recorder.close(() => resolve()));
+  await fake.close();
+});
 beforeEach(() => {
   fake.reset();
   keys.clear();
