@@ -78,7 +78,7 @@ export function createRouteModels(
   for (const entry of models) {
     routes.set(entry.key, {
       model: createChatModel(entry, access),
-      timeoutMs: entry.timeoutMs,
+      timeouts: entry.timeouts,
       price: entry.price,
     });
   }
