@@ -58,6 +58,7 @@ function createChatModel(entry: CatalogRoute, access: ProviderAccess): ChatModel
       region: provider.region,
       endpoint: provider.endpoint,
       credentials: access.bedrockCredentials,
+      connectMs: entry.timeouts.connectMs,
     });
   }
   return createOpenAIChatModel({
@@ -66,6 +67,7 @@ function createChatModel(entry: CatalogRoute, access: ProviderAccess): ChatModel
     model: entry.model,
     baseURL: provider.baseURL,
     apiKey: currentKey(entry, access),
+    connectMs: entry.timeouts.connectMs,
   });
 }
 
