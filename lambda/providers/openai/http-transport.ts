@@ -17,6 +17,7 @@ import {
   type IncomingMessage,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { TLSSocket } from 'node:tls';
 import { APIConnectionError, APIConnectionTimeoutError } from 'openai/error';
 import { AttemptTimeout } from '../../core/failures/attempt-timeout.js';
 
@@ -76,8 +77,9 @@ export interface PostTarget {
 }
 
 /**
- * Destroys `req` with an `AttemptTimeout('connect')` when the socket it is given is still
- * connecting after `ms`; a reused keep-alive socket is connected already and starts no timer.
+ * Destroys `req` with an `AttemptTimeout('connect')` when the new socket it is given is not up
+ * after `ms`: TCP connected, and for `https` the TLS handshake done too. A reused keep-alive
+ * socket is up already and starts no timer.
  */
 function limitConnect(req: ClientRequest, ms: number | undefined): void {
   if (ms === undefined) return;
@@ -85,7 +87,7 @@ function limitConnect(req: ClientRequest, ms: number | undefined): void {
     if (!socket.connecting) return;
     const timer = setTimeout(() => req.destroy(new AttemptTimeout(ms, 'connect')), ms);
     const clear = () => clearTimeout(timer);
-    socket.once('connect', clear);
+    socket.once(socket instanceof TLSSocket ? 'secureConnect' : 'connect', clear);
     socket.once('close', clear);
   });
 }
