@@ -15,6 +15,7 @@ import { DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy
 import type { BreakerStore } from '../../lambda/core/breaker/breaker-store.js';
 import { createBreakers } from '../../lambda/core/breaker/breakers.js';
 import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
+import { deriveTimeouts } from '../../lambda/core/catalog/derive-timeouts.js';
 import type { Tier } from '../../lambda/core/dsl/types.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { routeGenerate } from '../../lambda/core/router/route-chat.js';
@@ -121,7 +122,10 @@ async function run(scenario: Scenario, kind: StoreKind, dynalite: DynaliteProces
   const models = new Map<string, RouteModel>(
     ['a', 'b', 'c'].map((key) => [
       key,
-      { model: instantModel(key, key === 'c' ? undefined : limited), timeoutMs: 10_000 },
+      {
+        model: instantModel(key, key === 'c' ? undefined : limited),
+        timeouts: deriveTimeouts('bench', { timeoutMs: 10_000 }),
+      },
     ]),
   );
   const deps: RouterDeps = {

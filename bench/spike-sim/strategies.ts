@@ -5,6 +5,7 @@
 import { DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
 import { type Breakers, createBreakers } from '../../lambda/core/breaker/breakers.js';
 import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
+import { deriveTimeouts } from '../../lambda/core/catalog/derive-timeouts.js';
 import type { ChatModel, ChatRequest } from '../../lambda/core/chat/chat-model.js';
 import { parseChain } from '../../lambda/core/dsl/parse-chain.js';
 import type { Tier } from '../../lambda/core/dsl/types.js';
@@ -56,7 +57,10 @@ function realLoop(
   return (context) => {
     const tiers = tiersOf(chain);
     const routes = new Map<string, RouteModel>(
-      [...context.models].map(([key, model]) => [key, { model, timeoutMs: context.timeoutMs }]),
+      [...context.models].map(([key, model]) => [
+        key,
+        { model, timeouts: deriveTimeouts('bench', { timeoutMs: context.timeoutMs }) },
+      ]),
     );
     const deps: RouterDeps = {
       clock: context.time,

@@ -5,6 +5,7 @@ import { type Catalog, type CatalogModel, createCatalog } from '../core/catalog/
 import { type EffectiveChain, envVarName } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { Tier } from '../core/dsl/types.js';
+import type { AttemptTimeouts } from '../core/router/route-types.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_OK } from './cli-io.js';
 import { describeSource, type OverrideSeen, resolvePipelineSource } from './effective-source.js';
 import { type ExplainedOutput, explainOutput, outputLines } from './explain-output.js';
@@ -26,6 +27,8 @@ interface ExplainOutput {
   warnings: string[];
   /** Route keys of each model of the chain that has several, in the order they are tried. */
   routes?: Record<string, string[]>;
+  /** The time limits of every route of the chain, by route key (docs/configuration.md#timeouts). */
+  timeouts: Record<string, AttemptTimeouts>;
   source?: string;
   chain?: string;
   /** The pipeline's substitution limits; `maxTier` null when every tier may answer. */
@@ -66,9 +69,11 @@ export async function explainCommand(args: string[], io: CliIo): Promise<number>
   const output: ExplainOutput = {
     tiers: parsed.tiers.map((tier) => tier.members.map((m) => m.key)),
     warnings: [...(pipeline?.skipped ?? []), ...parsed.warnings.map((w) => w.message)],
+    timeouts: {},
   };
   const routes = severalRoutes(parsed.tiers, catalog);
   if (routes) output.routes = routes;
+  output.timeouts = routeTimeouts(parsed.tiers, catalog);
   if (pipeline) {
     output.source = pipeline.effective.source;
     output.chain = pipeline.effective.chain;
@@ -106,6 +111,26 @@ async function explainPipeline(
     skipped,
     override,
   };
+}
+
+/** The limits of every route of the tiers' models, in the order they are tried. */
+function routeTimeouts(tiers: Tier[], catalog: Catalog): Record<string, AttemptTimeouts> {
+  const routes = tiers.flatMap((tier) =>
+    tier.members.flatMap((m) => catalog.models.get(m.key)?.routes ?? []),
+  );
+  return Object.fromEntries(routes.map((r) => [r.key, r.timeouts]));
+}
+
+/** The timeouts table of the human output: one row per route. */
+function timeoutsTable(timeouts: Record<string, AttemptTimeouts>): string {
+  const rows = Object.entries(timeouts).map(([key, t]) => [
+    key,
+    String(t.connectMs),
+    String(t.firstByteMs),
+    String(t.totalMs),
+    String(t.idleMs),
+  ]);
+  return formatTable(['ROUTE', 'CONNECT MS', 'FIRST BYTE MS', 'TOTAL MS', 'STREAM IDLE MS'], rows);
 }
 
 /** Route keys of each model of the tiers that has more than one route; undefined when none has. */
@@ -189,6 +214,7 @@ function describe(
     lines.push(formatTable(['TIER', 'MODEL', 'PROVIDER', 'WEIGHT', 'UPSTREAM MODEL'], rows));
   else lines.push('(no model)');
   if (output.routes) lines.push('', 'a model’s routes are tried in order before the next tier');
+  if (rows.length > 0) lines.push('', timeoutsTable(output.timeouts));
   if (output.limits) lines.push('', limitsLine(output.limits));
   if (output.output) lines.push('', ...outputLines(output.output));
   if (output.warnings.length > 0) {

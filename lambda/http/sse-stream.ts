@@ -57,7 +57,7 @@ function eventText(state: SseState, event: StreamEvent): string {
 
 /**
  * Waits for the upstream's next event. An upstream that goes silent mid-stream must not hold the
- * caller forever: the model's attempt timeout bounds the wait for each event. This is the only
+ * caller forever: the route's `timeouts.idleMs` bounds the wait for each event. This is the only
  * timer after the commit, and a different one from the attempt's: the router stopped the attempt
  * timer at the first event (a committed stream may rightly outlast it) and the adapter has none,
  * so silence, not total length, is what ends a committed stream. It ends it through the caller's
@@ -69,12 +69,12 @@ async function nextStep(state: SseState): Promise<Step> {
   const idle = setTimeout(() => {
     silent = true;
     state.options.abortCaller();
-  }, route.timeoutMs);
+  }, route.idleMs);
   try {
     const next = await route.value.rest.next();
     return next.done ? { kind: 'done' } : { kind: 'event', event: next.value };
   } catch (error) {
-    return { kind: 'error', error: silent ? silenceError(route, route.timeoutMs) : error };
+    return { kind: 'error', error: silent ? silenceError(route, route.idleMs) : error };
   } finally {
     clearTimeout(idle);
   }
@@ -189,6 +189,7 @@ function silenceError(route: RouteSuccess<CommittedStream>, ms: number): Provide
     provider: route.provider,
     model: route.model,
     failureClass: 'timeout',
+    timeoutPhase: 'idle',
     message: `no output for ${ms} ms`,
   });
 }

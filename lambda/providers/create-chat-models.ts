@@ -58,6 +58,7 @@ function createChatModel(entry: CatalogRoute, access: ProviderAccess): ChatModel
       region: provider.region,
       endpoint: provider.endpoint,
       credentials: access.bedrockCredentials,
+      connectMs: entry.timeouts.connectMs,
     });
   }
   return createOpenAIChatModel({
@@ -66,6 +67,7 @@ function createChatModel(entry: CatalogRoute, access: ProviderAccess): ChatModel
     model: entry.model,
     baseURL: provider.baseURL,
     apiKey: currentKey(entry, access),
+    connectMs: entry.timeouts.connectMs,
   });
 }
 
@@ -78,7 +80,7 @@ export function createRouteModels(
   for (const entry of models) {
     routes.set(entry.key, {
       model: createChatModel(entry, access),
-      timeoutMs: entry.timeoutMs,
+      timeouts: entry.timeouts,
       price: entry.price,
     });
   }

@@ -18,6 +18,10 @@ describe('switchyard explain --ssm: the source that wins, as the deployed gatewa
     expect(JSON.parse(out.stdout)).toEqual({
       tiers: [['c'], ['a']],
       warnings: [],
+      timeouts: {
+        c: { connectMs: 10_000, firstByteMs: 10_000, totalMs: 10_000, idleMs: 10_000 },
+        a: { connectMs: 10_000, firstByteMs: 10_000, totalMs: 10_000, idleMs: 10_000 },
+      },
       source: 'ssm',
       chain: 'c,a',
       limits: { substitution: 'allow', maxTier: null },
@@ -76,7 +80,7 @@ describe('switchyard explain --ssm: the source that wins, as the deployed gatewa
   it('reads no SSM for a chain, which has no sources', async () => {
     const before = aws.ssm.requests.length;
     const out = await explain(['--ssm', '--json', 'c,a']);
-    expect(Object.keys(JSON.parse(out.stdout))).toEqual(['tiers', 'warnings']);
+    expect(Object.keys(JSON.parse(out.stdout))).toEqual(['tiers', 'warnings', 'timeouts']);
     expect(aws.ssm.requests.length).toBe(before);
   });
 

@@ -24,6 +24,7 @@ import { seededRandom } from '../../lambda/wiring/seeded-random.js';
 import { sha256Digest } from '../../lambda/wiring/sha256-digest.js';
 import { createFakeClock } from './fake-clock.js';
 import { ABC_CONFIG } from './test-config.js';
+import { uniformTimeouts } from './uniform-timeouts.js';
 
 /** A config with models a, b, c (never called over HTTP here) and pipeline `p` = `(a|b),c`. */
 export function jobsConfig(extra: Record<string, unknown> = {}): SwitchyardConfig {
@@ -103,7 +104,10 @@ export function createJobHarness(options: { maxReceiveCount?: number } = {}) {
   const state: { upstream: Upstream } = { upstream: { ok: true } };
   const models = new Map<string, RouteModel>();
   for (const key of ['a', 'b', 'c']) {
-    models.set(key, { model: switchedModel(key, () => state.upstream, calls), timeoutMs: 10_000 });
+    models.set(key, {
+      model: switchedModel(key, () => state.upstream, calls),
+      timeouts: uniformTimeouts(10_000),
+    });
   }
   const gateway = createGateway({
     catalog,

@@ -8,11 +8,12 @@ import type {
   RequestLedgerEntry,
 } from '../../lambda/core/ledger/ledger-entry.js';
 import { routeGenerate } from '../../lambda/core/router/route-chat.js';
-import type { RouteModel, RoutePolicy } from '../../lambda/core/router/route-types.js';
+import type { AttemptTimeouts, RouteModel, RoutePolicy } from '../../lambda/core/router/route-types.js';
 import { createMemoryBreakerStore } from '../../lambda/stores/memory-breaker-store.js';
 import { seededRandom } from '../../lambda/wiring/seeded-random.js';
 import { createFakeClock } from './fake-clock.js';
 import { type ScriptedModel, type Step, scriptedModel } from './scripted-model.js';
+import { uniformTimeouts } from './uniform-timeouts.js';
 
 /** `[['A','B'],['C']]` → tiers `(A|B),C` with weight 1 each. */
 export function tiersOf(groups: string[][]): Tier[] {
@@ -28,6 +29,8 @@ export interface HarnessOptions {
   policy?: Partial<RoutePolicy>;
   breaker?: Partial<BreakerPolicy>;
   timeoutMs?: number;
+  /** Every route's limits; wins over `timeoutMs`. */
+  timeouts?: AttemptTimeouts;
   seed?: number;
   store?: BreakerStore;
 }
@@ -59,7 +62,11 @@ export function createRouterHarness(options: HarnessOptions) {
   const routes = new Map<string, RouteModel>(
     [...models].map(([key, model]) => [
       key,
-      { model, timeoutMs: options.timeoutMs ?? 10_000, price: { inputPerMTok: 1, outputPerMTok: 2 } },
+      {
+        model,
+        timeouts: options.timeouts ?? uniformTimeouts(options.timeoutMs ?? 10_000),
+        price: { inputPerMTok: 1, outputPerMTok: 2 },
+      },
     ]),
   );
   const deps = {

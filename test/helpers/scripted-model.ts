@@ -14,7 +14,12 @@ export type Step =
   | { ok: true; tokens?: [number, number]; takesMs?: number }
   | { fail: FailureClass; status?: number; retryAfterMs?: number; takesMs?: number }
   /** Waits until the attempt's signal aborts. */
-  | { hang: true };
+  | { hang: true }
+  /**
+   * Waits on the fake clock: the first byte `firstByteAtMs` after the call (a plain call reports
+   * it through `onFirstByte`; a stream yields its first event then), the rest at `doneAtMs`.
+   */
+  | { paced: { firstByteAtMs: number; doneAtMs: number } };
 
 export const OK: Step = { ok: true };
 export const RATE_LIMITED: Step = { fail: 'rate_limited', status: 429 };
@@ -36,9 +41,21 @@ export function scriptedModel(
 ): ScriptedModel {
   const calls: CallOptions[] = [];
   const next = (): Step => steps[Math.min(calls.length - 1, steps.length - 1)] ?? OK;
+  const answer = (): ChatResult => ({
+    content: `answer from ${key}`,
+    toolCalls: [],
+    finishReason: 'stop',
+    usage: { inputTokens: 10, outputTokens: 5 },
+  });
   const run = async (options: CallOptions): Promise<ChatResult> => {
     calls.push(options);
     const step = next();
+    if ('paced' in step) {
+      await clock.sleep(step.paced.firstByteAtMs, options.signal);
+      options.onFirstByte?.();
+      await clock.sleep(step.paced.doneAtMs - step.paced.firstByteAtMs, options.signal);
+      return answer();
+    }
     if ('hang' in step) {
       await new Promise<never>((_, reject) =>
         options.signal.addEventListener(
@@ -76,6 +93,15 @@ export function scriptedModel(
     calls,
     generate: (_request: ChatRequest, options: CallOptions) => run(options),
     async *stream(_request: ChatRequest, options: CallOptions): AsyncIterable<ChatStreamEvent> {
+      const step = steps[Math.min(calls.length, steps.length - 1)] ?? OK;
+      if ('paced' in step) {
+        calls.push(options);
+        await clock.sleep(step.paced.firstByteAtMs, options.signal);
+        yield { type: 'text', text: 'first' };
+        await clock.sleep(step.paced.doneAtMs - step.paced.firstByteAtMs, options.signal);
+        yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 10, outputTokens: 5 } };
+        return;
+      }
       const result = await run(options);
       yield { type: 'text', text: result.content ?? '' };
       yield { type: 'finish', finishReason: result.finishReason, usage: result.usage };

@@ -2,13 +2,14 @@ import type { BreakerPolicy } from '../breaker/breaker-policy.js';
 import { parseChain } from '../dsl/parse-chain.js';
 import type { NameResolution, NameResolver, ParsedChain } from '../dsl/types.js';
 import { ConfigError } from '../errors.js';
-import type { RoutePolicy } from '../router/route-types.js';
+import type { AttemptTimeouts, RoutePolicy } from '../router/route-types.js';
 import {
   type ModelConfig,
   type ProviderConfig,
   routerSchema,
   type SwitchyardConfig,
 } from './config-schema.js';
+import { deriveTimeouts } from './derive-timeouts.js';
 import { DEFAULT_SUBSTITUTION_LIMITS } from './route-config-schema.js';
 
 /**
@@ -37,7 +38,8 @@ export interface CatalogRoute {
   provider: ProviderConfig;
   /** The provider's raw model id. */
   model: string;
-  timeoutMs: number;
+  /** The route's time limits, derived from its `timeouts` and `timeoutMs` (docs/configuration.md#timeouts). */
+  timeouts: AttemptTimeouts;
   price?: ModelConfig['price'];
   /** Largest `max_tokens` a request may ask of this model; undefined: `limits.maxOutputTokens`. */
   maxOutputTokens?: number | undefined;
@@ -138,7 +140,7 @@ function indexModels(config: SwitchyardConfig): {
       providerName: m.provider,
       provider,
       model: m.model,
-      timeoutMs: m.timeoutMs,
+      timeouts: deriveTimeouts(`models.${key}`, m),
       price: m.price,
       maxOutputTokens: m.maxOutputTokens,
     };
@@ -178,7 +180,7 @@ function furtherRoutes(config: SwitchyardConfig, key: string, own: CatalogRoute)
       providerName: r.provider,
       provider,
       model: r.model ?? own.model,
-      timeoutMs: r.timeoutMs ?? own.timeoutMs,
+      timeouts: deriveTimeouts(`models.${key}.routes[${index}]`, r, own.timeouts),
       price: r.price ?? own.price,
     };
   });

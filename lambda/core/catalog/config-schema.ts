@@ -10,6 +10,7 @@ import { chainName, envVarName, keyName, name, pipelineName, positiveInt } from 
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
 import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
+import { timeoutsField } from './timeouts-config-schema.js';
 
 /** An OpenAI-compatible endpoint: OpenAI, Google's and Vertex's compatible endpoints, OpenRouter, Together, a fake. */
 export const openAIProviderSchema = z.strictObject({
@@ -55,8 +56,13 @@ export const modelSchema = z.strictObject({
   model: name,
   /** Other names this model answers to in chains. Default none. */
   aliases: z.array(chainName).default([]),
-  /** Upper bound of one attempt in ms. Default 10000. */
+  /**
+   * Upper bound of one attempt in ms, and the default of each of `timeouts` (connect, first
+   * byte, total, stream idle). Default 10000.
+   */
   timeoutMs: positiveInt.default(10_000),
+  /** Layered time limits (docs/configuration.md#timeouts). Default: each is `timeoutMs`. */
+  ...timeoutsField,
   /** Default: none (the ledger carries no cost for this model). */
   price: priceSchema.optional(),
   /**

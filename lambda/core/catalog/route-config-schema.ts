@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { chainName, name, positiveInt } from './config-fields.js';
+import { timeoutsField } from './timeouts-config-schema.js';
 
 /** The price fields of a route (same shape as a model's `price`). */
 const routePriceSchema = z.strictObject({
@@ -16,8 +17,8 @@ const routePriceSchema = z.strictObject({
 
 /**
  * Another route to the same model: the same model id through another provider or account. A
- * route's unset fields are the model's own: `model` the model's raw id, `timeoutMs` its
- * timeout, `price` its price. The route is named after its provider, which must therefore use the
+ * route's unset fields are the model's own: `model` the model's raw id, `timeoutMs` and
+ * `timeouts` its time limits (a route's `timeoutMs` sets all of its limits at once), `price` its price. The route is named after its provider, which must therefore use the
  * chain's name characters (the route shows as `<model>~<provider>` in trails and breakers).
  */
 export const modelRouteSchema = z.strictObject({
@@ -27,6 +28,8 @@ export const modelRouteSchema = z.strictObject({
   model: name.optional(),
   /** Upper bound of one attempt on this route in ms. Default: the model's `timeoutMs`. */
   timeoutMs: positiveInt.optional(),
+  /** Layered time limits on this route (docs/configuration.md#timeouts). Default: the model's. */
+  ...timeoutsField,
   /** Price on this route. Default: the model's `price`. */
   price: routePriceSchema.optional(),
 });

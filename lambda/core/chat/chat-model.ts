@@ -86,8 +86,15 @@ export interface CallOptions {
    * (the caller's reason); `toProviderError` reads the reason to tell `timeout` from `cancelled`.
    */
   signal: AbortSignal;
-  /** Time this attempt may take, in ms: `min(model.timeoutMs, time left before the deadline)`; informative, `signal` enforces it. */
+  /** Time this attempt may take, in ms: `min(timeouts.totalMs, time left before the deadline)`; informative, `signal` enforces it. */
   timeoutMs: number;
+  /**
+   * `generate` only: call when the upstream's response headers arrive (the first byte), so the
+   * router's timer moves from the first-byte limit to the total one. A stream never calls it: its
+   * first byte is its first content event, which the router sees itself (the commit). Optional;
+   * a model that never calls it has its whole answer bounded by the first-byte limit.
+   */
+  onFirstByte?: (() => void) | undefined;
   /**
    * The request as the caller wrote it, so error classification can tell an upstream's own words
    * from an echo of the caller's (docs/security.md). Optional; absent, message text never

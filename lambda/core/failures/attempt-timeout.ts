@@ -1,15 +1,32 @@
 /**
- * The abort reason of an attempt whose deadline passed (the router's timer, the only one an
- * attempt has). It is a `TimeoutError` DOMException like `AbortSignal.timeout`'s, but its own
- * class: a caller's `AbortSignal.timeout` is the caller giving up (`cancelled`), while this one
- * is the attempt's `timeout`.
+ * Which limit of an attempt ran out (docs/configuration.md#timeouts): the connection, the first
+ * byte, the whole answer, or (after a stream's commit) the silence between two events. The ledger
+ * shows it as `timeoutPhase` on a `timeout` attempt line.
+ */
+export type TimeoutPhase = 'connect' | 'first_byte' | 'total' | 'idle';
+
+/**
+ * The abort reason of an attempt whose time ran out (the router's timer, the only one an attempt
+ * has, or the transport's connect limit). It is a `TimeoutError` DOMException like
+ * `AbortSignal.timeout`'s, but its own class: a caller's `AbortSignal.timeout` is the caller
+ * giving up (`cancelled`), while this one is the attempt's `timeout`.
  */
 export class AttemptTimeout extends DOMException {
-  /** The attempt's time limit, in ms. */
+  /** The limit that ran out, in ms. */
   readonly timeoutMs: number;
+  /** Which limit it was. */
+  readonly phase: TimeoutPhase;
 
-  constructor(timeoutMs: number) {
-    super(`attempt timed out after ${timeoutMs} ms`, 'TimeoutError');
+  constructor(timeoutMs: number, phase: TimeoutPhase = 'total') {
+    super(`${PHASE_WORDS[phase]} timed out after ${timeoutMs} ms`, 'TimeoutError');
     this.timeoutMs = timeoutMs;
+    this.phase = phase;
   }
 }
+
+const PHASE_WORDS: Record<TimeoutPhase, string> = {
+  connect: 'connect',
+  first_byte: 'first byte',
+  total: 'attempt',
+  idle: 'stream idle',
+};

@@ -1,4 +1,5 @@
 import { SwitchyardError } from '../errors.js';
+import type { TimeoutPhase } from './attempt-timeout.js';
 import type { FailureClass } from './failure-class.js';
 
 /** Everything the attempt loop needs to know about one failed upstream call. */
@@ -12,6 +13,8 @@ export interface ProviderErrorFields {
   failureClass: FailureClass;
   /** Cooling hint from `Retry-After`, in ms. */
   retryAfterMs?: number | undefined;
+  /** With `failureClass: 'timeout'`: which of the attempt's limits ran out. */
+  timeoutPhase?: TimeoutPhase | undefined;
   /**
    * A message safe to show the caller (upstream message for invalid requests). Never contains
    * an API key or prompt text.
@@ -27,6 +30,7 @@ export class ProviderError extends SwitchyardError {
   readonly status: number | undefined;
   readonly failureClass: FailureClass;
   readonly retryAfterMs: number | undefined;
+  readonly timeoutPhase: TimeoutPhase | undefined;
 
   constructor(fields: ProviderErrorFields) {
     super(fields.message, fields.cause === undefined ? undefined : { cause: fields.cause });
@@ -36,5 +40,6 @@ export class ProviderError extends SwitchyardError {
     this.status = fields.status;
     this.failureClass = fields.failureClass;
     this.retryAfterMs = fields.retryAfterMs;
+    this.timeoutPhase = fields.timeoutPhase;
   }
 }

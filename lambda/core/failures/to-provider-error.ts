@@ -22,6 +22,8 @@ export interface FailedAttempt {
  *
  * Precedence: an aborted signal decides first, by its reason: the attempt's deadline
  * ({@link AttemptTimeout}) is `timeout`, anything else is the caller going away (`cancelled`).
+ * Then an `AttemptTimeout` thrown by the transport itself (its connect limit) is `timeout` too.
+ * Either way the timeout's phase (connect, first byte, total) goes with it to the ledger.
  * SDKs report aborts inconsistently (openai's stream iterator even ends silently), and the body
  * of an aborted call says nothing useful. Then an error that already is a `ProviderError` passes
  * as it is, and anything else goes through the shared classifier.
@@ -29,15 +31,17 @@ export interface FailedAttempt {
 export function toProviderError(thrown: unknown, attempt: FailedAttempt): ProviderError {
   const { provider, model, signal } = attempt;
   if (signal.aborted) {
-    const timedOut = signal.reason instanceof AttemptTimeout;
+    const reason: unknown = signal.reason;
+    if (reason instanceof AttemptTimeout) return timedOut(reason, attempt, thrown);
     return new ProviderError({
       provider,
       model,
-      failureClass: timedOut ? 'timeout' : 'cancelled',
-      message: timedOut ? signal.reason.message : 'upstream call aborted by the caller signal',
+      failureClass: 'cancelled',
+      message: 'upstream call aborted by the caller signal',
       cause: thrown,
     });
   }
+  if (thrown instanceof AttemptTimeout) return timedOut(thrown, attempt, thrown);
   if (thrown instanceof ProviderError) return thrown;
   const classified = classifyError(thrown, attempt.nowMs, { callerInput: attempt.callerInput });
   return new ProviderError({
@@ -47,6 +51,21 @@ export function toProviderError(thrown: unknown, attempt: FailedAttempt): Provid
     failureClass: classified.failureClass,
     retryAfterMs: classified.retryAfterMs,
     message: classified.message,
+    cause: thrown,
+  });
+}
+
+function timedOut(
+  timeout: AttemptTimeout,
+  { provider, model }: FailedAttempt,
+  thrown: unknown,
+): ProviderError {
+  return new ProviderError({
+    provider,
+    model,
+    failureClass: 'timeout',
+    timeoutPhase: timeout.phase,
+    message: timeout.message,
     cause: thrown,
   });
 }

@@ -35,7 +35,7 @@ export async function lastResortAnswer(
     provider: 'switchyard',
     attempts: failure.attempts,
     route: failure.route,
-    timeoutMs: 0,
+    idleMs: 0,
     signal: new AbortController().signal,
     settle: async () => {},
     degraded: found.kind,

@@ -1,4 +1,5 @@
 import type { Usage } from '../chat/chat-model.js';
+import type { TimeoutPhase } from '../failures/attempt-timeout.js';
 import type { FailureClass } from '../failures/failure-class.js';
 
 /** How an attempt came to be (docs/design.md#vocabulary). */
@@ -57,6 +58,11 @@ export interface AttemptLedgerEntry {
   costUsd?: number | undefined;
   /** Cooling hint the upstream gave, in ms. */
   retryAfterMs?: number | undefined;
+  /**
+   * With outcome `timeout`: which limit ran out, `connect`, `first_byte`, `total` or (after a
+   * stream's commit) `idle` (docs/configuration.md#timeouts).
+   */
+  timeoutPhase?: TimeoutPhase | undefined;
 }
 
 /** One line per request, written when it ends. */

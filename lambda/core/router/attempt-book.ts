@@ -76,6 +76,7 @@ export class AttemptBook {
       record.status = error.status;
       // A hint that came after output is not this request's to act on (the ledger never showed one).
       if (phase === 'before_output') record.retryAfterMs = error.retryAfterMs;
+      if (error.timeoutPhase) record.timeoutPhase = error.timeoutPhase;
     }
     const mark = `${ended.routeKey}:${error ? (error.status ?? error.failureClass) : 200}`;
     if (phase === 'after_output') this.trail[this.trail.length - 1] = mark;

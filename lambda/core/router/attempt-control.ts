@@ -6,34 +6,69 @@ import type { Sleep } from '../time.js';
 export interface AttemptDeadline {
   /**
    * Aborts when the caller goes away (the caller's reason) or the attempt's time is up (an
-   * {@link AttemptTimeout}). Passed as `CallOptions.signal`; adapters start no timer of their own.
+   * {@link AttemptTimeout} naming the phase). Passed as `CallOptions.signal`; adapters start no
+   * timer of their own.
    */
   readonly signal: AbortSignal;
+  /**
+   * The first byte arrived (`CallOptions.onFirstByte`): the timer moves from the first-byte limit
+   * to the total one, both counted from the attempt's start. Later calls do nothing.
+   */
+  firstByte(): void;
   /** Ends the timer (the attempt finished, or its stream is committed); the caller's abort still counts. */
   stopTimer(): void;
+}
+
+/** The limits of one attempt, in ms from its start, each already capped by the request's deadline. */
+export interface AttemptLimits {
+  firstByteMs: number;
+  totalMs: number;
 }
 
 const TIMER_STOPPED = Object.freeze({ reason: 'attempt finished' });
 
 /**
- * Starts the one timer of one attempt, `timeoutMs` long, through the injected `sleep` (so tests
- * drive it with a fake clock), linked with the caller's signal.
+ * Starts the one timer of one attempt through the injected `sleep` (so tests drive it with a fake
+ * clock), linked with the caller's signal. It runs in two phases: until the first byte it fires
+ * at `min(firstByteMs, totalMs)`; once {@link AttemptDeadline.firstByte} is called it fires at
+ * `totalMs` from the start. A timer that already ends at `totalMs` keeps running: the phase only
+ * changes the timeout's name.
  */
 export function startAttemptDeadline(
   sleep: Sleep,
-  timeoutMs: number,
+  now: () => number,
+  limits: AttemptLimits,
   caller: AbortSignal | undefined,
 ): AttemptDeadline {
   const deadline = new AbortController();
-  const timer = new AbortController();
-  sleep(Math.max(0, timeoutMs), timer.signal).then(
-    () => {
-      if (!timer.signal.aborted) deadline.abort(new AttemptTimeout(timeoutMs));
-    },
-    () => {},
-  );
+  const startedAt = now();
+  let timer = new AbortController();
+  let firstByteSeen = false;
+  const arm = (ms: number) => {
+    const own = timer;
+    sleep(Math.max(0, ms), own.signal).then(
+      () => {
+        if (own.signal.aborted || deadline.signal.aborted) return;
+        deadline.abort(
+          firstByteSeen
+            ? new AttemptTimeout(limits.totalMs, 'total')
+            : new AttemptTimeout(Math.min(limits.firstByteMs, limits.totalMs), 'first_byte'),
+        );
+      },
+      () => {},
+    );
+  };
+  arm(Math.min(limits.firstByteMs, limits.totalMs));
   return {
     signal: linkSignals(caller, deadline.signal),
+    firstByte() {
+      if (firstByteSeen || timer.signal.aborted) return;
+      firstByteSeen = true;
+      if (limits.totalMs <= limits.firstByteMs) return;
+      timer.abort(TIMER_STOPPED);
+      timer = new AbortController();
+      arm(limits.totalMs - (now() - startedAt));
+    },
     // A constant reason: aborting without one builds a DOMException (a stack trace) per attempt.
     stopTimer: () => timer.abort(TIMER_STOPPED),
   };

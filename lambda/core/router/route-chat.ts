@@ -39,7 +39,9 @@ export function routeStream(
   callerInput: ChatRequest = chat,
 ): Promise<RouteResult<CommittedStream>> {
   return runAttempts(request, deps, async (model, options) => {
-    const rest = model.stream(chat, { ...options, callerInput })[Symbol.asyncIterator]();
+    // A stream's first byte is its first event, awaited here: the commit ends the attempt's timer.
+    const { onFirstByte: _headersAreNotTheFirstByte, ...streamOptions } = options;
+    const rest = model.stream(chat, { ...streamOptions, callerInput })[Symbol.asyncIterator]();
     const head = await rest.next();
     if (head.done) {
       throw new ProviderError({

@@ -12,11 +12,27 @@ import type {
 } from '../ledger/ledger-entry.js';
 import type { Clock, Random, Sleep } from '../time.js';
 
+/**
+ * The time limits of one attempt on a route (docs/configuration.md#timeouts), each in ms and
+ * counted from the attempt's start but `idleMs`. Worked out once, in the catalog, from the
+ * route's `timeouts` and `timeoutMs`.
+ */
+export interface AttemptTimeouts {
+  /** Until the TCP (and TLS) connection is up; the HTTP transport enforces it per socket. */
+  connectMs: number;
+  /** Until the first byte: a plain request's response headers, a stream's first content event (its commit). */
+  firstByteMs: number;
+  /** Until a plain answer is complete. A stream's attempt ends at its commit, so after it only `idleMs` applies. */
+  totalMs: number;
+  /** After a stream's commit: the longest silence between two events before the stream ends with an error event. */
+  idleMs: number;
+}
+
 /** A model the router may call, with what the catalog says about it. */
 export interface RouteModel {
   model: ChatModel;
-  /** Upper bound of one attempt on this model, in ms. */
-  timeoutMs: number;
+  /** The attempt's time limits on this route. */
+  timeouts: AttemptTimeouts;
   price?: Price | undefined;
 }
 
@@ -83,6 +99,7 @@ export type AttemptRecord = Pick<
   | 'outcome'
   | 'status'
   | 'retryAfterMs'
+  | 'timeoutPhase'
   | 'latencyMs'
 >;
 
@@ -98,8 +115,8 @@ export interface RouteSuccess<T> {
   attempts: AttemptRecord[];
   /** The trail so far, ending with the answering model, e.g. `a:429,b:200`. */
   route: string;
-  /** The answering model's attempt timeout, in ms: after the commit it bounds the silence between chunks. */
-  timeoutMs: number;
+  /** The answering route's `idleMs`: after the commit it bounds the silence between chunks. */
+  idleMs: number;
   /** The answering attempt's signal: aborted when the caller goes away. */
   signal: AbortSignal;
   /**

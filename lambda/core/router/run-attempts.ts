@@ -3,7 +3,7 @@ import { ProviderError } from '../failures/provider-error.js';
 import { SchemaInvalidError } from '../failures/schema-invalid-error.js';
 import { toProviderError } from '../failures/to-provider-error.js';
 import { AttemptBook } from './attempt-book.js';
-import { abortable, startAttemptDeadline } from './attempt-control.js';
+import { type AttemptLimits, abortable, startAttemptDeadline } from './attempt-control.js';
 import { createAttemptPlanner, type PlannedAttempt } from './next-attempt.js';
 import type {
   AttemptCall,
@@ -51,8 +51,13 @@ export async function runAttempts<T>(
     if (clock.now() >= deadline) return book.finish('deadline');
 
     const startedAttemptAt = clock.now();
-    const timeoutMs = Math.min(planned.route.timeoutMs, deadline - startedAttemptAt);
-    const outcome = await attempt(call, planned.route, timeoutMs, deps, signal);
+    const outcome = await attempt(
+      call,
+      planned.route,
+      attemptLimits(planned.route, deadline - startedAttemptAt),
+      deps,
+      signal,
+    );
     if (outcome.ok) {
       book.commit(planned);
       return committed(outcome.value, outcome.signal, planned, startedAttemptAt, book);
@@ -97,19 +102,29 @@ function retryOf({ route, routeKey, record }: PlannedAttempt, n: number): Planne
 type AttemptOutcome<T> = { ok: true; value: T; signal: AbortSignal } | { ok: false; error: ProviderError };
 
 /**
- * One call under the attempt's one timer (`timeoutMs`, linked with the caller's `signal`);
- * whatever it throws comes back as a `ProviderError`.
+ * The route's first-byte and total limits (docs/configuration.md#timeouts), neither past the
+ * request's deadline (`leftMs` from now). The connect limit is the transport's, `idleMs` the
+ * committed stream's.
+ */
+function attemptLimits({ timeouts }: RouteModel, leftMs: number): AttemptLimits {
+  return { firstByteMs: Math.min(timeouts.firstByteMs, leftMs), totalMs: Math.min(timeouts.totalMs, leftMs) };
+}
+
+/**
+ * One call under the attempt's one timer (`limits`, linked with the caller's `signal`); the call
+ * reports its first byte through `onFirstByte`. Whatever it throws comes back as a `ProviderError`.
  */
 async function attempt<T>(
   call: AttemptCall<T>,
   route: RouteModel,
-  timeoutMs: number,
+  limits: AttemptLimits,
   deps: RouterDeps,
   caller: AbortSignal | undefined,
 ): Promise<AttemptOutcome<T>> {
-  const time = startAttemptDeadline(deps.sleep, timeoutMs, caller);
+  const time = startAttemptDeadline(deps.sleep, () => deps.clock.now(), limits, caller);
+  const options = { signal: time.signal, timeoutMs: limits.totalMs, onFirstByte: time.firstByte };
   try {
-    const value = await abortable(call(route.model, { signal: time.signal, timeoutMs }), time.signal);
+    const value = await abortable(call(route.model, options), time.signal);
     return { ok: true, value, signal: time.signal };
   } catch (thrown) {
     // A conforming model already turned its error into a ProviderError, judged by this same
@@ -140,7 +155,7 @@ function committed<T>(
     provider: record.provider,
     attempts: book.attempts,
     route: book.route(),
-    timeoutMs: route.timeoutMs,
+    idleMs: route.timeouts.idleMs,
     signal,
     async settle(settlement: Settlement) {
       if (settled) return;

@@ -24,6 +24,8 @@ export class Exchange {
   readonly path: string;
   #record: RequestRecord | undefined;
   #destroyedByUs = false;
+  /** The fault's `bodyDelayMs`: the wait between the headers and the body (or first frame). */
+  #bodyDelayMs = 0;
 
   constructor(req: IncomingMessage, res: ServerResponse, shuttingDown: () => boolean) {
     this.req = req;
@@ -82,6 +84,7 @@ export class Exchange {
    * when the provider should go on and answer.
    */
   async beforeHeaders(fault: Fault): Promise<boolean> {
+    this.#bodyDelayMs = fault.bodyDelayMs ?? 0;
     if (fault.latencyMs) await this.sleep(fault.latencyMs);
     if (this.signal.aborted) return false;
     if (fault.reset) {
@@ -128,7 +131,18 @@ export class Exchange {
       'content-type': contentType,
       'content-length': Buffer.byteLength(body),
     });
-    this.res.end(body);
+    if (!this.#bodyDelayMs) return void this.res.end(body);
+    this.res.flushHeaders();
+    void this.sleep(this.#bodyDelayMs).then(() => {
+      if (!this.signal.aborted) this.res.end(body);
+    });
+  }
+
+  /** Sends the headers at once and waits `bodyDelayMs` before the first frame (a slow first token). */
+  private async delayBody(): Promise<void> {
+    if (!this.#bodyDelayMs) return;
+    this.res.flushHeaders();
+    await this.sleep(this.#bodyDelayMs);
   }
 
   /**
@@ -152,6 +166,7 @@ export class Exchange {
     delayMs: number,
     ending: 'end' | 'destroy' | 'stall',
   ): Promise<void> {
+    await this.delayBody();
     if (this.signal.aborted) return;
     if (!delayMs && ending !== 'stall') {
       const joined = joinFrames(frames);

@@ -29,6 +29,11 @@ export const faultSchema = z
     retryAfter: z.int().nonnegative().optional(),
     /** Delay before the headers, in ms. Default 0. */
     latencyMs: z.int().nonnegative().optional(),
+    /**
+     * Delay between the headers and the body, in ms: a plain answer's body, a stream's first
+     * frame (a slow first token after quick headers). Default 0.
+     */
+    bodyDelayMs: z.int().nonnegative().optional(),
     /** Never answer; the request ends only when the client goes away or the fake closes. */
     hang: z.boolean().optional(),
     /** Destroy the socket before any header (a connection reset). */

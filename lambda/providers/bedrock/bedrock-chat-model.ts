@@ -12,6 +12,7 @@ import type {
   ChatResult,
   ChatStreamEvent,
 } from '../../core/chat/chat-model.js';
+import { AttemptTimeout } from '../../core/failures/attempt-timeout.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
 import { type ErrorSubject, malformedResponse } from '../shared/malformed-response.js';
 import { toConverseBody } from './bedrock-request.js';
@@ -34,6 +35,12 @@ export interface BedrockChatModelOptions {
   endpoint?: string;
   /** Credentials. Default: the SDK's provider chain (env, profile, Lambda role). */
   credentials?: BedrockCredentials;
+  /**
+   * Longest wait for a new connection, in ms (the route's `timeouts.connectMs`). Applies over the
+   * HTTP/1.1 handler (an `http://` endpoint); the SDK's default HTTP/2 handler has no such limit,
+   * so there the first-byte limit covers the connection. Default: none.
+   */
+  connectMs?: number | undefined;
   /** A ready client (tests, shared pools). When given, `region`, `endpoint` and `credentials` are ignored. */
   client?: BedrockRuntimeClient;
   /** Wall clock in ms, used to read an HTTP-date `Retry-After`. Default `Date.now`. */
@@ -52,7 +59,9 @@ function createClient(options: BedrockChatModelOptions): BedrockRuntimeClient {
     maxAttempts: 1,
     ...(endpoint === undefined ? {} : { endpoint }),
     ...(credentials === undefined ? {} : { credentials }),
-    ...(endpoint?.startsWith('http://') ? { requestHandler: new NodeHttpHandler() } : {}),
+    ...(endpoint?.startsWith('http://')
+      ? { requestHandler: new NodeHttpHandler({ connectionTimeout: options.connectMs }) }
+      : {}),
   });
 }
 
@@ -61,9 +70,12 @@ function createClient(options: BedrockChatModelOptions): BedrockRuntimeClient {
  * `ConverseStreamCommand`).
  *
  * The attempt's time is the router's, applied through the abort signal handed to `send`: it
- * bounds the whole `generate` call and a stream's time to first event. The client's HTTP handlers
- * get no request timeout of their own (Smithy sets none by default), so no second clock races it. Every failure, including exception events
- * inside the stream, is a `ProviderError` whose `model` is the model key.
+ * bounds the whole `generate` call (whose response headers are reported as its first byte, from
+ * a middleware below the deserializer) and a stream's time to first event. The client's HTTP
+ * handlers get no request timeout of their own (Smithy sets none by default), so no second clock
+ * races it; the one socket-level limit is `connectMs`, turned into an `AttemptTimeout('connect')`.
+ * Every failure, including exception events inside the stream, is a `ProviderError` whose
+ * `model` is the model key.
  */
 export function createBedrockChatModel(options: BedrockChatModelOptions): ChatModel {
   const { key, provider, model } = options;
@@ -76,8 +88,15 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
   const generate = (request: ChatRequest, call: CallOptions): Promise<ChatResult> =>
     calls.generate(
       call,
-      (abortSignal) =>
-        client.send(new ConverseCommand(toConverseBody(request, model, subject)), { abortSignal }),
+      async (abortSignal) => {
+        const command = new ConverseCommand(toConverseBody(request, model, subject));
+        reportFirstByte(command, call.onFirstByte);
+        try {
+          return await client.send(command, { abortSignal });
+        } catch (error) {
+          throw connectTimeout(error, options.connectMs);
+        }
+      },
       (response) => mapConverseResponse(response, subject),
     );
 
@@ -86,7 +105,9 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
       call,
       async (abortSignal) => {
         const command = new ConverseStreamCommand(toConverseBody(request, model, subject));
-        const response = await client.send(command, { abortSignal });
+        const response = await client.send(command, { abortSignal }).catch((error: unknown) => {
+          throw connectTimeout(error, options.connectMs);
+        });
         if (response.stream === undefined) throw malformedResponse(subject, 'response has no event stream');
         return response.stream;
       },
@@ -94,4 +115,31 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
     );
 
   return { key, provider, generate, stream };
+}
+
+/**
+ * Calls `onFirstByte` when the raw response (its headers) comes back from the HTTP handler,
+ * before the deserializer reads the body: the lowest-priority middleware of the deserialize step
+ * sits between the two.
+ */
+function reportFirstByte(command: ConverseCommand, onFirstByte: (() => void) | undefined): void {
+  if (!onFirstByte) return;
+  command.middlewareStack.add(
+    (next) => async (args) => {
+      const output = await next(args);
+      onFirstByte();
+      return output;
+    },
+    { step: 'deserialize', priority: 'low', name: 'switchyardFirstByte' },
+  );
+}
+
+/** Smithy's HTTP/1.1 connection timeout, as the attempt's `connect` timeout; anything else as it is. */
+function connectTimeout(error: unknown, connectMs: number | undefined): unknown {
+  const connectFailed =
+    connectMs !== undefined &&
+    error instanceof Error &&
+    error.name === 'TimeoutError' &&
+    error.message.includes('did not establish a connection');
+  return connectFailed ? new AttemptTimeout(connectMs, 'connect') : error;
 }

@@ -6,11 +6,20 @@
  * The errors keep the shapes the openai SDK gave them, so that classification is unchanged: a
  * failure before the response is an `APIConnectionError` whose cause is
  * `TypeError('fetch failed', { cause })` (an `APIConnectionTimeoutError` when the transport's
- * words say it timed out), and an abort rejects with the signal's reason.
+ * words say it timed out), and an abort rejects with the signal's reason. A connection not up
+ * within the target's `connectMs` rejects with an `AttemptTimeout` of phase `connect`, which
+ * `toProviderError` turns into a `timeout` like the router's own (docs/configuration.md#timeouts).
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { TLSSocket } from 'node:tls';
 import { APIConnectionError, APIConnectionTimeoutError } from 'openai/error';
+import { AttemptTimeout } from '../../core/failures/attempt-timeout.js';
 
 /** The keep-alive agents calls go through; one pair per process is the default. */
 export interface HttpAgents {
@@ -63,6 +72,24 @@ function connectionError(error: Error): Error {
 export interface PostTarget {
   url: URL;
   agents: HttpAgents;
+  /** Longest wait for a new socket's connection, in ms (`timeouts.connectMs`). Default: none (the router's timer alone). */
+  connectMs?: number | undefined;
+}
+
+/**
+ * Destroys `req` with an `AttemptTimeout('connect')` when the new socket it is given is not up
+ * after `ms`: TCP connected, and for `https` the TLS handshake done too. A reused keep-alive
+ * socket is up already and starts no timer.
+ */
+function limitConnect(req: ClientRequest, ms: number | undefined): void {
+  if (ms === undefined) return;
+  req.once('socket', (socket) => {
+    if (!socket.connecting) return;
+    const timer = setTimeout(() => req.destroy(new AttemptTimeout(ms, 'connect')), ms);
+    const clear = () => clearTimeout(timer);
+    socket.once(socket instanceof TLSSocket ? 'secureConnect' : 'connect', clear);
+    socket.once('close', clear);
+  });
 }
 
 /**
@@ -90,6 +117,7 @@ export function post(
       headers,
       agent: secure ? agents.https : agents.http,
     });
+    limitConnect(req, target.connectMs);
     let res: IncomingMessage | undefined;
     const onAbort = () => {
       const reason = abortReason(signal);
@@ -103,7 +131,7 @@ export function post(
     req.on('error', (error) => {
       if (res || signal.aborted) return; // the body reader or the abort reports it
       release();
-      reject(connectionError(error));
+      reject(error instanceof AttemptTimeout ? error : connectionError(error));
     });
     req.once('response', (answer) => {
       res = answer;

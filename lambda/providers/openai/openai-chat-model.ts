@@ -31,6 +31,8 @@ export interface OpenAIChatModelOptions {
    * Never appears in an error message.
    */
   apiKey: string | (() => string);
+  /** Longest wait for a new connection, in ms (the route's `timeouts.connectMs`). Default: none. */
+  connectMs?: number | undefined;
   /** Keep-alive agents the calls go through. Default: the process's shared pair. */
   agents?: HttpAgents | undefined;
   /** Wall clock in ms, used to read an HTTP-date `Retry-After`. Default `Date.now`. */
@@ -58,7 +60,8 @@ function completionsURL(baseURL: string): URL {
  * is built once from the request and the answer read from Node's own response, with the errors
  * the openai SDK gave (its error classes), so classification is the SDK's. No retries: retry and
  * fallback belong to the attempt loop. The attempt's time is the router's: its signal bounds the
- * whole `generate` call and a stream's time to first chunk; nothing here starts a timer. Every
+ * whole `generate` call (reported first byte: the response headers) and a stream's time to first
+ * chunk; the only timer here is the transport's connect limit (`connectMs`). Every
  * failure is a `ProviderError` whose `model` is the model key.
  */
 export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatModel {
@@ -69,6 +72,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   const target: PostTarget = {
     url: completionsURL(options.baseURL),
     agents: options.agents ?? sharedHttpAgents(),
+    connectMs: options.connectMs,
   };
   const calls = createAttemptCalls(subject, now);
 
@@ -99,6 +103,8 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       call,
       async (signal) => {
         const { res, release } = await send(JSON.stringify(toOpenAIParams(request, model)), call, signal);
+        // The headers are the first byte of a plain answer: the router's timer moves on to the total.
+        call.onFirstByte?.();
         try {
           return await readAnswer(res, signal);
         } finally {

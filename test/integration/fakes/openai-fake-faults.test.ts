@@ -65,6 +65,26 @@ describe('OpenAI fake: scripted failures', () => {
     expect(openai.fake.requests[0]?.answeredStatus).toBeNull();
   });
 
+  it.each([false, true])(
+    'sends the headers at once and holds the body with bodyDelayMs (stream: %s)',
+    async (stream) => {
+      openai.fake.script(MODEL, [{ bodyDelayMs: 60_000 }]);
+      const controller = new AbortController();
+      const res = await fetch(`${openai.fake.url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, messages: MESSAGES, stream }),
+        signal: controller.signal,
+      });
+      expect(res.status).toBe(200);
+      expect(openai.fake.requests[0]?.answeredStatus).toBe(200);
+      const body = res.text().catch((e: unknown) => e);
+      controller.abort();
+      expect(await body).toBeInstanceOf(Error);
+      await vi.waitFor(() => expect(openai.fake.requests[0]?.aborted).toBe(true));
+    },
+  );
+
   it('logs a request as aborted when the caller cancels during the latency before headers', async () => {
     openai.fake.script(MODEL, [{ latencyMs: 60_000 }]);
     const controller = new AbortController();

@@ -13,7 +13,8 @@ import { systemSleep } from '../../../lambda/wiring/system-time.js';
  * `timeoutMs` (the router's one timer, on the real clock). Adapters have no timer of their own.
  */
 export function attemptOptions(timeoutMs: number): CallOptions {
-  return { signal: startAttemptDeadline(systemSleep, timeoutMs, undefined).signal, timeoutMs };
+  const limits = { firstByteMs: timeoutMs, totalMs: timeoutMs };
+  return { signal: startAttemptDeadline(systemSleep, Date.now, limits, undefined).signal, timeoutMs };
 }
 
 /** Call options with a live signal and a generous timeout unless overridden. */

@@ -16,6 +16,7 @@ import { createOpenAIChatModel } from '../../../lambda/providers/index.js';
 import { createMemoryBreakerStore } from '../../../lambda/stores/memory-breaker-store.js';
 import { seededRandom } from '../../../lambda/wiring/seeded-random.js';
 import { systemClock, systemSleep } from '../../../lambda/wiring/system-time.js';
+import { uniformTimeouts } from '../../helpers/uniform-timeouts.js';
 
 const REQUEST: ChatRequest = { messages: [{ role: 'user', content: 'Say hello' }] };
 const TIMEOUT_MS = 5_000;
@@ -58,7 +59,7 @@ function deps(): RouterDeps {
           baseURL: fake.url,
           apiKey: 'sk-x',
         }),
-        timeoutMs: TIMEOUT_MS,
+        timeouts: uniformTimeouts(TIMEOUT_MS),
       },
     ]),
   );

@@ -41,8 +41,8 @@ describe('catalog', () => {
   });
 
   it('gives models the default attempt timeout unless they set one', () => {
-    expect(catalog.models.get('a')?.timeoutMs).toBe(10_000);
-    expect(catalog.models.get('c')?.timeoutMs).toBe(5_000);
+    expect(catalog.models.get('a')?.timeouts.totalMs).toBe(10_000);
+    expect(catalog.models.get('c')?.timeouts.totalMs).toBe(5_000);
   });
 
   it('refuses a pipeline whose chain resolves to no model, naming the pipeline', () => {

@@ -35,7 +35,9 @@ describe('config: routes of one model', () => {
       }),
     );
     const routes = catalog.models.get('gpt')?.routes ?? [];
-    expect(routes.map((r) => [r.key, r.providerName, r.model, r.timeoutMs, r.price?.inputPerMTok])).toEqual([
+    expect(
+      routes.map((r) => [r.key, r.providerName, r.model, r.timeouts.totalMs, r.price?.inputPerMTok]),
+    ).toEqual([
       ['gpt', 'openai', 'gpt-4o', 8_000, 2.5],
       ['gpt~azure', 'azure', 'gpt-4o-deploy', 8_000, 2],
       ['gpt~second', 'second', 'gpt-4o', 3_000, 2.5],

@@ -16,7 +16,7 @@ describe('switchyard explain', () => {
     ]);
     expect(code).toBe(0);
     const output = JSON.parse(stdout);
-    expect(Object.keys(output)).toEqual(['tiers', 'warnings']);
+    expect(Object.keys(output)).toEqual(['tiers', 'warnings', 'timeouts']);
     expect(output.tiers).toEqual([['a', 'b'], ['c']]);
     expect(output.warnings).toHaveLength(4);
     expect(output.warnings.join('\n')).toMatch(
@@ -29,6 +29,11 @@ describe('switchyard explain', () => {
     expect(JSON.parse(stdout)).toEqual({
       tiers: [['a', 'b'], ['c']],
       warnings: [],
+      timeouts: {
+        a: { connectMs: 10_000, firstByteMs: 10_000, totalMs: 10_000, idleMs: 10_000 },
+        b: { connectMs: 10_000, firstByteMs: 10_000, totalMs: 10_000, idleMs: 10_000 },
+        c: { connectMs: 10_000, firstByteMs: 10_000, totalMs: 10_000, idleMs: 10_000 },
+      },
       source: 'config',
       chain: '(a|b),c',
       limits: { substitution: 'allow', maxTier: null },
@@ -39,6 +44,32 @@ describe('switchyard explain', () => {
         lastResort: null,
       },
     });
+  });
+
+  it('shows each route’s layered timeouts, derived from timeoutMs where unset', async () => {
+    const configured = writeTempConfig({
+      ...ABC_CONFIG,
+      models: {
+        ...ABC_CONFIG.models,
+        a: {
+          provider: 'fake',
+          model: 'model-a',
+          timeoutMs: 30_000,
+          timeouts: { connectMs: 3_000, firstByteMs: 8_000 },
+        },
+      },
+    });
+    const json = JSON.parse(
+      (await runCliCaptured(['explain', '--config', configured, '--json', 'a,c'])).stdout,
+    );
+    expect(json.timeouts).toEqual({
+      a: { connectMs: 3_000, firstByteMs: 8_000, totalMs: 30_000, idleMs: 30_000 },
+      c: { connectMs: 10_000, firstByteMs: 10_000, totalMs: 10_000, idleMs: 10_000 },
+    });
+    const { stdout } = await runCliCaptured(['explain', '--config', configured, 'a,c']);
+    expect(stdout).toMatch(/^ROUTE +CONNECT MS +FIRST BYTE MS +TOTAL MS +STREAM IDLE MS$/m);
+    expect(stdout).toMatch(/^a +3000 +8000 +30000 +30000$/m);
+    expect(stdout).toMatch(/^c +10000 +10000 +10000 +10000$/m);
   });
 
   it('shows what a pipeline does with answers: repair, post-processing, suffix, last resort', async () => {

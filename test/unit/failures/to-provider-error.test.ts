@@ -59,6 +59,26 @@ describe('toProviderError', () => {
     expect(error).toMatchObject({ failureClass: 'timeout', message: 'attempt timed out after 250 ms' });
   });
 
+  it('reports a first-byte deadline as timeout with its phase', () => {
+    const deadline = new AbortController();
+    deadline.abort(new AttemptTimeout(300, 'first_byte'));
+    const error = toProviderError(new Error('aborted'), attempt({ signal: deadline.signal }));
+    expect(error).toMatchObject({
+      failureClass: 'timeout',
+      timeoutPhase: 'first_byte',
+      message: 'first byte timed out after 300 ms',
+    });
+  });
+
+  it("reports the transport's connect limit as timeout of phase connect, though the signal never aborted", () => {
+    const error = toProviderError(new AttemptTimeout(200, 'connect'), attempt());
+    expect(error).toMatchObject({
+      failureClass: 'timeout',
+      timeoutPhase: 'connect',
+      message: 'connect timed out after 200 ms',
+    });
+  });
+
   it('lets an aborted signal win over a ProviderError the SDK path produced', () => {
     const deadline = new AbortController();
     deadline.abort(new AttemptTimeout(100));

@@ -13,6 +13,7 @@ import type { RouteFailure, RouteModel, RoutePolicy } from '../../../lambda/core
 import { terminalError } from '../../../lambda/core/router/terminal-error.js';
 import { createAjvSchemaValidator } from '../../../lambda/validation/ajv-schema-validator.js';
 import { createRouterHarness, tiersOf } from '../../helpers/router-harness.js';
+import { uniformTimeouts } from '../../helpers/uniform-timeouts.js';
 
 const SCHEMA = {
   type: 'object',
@@ -57,7 +58,7 @@ function run(
   const h = createRouterHarness({ models: {}, tiers: tiersOf(groups), policy });
   const models = new Map(Object.entries(answers).map(([key, texts]) => [key, textModel(key, texts)]));
   const routes = new Map<string, RouteModel>(
-    [...models].map(([key, model]) => [key, { model, timeoutMs: 10_000 }]),
+    [...models].map(([key, model]) => [key, { model, timeouts: uniformTimeouts(10_000) }]),
   );
   const deps = { ...h.deps, models: (key: string) => routes.get(key) };
   const request = {
@@ -188,7 +189,7 @@ describe('structured output: check and repair in the attempt loop', () => {
       },
     };
     const routes = new Map<string, RouteModel>(
-      [a, keyless, b].map((model) => [model.key, { model, timeoutMs: 10_000 }]),
+      [a, keyless, b].map((model) => [model.key, { model, timeouts: uniformTimeouts(10_000) }]),
     );
     const deps = { ...h.deps, models: (key: string) => routes.get(key) };
     const request = {
@@ -224,7 +225,7 @@ describe('structured output: check and repair in the attempt loop', () => {
         throw new Error('not streamed here');
       },
     };
-    const deps = { ...h.deps, models: () => ({ model, timeoutMs: 10_000 }) };
+    const deps = { ...h.deps, models: () => ({ model, timeouts: uniformTimeouts(10_000) }) };
     const request = {
       requestId: 'r',
       pipeline: 'p',
