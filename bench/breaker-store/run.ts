@@ -90,6 +90,8 @@ async function storeFor(kind: StoreKind, dynalite: DynaliteProcess, table: strin
   const counted: BreakerStore = {
     readPipeline: (p, now) => inner.readPipeline(p, now),
     record: (p, m, s, policy) => inner.record(p, m, s, policy),
+    readRoutes: (routes, now) => inner.readRoutes(routes, now),
+    coolRoute: (route, sample, policy) => inner.coolRoute(route, sample, policy),
     async tryOpen(p, m, request) {
       counts.tried += 1;
       const won = await inner.tryOpen(p, m, request);

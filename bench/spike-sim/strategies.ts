@@ -45,6 +45,7 @@ export function tiersOf(chain: string): Tier[] {
 const NO_BREAKERS: Breakers = {
   read: async () => new Map(),
   record: async () => {},
+  routeCooling: async () => new Map(),
 };
 
 /** A strategy that runs the real attempt loop over `chain` with `breakers`. */

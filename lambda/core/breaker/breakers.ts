@@ -12,6 +12,8 @@ import {
   openingReason,
 } from './breaker-state.js';
 import type { BreakerStore } from './breaker-store.js';
+import { applyRateLimit, NOT_COOLING, type RouteCooling } from './route-cooling.js';
+import { createRouteCoolingReader } from './route-cooling-reader.js';
 
 /** Reported once per opening, by the one writer that opened the breaker. */
 export interface BreakerOpened {
@@ -27,7 +29,17 @@ export interface BreakerOpened {
 export interface BreakerEvents {
   onOpened?(event: BreakerOpened): void;
   /** The store failed; the router carries on with what this process knows. */
-  onStoreError?(operation: 'read' | 'record' | 'open', error: unknown): void;
+  onStoreError?(operation: 'read' | 'record' | 'open' | 'read-routes' | 'cool-route', error: unknown): void;
+}
+
+/** Account-route cooling (config `rateLimit`, docs/concepts.md#account-route-cooling). */
+export interface RouteCoolingOptions {
+  /** The account route id (`accountRouteId`) a route key calls; undefined: it cools nothing shared. */
+  accountRouteOf(routeKey: string): string | undefined;
+  /** Cooling after a 429 without `Retry-After`, in ms. */
+  coolMs: number;
+  /** How long a container reuses its read of account-route cooling, in ms. */
+  readCacheMs: number;
 }
 
 export interface BreakersOptions {
@@ -36,6 +48,8 @@ export interface BreakersOptions {
   /** The breaker policy of a pipeline (per-pipeline overrides applied). */
   policyFor(pipeline: string): BreakerPolicy;
   events?: BreakerEvents;
+  /** Shared cooling of account routes after a 429. Absent: a 429 acts on the pipeline's own breaker only. */
+  routeCooling?: RouteCoolingOptions | undefined;
 }
 
 /** Breaker bookkeeping for the router: the store, plus fail-safety and opening events. */
@@ -44,6 +58,11 @@ export interface Breakers {
   read(pipeline: string): Promise<Map<string, BreakerSnapshot>>;
   /** Records one attempt and opens the breaker when the policy says so. Never throws. */
   record(pipeline: string, model: string, sample: AttemptSample): Promise<void>;
+  /**
+   * The account-route cooling of these route keys, by route key; only routes with a state are
+   * present. From a per-container cache of `readCacheMs`; never throws.
+   */
+  routeCooling(routeKeys: readonly string[]): Promise<Map<string, RouteCooling>>;
 }
 
 export function createBreakers(options: BreakersOptions): Breakers {
@@ -67,7 +86,43 @@ export function createBreakers(options: BreakersOptions): Breakers {
     policy: BreakerPolicy,
   ) => openBreaker(options, remember, { pipeline, model, after, reason, policy });
 
+  const cooling = options.routeCooling;
+  const routes = createRouteCoolingReader({
+    store,
+    clock,
+    lifetimeMs: cooling?.readCacheMs ?? 0,
+    onError: (error) => events.onStoreError?.('read-routes', error),
+  });
+  const coolAccount = async (pipeline: string, routeKey: string, sample: AttemptSample) => {
+    const route = cooling?.accountRouteOf(routeKey);
+    if (!cooling || route === undefined || sample.outcome !== 'rate_limited') return;
+    const rateLimit = { at: sample.at, pipeline, retryAfterMs: sample.retryAfterMs };
+    const policy = { coolMs: cooling.coolMs, maxMs: policyFor(pipeline).openMs };
+    try {
+      routes.wrote(route, await store.coolRoute(route, rateLimit, policy));
+    } catch (error) {
+      events.onStoreError?.('cool-route', error);
+      routes.wrote(route, applyRateLimit(NOT_COOLING, rateLimit, policy));
+    }
+  };
+
   return {
+    async routeCooling(routeKeys) {
+      const byRoute = new Map<string, string>();
+      for (const key of routeKeys) {
+        const route = cooling?.accountRouteOf(key);
+        if (route !== undefined) byRoute.set(key, route);
+      }
+      if (byRoute.size === 0) return new Map();
+      const states = await routes.read([...new Set(byRoute.values())]);
+      const found = new Map<string, RouteCooling>();
+      for (const [key, route] of byRoute) {
+        const state = states.get(route);
+        if (state) found.set(key, state);
+      }
+      return found;
+    },
+
     async read(pipeline) {
       try {
         const snapshots = await store.readPipeline(pipeline, clock.now());
@@ -82,11 +137,13 @@ export function createBreakers(options: BreakersOptions): Breakers {
     async record(pipeline, model, sample) {
       if (!isRecorded(sample)) return;
       const policy = policyFor(pipeline);
+      const recording = store.record(pipeline, model, sample, policy);
+      // The account route's cooling is a second item: written alongside, not after.
+      const [recorded] = await Promise.allSettled([recording, coolAccount(pipeline, model, sample)]);
       let after: BreakerSnapshot;
-      try {
-        after = await store.record(pipeline, model, sample, policy);
-      } catch (error) {
-        events.onStoreError?.('record', error);
+      if (recorded.status === 'fulfilled') after = recorded.value;
+      else {
+        events.onStoreError?.('record', recorded.reason);
         after = applySample(lastKnown.get(pipeline)?.get(model) ?? EMPTY_SNAPSHOT, sample, policy);
       }
       remember(pipeline, model, after);

@@ -84,6 +84,7 @@ export type AttemptRecord = Pick<
   | 'status'
   | 'retryAfterMs'
   | 'latencyMs'
+  | 'skipped'
 >;
 
 /** How a committed attempt finally ended: completely (with usage) or with an error after output. */
