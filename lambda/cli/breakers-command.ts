@@ -55,6 +55,7 @@ function table(views: BreakerView[]): string {
     `${v.windowAttempts}/${v.windowFailures}`,
     String(v.consecutive429),
     dash(v.coolingUntil),
+    v.routeCoolingUntil ? `${v.routeCoolingUntil} (${v.routeCooledBy ?? '?'})` : '-',
   ]);
   const header = [
     'PIPELINE',
@@ -66,6 +67,7 @@ function table(views: BreakerView[]): string {
     'WINDOW(attempts/failures)',
     '429-STREAK',
     'COOLING-UNTIL',
+    'ROUTE-COOLING-UNTIL(by)',
   ];
   return `${formatTable(header, rows)}\n`;
 }
