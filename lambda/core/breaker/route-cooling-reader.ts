@@ -61,7 +61,7 @@ export function createRouteCoolingReader(options: {
       const states = new Map<string, RouteCooling>();
       for (const route of routes) {
         const state = entries.get(route)?.state;
-        if (state) states.set(route, state);
+        if (state?.coolUntil !== undefined) states.set(route, state);
       }
       return states;
     },
