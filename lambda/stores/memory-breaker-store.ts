@@ -11,6 +11,7 @@ import {
 import type { BreakerStore, OpenRequest } from '../core/breaker/breaker-store.js';
 import {
   applyRateLimit,
+  isRouteCooling,
   NOT_COOLING,
   type RateLimitSample,
   type RouteCooling,
@@ -50,11 +51,12 @@ export class MemoryBreakerStore implements BreakerStore {
     return true;
   }
 
-  async readRoutes(routes: readonly string[]): Promise<Map<string, RouteCooling>> {
+  async readRoutes(routes: readonly string[], now: number): Promise<Map<string, RouteCooling>> {
     const found = new Map<string, RouteCooling>();
     for (const route of routes) {
       const state = this.routes.get(route);
-      if (state) found.set(route, state);
+      // Like an expired DynamoDB item: a cooling that has ended is no state at all.
+      if (state && isRouteCooling(state, now)) found.set(route, state);
     }
     return found;
   }
