@@ -1,5 +1,5 @@
 /**
- * The `rateLimit` block (docs/configuration.md#ratelimit): how long a 429 cools its account route
+ * The `rateLimit` block (docs/configuration.md#attempts-and-breakers): how long a 429 cools its account route
  * for every pipeline, and how long a container reuses its read of that cooling.
  */
 import { z } from 'zod';
