@@ -1,5 +1,6 @@
 import { setBounded } from '../bounded-map.js';
 import type { Clock } from '../time.js';
+import { createAccountCooling } from './account-cooling.js';
 import type { BreakerPolicy } from './breaker-policy.js';
 import {
   type AttemptSample,
@@ -12,8 +13,7 @@ import {
   openingReason,
 } from './breaker-state.js';
 import type { BreakerStore } from './breaker-store.js';
-import { applyRateLimit, NOT_COOLING, type RouteCooling } from './route-cooling.js';
-import { createRouteCoolingReader } from './route-cooling-reader.js';
+import type { RouteCooling } from './route-cooling.js';
 
 /** Reported once per opening, by the one writer that opened the breaker. */
 export interface BreakerOpened {
@@ -86,42 +86,10 @@ export function createBreakers(options: BreakersOptions): Breakers {
     policy: BreakerPolicy,
   ) => openBreaker(options, remember, { pipeline, model, after, reason, policy });
 
-  const cooling = options.routeCooling;
-  const routes = createRouteCoolingReader({
-    store,
-    clock,
-    lifetimeMs: cooling?.readCacheMs ?? 0,
-    onError: (error) => events.onStoreError?.('read-routes', error),
-  });
-  const coolAccount = async (pipeline: string, routeKey: string, sample: AttemptSample) => {
-    const route = cooling?.accountRouteOf(routeKey);
-    if (!cooling || route === undefined || sample.outcome !== 'rate_limited') return;
-    const rateLimit = { at: sample.at, pipeline, retryAfterMs: sample.retryAfterMs };
-    const policy = { coolMs: cooling.coolMs, maxMs: policyFor(pipeline).openMs };
-    try {
-      routes.wrote(route, await store.coolRoute(route, rateLimit, policy));
-    } catch (error) {
-      events.onStoreError?.('cool-route', error);
-      routes.wrote(route, applyRateLimit(NOT_COOLING, rateLimit, policy));
-    }
-  };
+  const accounts = createAccountCooling(options);
 
   return {
-    async routeCooling(routeKeys) {
-      const byRoute = new Map<string, string>();
-      for (const key of routeKeys) {
-        const route = cooling?.accountRouteOf(key);
-        if (route !== undefined) byRoute.set(key, route);
-      }
-      if (byRoute.size === 0) return new Map();
-      const states = await routes.read([...new Set(byRoute.values())]);
-      const found = new Map<string, RouteCooling>();
-      for (const [key, route] of byRoute) {
-        const state = states.get(route);
-        if (state) found.set(key, state);
-      }
-      return found;
-    },
+    routeCooling: (routeKeys) => accounts.read(routeKeys),
 
     async read(pipeline) {
       try {
@@ -139,7 +107,7 @@ export function createBreakers(options: BreakersOptions): Breakers {
       const policy = policyFor(pipeline);
       const recording = store.record(pipeline, model, sample, policy);
       // The account route's cooling is a second item: written alongside, not after.
-      const [recorded] = await Promise.allSettled([recording, coolAccount(pipeline, model, sample)]);
+      const [recorded] = await Promise.allSettled([recording, accounts.cool(pipeline, model, sample)]);
       let after: BreakerSnapshot;
       if (recorded.status === 'fulfilled') after = recorded.value;
       else {
