@@ -14,8 +14,10 @@ import { formatTable } from '../../lambda/cli/format-table.js';
 import { DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
 import type { BreakerStore } from '../../lambda/core/breaker/breaker-store.js';
 import { createBreakers } from '../../lambda/core/breaker/breakers.js';
+import { accountRouteId } from '../../lambda/core/breaker/route-cooling.js';
 import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
 import { deriveTimeouts } from '../../lambda/core/catalog/derive-timeouts.js';
+import { rateLimitSchema } from '../../lambda/core/catalog/rate-limit-config-schema.js';
 import type { Tier } from '../../lambda/core/dsl/types.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { routeGenerate } from '../../lambda/core/router/route-chat.js';
@@ -91,6 +93,8 @@ async function storeFor(kind: StoreKind, dynalite: DynaliteProcess, table: strin
   const counted: BreakerStore = {
     readPipeline: (p, now) => inner.readPipeline(p, now),
     record: (p, m, s, policy) => inner.record(p, m, s, policy),
+    readRoutes: (routes, now) => inner.readRoutes(routes, now),
+    coolRoute: (route, sample, policy) => inner.coolRoute(route, sample, policy),
     async tryOpen(p, m, request) {
       counts.tried += 1;
       const won = await inner.tryOpen(p, m, request);
@@ -110,6 +114,8 @@ async function run(scenario: Scenario, kind: StoreKind, dynalite: DynaliteProces
     store,
     clock: systemClock,
     policyFor: () => DEFAULT_BREAKER_POLICY,
+    // The gateway's defaults: a 429 cools its account route for every pipeline (one item per route).
+    routeCooling: { ...rateLimitSchema.parse({}), accountRouteOf: (key) => accountRouteId('bench', key) },
     events: {
       onStoreError: (operation, error) => {
         const name = `${operation}:${error instanceof Error ? error.name : 'unknown'}`;
@@ -226,6 +232,7 @@ function report(results: RunResult[]): string {
       r.store === 'memory' ? '-' : per(r.commands.get('UpdateItem'), r.requests),
       r.store === 'memory' ? '-' : per(r.commands.get('Query'), r.attempts),
       r.store === 'memory' ? '-' : per(r.commands.get('UpdateItem'), r.attempts),
+      r.store === 'memory' ? '-' : per(r.commands.get('BatchGetItem'), r.attempts),
       r.store === 'memory' ? '-' : String(slow),
       `${r.opensWon}/${r.opensTried}`,
       String(r.storeErrors),
@@ -244,6 +251,7 @@ function report(results: RunResult[]): string {
     'UPDATEITEM/REQ',
     'QUERY/ATTEMPT',
     'UPDATEITEM/ATTEMPT',
+    'BATCHGET/ATTEMPT',
     'GET+PUT',
     'OPENS WON/TRIED',
     'STORE ERRORS',
@@ -272,6 +280,8 @@ async function main() {
     `steady: ${STEADY_RATE} requests/s for ${STEADY_SECONDS} s, all answered; spike: ${SPIKE_REQUESTS} requests, ` +
       `${SPIKE_IN_FLIGHT} in flight; burst: ${SPIKE_REQUESTS} at once; spike and burst: ` +
       `${SPIKE_429_SHARE * 100} % 429s on tier 1 of (a|b),c. Read cache ${CACHE_MS} ms.\n` +
+      'BATCHGET: account-route cooling reads (one BatchGetItem for the chain, per container at most once per ' +
+      'rateLimit.readCacheMs = 1000 ms); a 429 adds one conditional UpdateItem on its route item.\n' +
       'GET+PUT: read-modify-write writes (expired item, quiet spell, earlier cooling end). STORE ERRORS: ' +
       'store calls that failed (1 s timeouts); the request went on with what its process knew.\n' +
       'Latency: whole request through the router; dynalite on loopback in its own process.\n',

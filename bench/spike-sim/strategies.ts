@@ -4,8 +4,10 @@
  */
 import { DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
 import { type Breakers, createBreakers } from '../../lambda/core/breaker/breakers.js';
+import { accountRouteId } from '../../lambda/core/breaker/route-cooling.js';
 import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
 import { deriveTimeouts } from '../../lambda/core/catalog/derive-timeouts.js';
+import { rateLimitSchema } from '../../lambda/core/catalog/rate-limit-config-schema.js';
 import type { ChatModel, ChatRequest } from '../../lambda/core/chat/chat-model.js';
 import { parseChain } from '../../lambda/core/dsl/parse-chain.js';
 import type { Tier } from '../../lambda/core/dsl/types.js';
@@ -46,6 +48,7 @@ export function tiersOf(chain: string): Tier[] {
 const NO_BREAKERS: Breakers = {
   read: async () => new Map(),
   record: async () => {},
+  routeCooling: async () => new Map(),
 };
 
 /** A strategy that runs the real attempt loop over `chain` with `breakers`. */
@@ -109,12 +112,24 @@ export function strategies(chain: string, single: string): Strategy[] {
       },
     },
     {
+      name: 'Switchyard, per-pipeline cooling only',
+      build: realLoop(chain, {}, (context) =>
+        createBreakers({
+          store: createMemoryBreakerStore(),
+          clock: context.time,
+          policyFor: () => DEFAULT_BREAKER_POLICY,
+        }),
+      ),
+    },
+    {
       name: 'Switchyard defaults',
       build: realLoop(chain, {}, (context) =>
         createBreakers({
           store: createMemoryBreakerStore(),
           clock: context.time,
           policyFor: () => DEFAULT_BREAKER_POLICY,
+          // Each simulated provider is one account serving one model: a 429 cools it for every pipeline.
+          routeCooling: { ...rateLimitSchema.parse({}), accountRouteOf: (key) => accountRouteId(key, key) },
         }),
       ),
     },

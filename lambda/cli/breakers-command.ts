@@ -37,6 +37,8 @@ function watched(store: BreakerStore, errors: unknown[]): BreakerStore {
     readPipeline: (pipeline, now) => store.readPipeline(pipeline, now).catch(keep),
     record: (pipeline, model, sample, policy) => store.record(pipeline, model, sample, policy).catch(keep),
     tryOpen: (pipeline, model, request) => store.tryOpen(pipeline, model, request).catch(keep),
+    readRoutes: (routes, now) => store.readRoutes(routes, now).catch(keep),
+    coolRoute: (route, sample, policy) => store.coolRoute(route, sample, policy).catch(keep),
   };
 }
 
@@ -53,6 +55,7 @@ function table(views: BreakerView[]): string {
     `${v.windowAttempts}/${v.windowFailures}`,
     String(v.consecutive429),
     dash(v.coolingUntil),
+    v.routeCoolingUntil ? `${v.routeCoolingUntil} (${v.routeCooledBy ?? '?'})` : '-',
   ]);
   const header = [
     'PIPELINE',
@@ -64,6 +67,7 @@ function table(views: BreakerView[]): string {
     'WINDOW(attempts/failures)',
     '429-STREAK',
     'COOLING-UNTIL',
+    'ROUTE-COOLING-UNTIL(by)',
   ];
   return `${formatTable(header, rows)}\n`;
 }

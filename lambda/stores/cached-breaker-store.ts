@@ -7,6 +7,7 @@ import {
   EMPTY_SNAPSHOT,
 } from '../core/breaker/breaker-state.js';
 import type { BreakerStore, OpenRequest } from '../core/breaker/breaker-store.js';
+import type { RateLimitSample, RouteCooling, RouteCoolingPolicy } from '../core/breaker/route-cooling.js';
 
 /** Settings of the in-container read cache. */
 export interface CachedBreakerStoreOptions {
@@ -81,6 +82,15 @@ export class CachedBreakerStore implements BreakerStore {
       this.entries.delete(pipeline);
     }
     return opened;
+  }
+
+  // Account-route cooling has its own per-container cache in `createBreakers` (`rateLimit.readCacheMs`).
+  readRoutes(routes: readonly string[], now: number): Promise<Map<string, RouteCooling>> {
+    return this.inner.readRoutes(routes, now);
+  }
+
+  coolRoute(route: string, sample: RateLimitSample, policy: RouteCoolingPolicy): Promise<RouteCooling> {
+    return this.inner.coolRoute(route, sample, policy);
   }
 
   private async fetch(pipeline: string, now: number): Promise<Map<string, BreakerSnapshot>> {

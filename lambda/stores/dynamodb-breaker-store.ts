@@ -14,6 +14,7 @@ import {
   isRecorded,
 } from '../core/breaker/breaker-state.js';
 import type { BreakerStore, OpenRequest } from '../core/breaker/breaker-store.js';
+import type { RateLimitSample, RouteCooling, RouteCoolingPolicy } from '../core/breaker/route-cooling.js';
 import { SwitchyardError } from '../core/errors.js';
 import {
   BREAKER_ATTRIBUTES,
@@ -25,6 +26,7 @@ import {
 } from './dynamodb-breaker-item.js';
 import { BREAKER_TABLE_KEYS } from './dynamodb-breaker-keys.js';
 import { openUpdate, recordUpdate } from './dynamodb-breaker-update.js';
+import { coolRouteItem, readRouteItems } from './dynamodb-route-cooling.js';
 
 /** Where the DynamoDB breaker store keeps its items. */
 export interface DynamoDbBreakerStoreOptions {
@@ -141,7 +143,8 @@ export class DynamoDbBreakerStore implements BreakerStore {
       );
       for (const item of page.Items ?? []) {
         const model = item[BREAKER_TABLE_KEYS.sortKey];
-        if (typeof model !== 'string' || isExpired(item, now)) continue;
+        // Sort keys starting with `#` are reserved for pipeline-level items (design notes).
+        if (typeof model !== 'string' || model.startsWith('#') || isExpired(item, now)) continue;
         snapshots.set(model, itemToSnapshot(item));
         this.noteLastBucket(pipeline, model, item);
       }
@@ -184,6 +187,14 @@ export class DynamoDbBreakerStore implements BreakerStore {
       if (isConditionFailure(error)) return false;
       throw error;
     }
+  }
+
+  readRoutes(routes: readonly string[], now: number): Promise<Map<string, RouteCooling>> {
+    return readRouteItems(this.client, this.tableName, routes, now, this.consistentRead);
+  }
+
+  coolRoute(route: string, sample: RateLimitSample, policy: RouteCoolingPolicy): Promise<RouteCooling> {
+    return coolRouteItem(this.client, this.tableName, route, sample, policy);
   }
 
   /** The one-write path; undefined when its condition sends the sample to `rewrite`. */

@@ -9,6 +9,14 @@ import {
   isOpen,
 } from '../core/breaker/breaker-state.js';
 import type { BreakerStore, OpenRequest } from '../core/breaker/breaker-store.js';
+import {
+  applyRateLimit,
+  isRouteCooling,
+  NOT_COOLING,
+  type RateLimitSample,
+  type RouteCooling,
+  type RouteCoolingPolicy,
+} from '../core/breaker/route-cooling.js';
 
 /**
  * Breaker state in this process only: the local default. It holds at most
@@ -17,6 +25,7 @@ import type { BreakerStore, OpenRequest } from '../core/breaker/breaker-store.js
  */
 export class MemoryBreakerStore implements BreakerStore {
   private readonly pipelines = new Map<string, Map<string, BreakerSnapshot>>();
+  private readonly routes = new Map<string, RouteCooling>();
 
   async readPipeline(pipeline: string): Promise<Map<string, BreakerSnapshot>> {
     return new Map(this.pipelines.get(pipeline) ?? []);
@@ -40,6 +49,22 @@ export class MemoryBreakerStore implements BreakerStore {
     if (isOpen(current, request.now)) return false;
     models.set(model, applyOpening(current, request.now, request.reason, request.policy));
     return true;
+  }
+
+  async readRoutes(routes: readonly string[], now: number): Promise<Map<string, RouteCooling>> {
+    const found = new Map<string, RouteCooling>();
+    for (const route of routes) {
+      const state = this.routes.get(route);
+      // Like an expired DynamoDB item: a cooling that has ended is no state at all.
+      if (state && isRouteCooling(state, now)) found.set(route, state);
+    }
+    return found;
+  }
+
+  async coolRoute(route: string, sample: RateLimitSample, policy: RouteCoolingPolicy): Promise<RouteCooling> {
+    const after = applyRateLimit(this.routes.get(route) ?? NOT_COOLING, sample, policy);
+    setBounded(this.routes, route, after);
+    return after;
   }
 
   private models(pipeline: string): Map<string, BreakerSnapshot> {

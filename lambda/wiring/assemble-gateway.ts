@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
 import { type BreakerEvents, createBreakers } from '../core/breaker/breakers.js';
+import { accountRouteId } from '../core/breaker/route-cooling.js';
 import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
 import type { ChainSource } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
@@ -63,6 +64,13 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     clock,
     policyFor: (pipeline) => catalog.policy(pipeline).breaker,
     events: options.breakerEvents,
+    routeCooling: {
+      ...config.rateLimit,
+      accountRouteOf: (key) => {
+        const route = catalog.routes.get(key);
+        return route && accountRouteId(route.providerName, route.model);
+      },
+    },
   });
   const gateway = createGateway({
     catalog,

@@ -48,7 +48,14 @@ export function grantRouting(fn: BundledFunction, access: RoutingAccess): void {
   fn.allowSecrets('ReadProviderKeys', providerKeySecrets(access.config));
   fn.allow(
     'BreakerState',
-    ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
+    // BatchGetItem: the account routes' cooling (docs/design-notes.md#account-route-items).
+    [
+      'dynamodb:Query',
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:PutItem',
+    ],
     [access.breakerTable.tableArn],
   );
   const bedrock = bedrockResources(fn, access.config);

@@ -147,7 +147,12 @@ describe('Switchyard stack: schedules and jobs', () => {
     const actions = worker.flatMap(actionsOf);
     for (const action of actions) expect(action).not.toContain('*');
     expect(actions).toEqual(
-      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:Query']),
+      expect.arrayContaining([
+        'sqs:ReceiveMessage',
+        'sqs:DeleteMessage',
+        'dynamodb:Query',
+        'dynamodb:BatchGetItem',
+      ]),
     );
     expect(actions).not.toContain('sqs:SendMessage');
     const webhook = worker.find((s) => s.Sid === 'ReadWebhookSecretsInSsm');

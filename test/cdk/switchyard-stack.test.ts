@@ -81,6 +81,7 @@ describe('Switchyard stack', () => {
     expect(dynamo).toHaveLength(2);
     const breaker = dynamo.find((s) => JSON.stringify(s.Resource).includes('BreakerTable'));
     expect(breaker && actionsOf(breaker).sort()).toEqual([
+      'dynamodb:BatchGetItem',
       'dynamodb:GetItem',
       'dynamodb:PutItem',
       'dynamodb:Query',

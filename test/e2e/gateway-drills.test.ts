@@ -191,8 +191,29 @@ describe('failure drills over HTTP', () => {
     expect(expectedCost).toBeGreaterThan(0);
   });
 
-  it('8. seed 000 over HTTP with an OpenAI-compatible and a Bedrock model in tier 1', async () => {
+  it('8. seed 000 over HTTP: a 429 cools both tier-1 routes, so the next requests go straight to c', async () => {
     h = await startGatewayHarness({ p: { chain: '(a|br),c' } });
+    h.openai.setDefault('model-a', { status: 429 });
+    h.bedrock.setDefault('bedrock-model', { status: 429 });
+    const routes: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await h.post({ model: 'p', ...HELLO });
+      expect(res.headers.get('x-switchyard-model')).toBe('c');
+      routes.push(res.headers.get('x-switchyard-route') ?? '');
+    }
+    expect(routes[0]).toMatch(/^(a:429,br:429|br:429,a:429),c:200$/);
+    // rateLimit.coolMs (5 s) has not passed: both account routes are still cooling.
+    expect(routes[1]).toMatch(/^(!a:cooling,!br:cooling|!br:cooling,!a:cooling),c:200$/);
+    expect(routes[2]).toBe(routes[1]);
+    expect(h.received('model-a')).toBe(1);
+    expect(h.received('bedrock-model')).toBe(1);
+  });
+
+  it('8b. seed 000 with cooling shorter than the requests: the pipeline breakers keep their rules', async () => {
+    h = await startGatewayHarness(
+      { p: { chain: '(a|br),c' } },
+      { configure: (config) => Object.assign(config, { rateLimit: { coolMs: 1 } }) },
+    );
     h.openai.setDefault('model-a', { status: 429 });
     h.bedrock.setDefault('bedrock-model', { status: 429 });
     const routes: string[] = [];

@@ -84,7 +84,11 @@ describe('routes of one model over HTTP', () => {
   });
 
   it('keeps a breaker per route: with route a open, the next request starts on a’s other route', async () => {
-    h = await startGatewayHarness({ p: { chain: 'a,b', maxAttempts: 1 } }, { configure: withAzureRoute });
+    h = await startGatewayHarness(
+      { p: { chain: 'a,b', maxAttempts: 1 } },
+      // Cooling shorter than the gap between requests: the breaker's own rule opens route a.
+      { configure: (config) => withAzureRoute(Object.assign(config, { rateLimit: { coolMs: 1 } })) },
+    );
     h.openai.setDefault('model-a', { status: 429 });
     await h.post({ model: 'p', ...HELLO });
     await h.post({ model: 'p', ...HELLO }); // a's second 429 in a row opens route a

@@ -37,6 +37,8 @@ describe('a provider without a key (not_configured) over HTTP', () => {
       windowFailures: 0,
       consecutive429: 0,
       coolingUntil: null,
+      routeCoolingUntil: null,
+      routeCooledBy: null,
     });
     expect(await breakerOf('a')).toMatchObject({ state: 'closed', windowAttempts: 3, windowFailures: 0 });
     const keyless = h

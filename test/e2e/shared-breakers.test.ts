@@ -55,11 +55,13 @@ async function startServe(config: string, endpoint: string) {
   };
 }
 
-const configFor = (upstream: FakeUpstream) =>
+/** `coolMs: 1`: account-route cooling shorter than the gap between requests, to watch the breaker rule alone. */
+const configFor = (upstream: FakeUpstream, rateLimit: { coolMs: number } = { coolMs: 1 }) =>
   writeTempConfig({
     providers: { fake: { type: 'openai', baseURL: upstream.url } },
     models: { a: { provider: 'fake', model: 'model-a' }, b: { provider: 'fake', model: 'model-b' } },
-    pipelines: { p: { chain: 'a,b' } },
+    pipelines: { p: { chain: 'a,b' }, q: { chain: 'a,b' } },
+    rateLimit,
   });
 
 describe('shared breakers: two switchyard serve processes on one DynamoDB table', () => {
@@ -96,6 +98,26 @@ describe('shared breakers: two switchyard serve processes on one DynamoDB table'
     ]);
     // Only the process whose conditional write opened the breaker reports it.
     expect(second.output()).not.toContain('breaker opened');
+  }, 60_000);
+
+  it('a 429 through the first process cools the account route for another pipeline in the second', async () => {
+    dynalite = await startDynalite();
+    fake = await startFakeOpenAI();
+    const config = configFor(fake, { coolMs: 5_000 });
+    const [first, second] = await Promise.all([
+      startServe(config, dynalite.endpoint),
+      startServe(config, dynalite.endpoint),
+    ]);
+    fake.script('model-a', [{ status: 429, retryAfter: 30 }]);
+    expect((await first.chat('p')).headers.get('x-switchyard-route')).toBe('a:429,b:200');
+    const response = await second.chat('q');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-switchyard-route')).toBe('!a:cooling,b:200');
+    expect(fake.requestsFor('model-a')).toHaveLength(1);
+    expect(await second.breakers('q')).toEqual([
+      expect.objectContaining({ model: 'a', state: 'closed', routeCooledBy: 'p' }),
+      expect.objectContaining({ model: 'b', state: 'closed', routeCoolingUntil: null }),
+    ]);
   }, 60_000);
 
   it('keeps answering when DynamoDB goes away mid-run, and logs the store failures', async () => {

@@ -1,6 +1,10 @@
 import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
 import type { BreakerStore } from '../../lambda/core/breaker/breaker-store.js';
-import { type BreakerOpened, createBreakers } from '../../lambda/core/breaker/breakers.js';
+import {
+  type BreakerOpened,
+  createBreakers,
+  type RouteCoolingOptions,
+} from '../../lambda/core/breaker/breakers.js';
 import type { Tier } from '../../lambda/core/dsl/types.js';
 import type {
   AttemptLedgerEntry,
@@ -33,6 +37,8 @@ export interface HarnessOptions {
   timeouts?: AttemptTimeouts;
   seed?: number;
   store?: BreakerStore;
+  /** Account-route cooling; absent: a 429 acts on the pipeline's own breaker only. */
+  routeCooling?: RouteCoolingOptions;
 }
 
 /** The real router over scripted models, a fake clock, a seeded random source and a memory store. */
@@ -55,6 +61,7 @@ export function createRouterHarness(options: HarnessOptions) {
     clock,
     policyFor: () => breakerPolicy,
     events: { onOpened: (e) => opened.push(e), onStoreError: (op) => storeErrors.push(op) },
+    routeCooling: options.routeCooling,
   });
   const models = new Map<string, ScriptedModel>(
     Object.entries(options.models).map(([key, steps]) => [key, scriptedModel(key, clock, steps)]),

@@ -1,5 +1,6 @@
 import type { BreakerPolicy } from './breaker-policy.js';
 import type { AttemptSample, BreakerSnapshot, OpenReason } from './breaker-state.js';
+import type { RateLimitSample, RouteCooling, RouteCoolingPolicy } from './route-cooling.js';
 
 /** A request to open one breaker. */
 export interface OpenRequest {
@@ -28,4 +29,14 @@ export interface BreakerStore {
    * write opened it, so that only that caller reports the opening.
    */
   tryOpen(pipeline: string, model: string, request: OpenRequest): Promise<boolean>;
+  /**
+   * The cooling of these account routes (ids from `accountRouteId`), in one read; a route that
+   * never cooled, or whose item expired, is absent.
+   */
+  readRoutes(routes: readonly string[], now: number): Promise<Map<string, RouteCooling>>;
+  /**
+   * Cools one account route after a 429, in one atomic write that keeps the later cooling end.
+   * Resolves with the state after it as far as this writer knows (at least its own end).
+   */
+  coolRoute(route: string, sample: RateLimitSample, policy: RouteCoolingPolicy): Promise<RouteCooling>;
 }

@@ -1,5 +1,6 @@
 import { setBounded } from '../bounded-map.js';
 import type { Clock } from '../time.js';
+import { createAccountCooling } from './account-cooling.js';
 import type { BreakerPolicy } from './breaker-policy.js';
 import {
   type AttemptSample,
@@ -12,6 +13,7 @@ import {
   openingReason,
 } from './breaker-state.js';
 import type { BreakerStore } from './breaker-store.js';
+import type { RouteCooling } from './route-cooling.js';
 
 /** Reported once per opening, by the one writer that opened the breaker. */
 export interface BreakerOpened {
@@ -27,7 +29,17 @@ export interface BreakerOpened {
 export interface BreakerEvents {
   onOpened?(event: BreakerOpened): void;
   /** The store failed; the router carries on with what this process knows. */
-  onStoreError?(operation: 'read' | 'record' | 'open', error: unknown): void;
+  onStoreError?(operation: 'read' | 'record' | 'open' | 'read-routes' | 'cool-route', error: unknown): void;
+}
+
+/** Account-route cooling (config `rateLimit`, docs/concepts.md#account-route-cooling). */
+export interface RouteCoolingOptions {
+  /** The account route id (`accountRouteId`) a route key calls; undefined: it cools nothing shared. */
+  accountRouteOf(routeKey: string): string | undefined;
+  /** Cooling after a 429 without `Retry-After`, in ms. */
+  coolMs: number;
+  /** How long a container reuses its read of account-route cooling, in ms. */
+  readCacheMs: number;
 }
 
 export interface BreakersOptions {
@@ -36,6 +48,8 @@ export interface BreakersOptions {
   /** The breaker policy of a pipeline (per-pipeline overrides applied). */
   policyFor(pipeline: string): BreakerPolicy;
   events?: BreakerEvents;
+  /** Shared cooling of account routes after a 429. Absent: a 429 acts on the pipeline's own breaker only. */
+  routeCooling?: RouteCoolingOptions | undefined;
 }
 
 /** Breaker bookkeeping for the router: the store, plus fail-safety and opening events. */
@@ -44,6 +58,11 @@ export interface Breakers {
   read(pipeline: string): Promise<Map<string, BreakerSnapshot>>;
   /** Records one attempt and opens the breaker when the policy says so. Never throws. */
   record(pipeline: string, model: string, sample: AttemptSample): Promise<void>;
+  /**
+   * The account-route cooling of these route keys, by route key; only routes with a state are
+   * present. From a per-container cache of `readCacheMs`; never throws.
+   */
+  routeCooling(routeKeys: readonly string[]): Promise<Map<string, RouteCooling>>;
 }
 
 export function createBreakers(options: BreakersOptions): Breakers {
@@ -67,7 +86,11 @@ export function createBreakers(options: BreakersOptions): Breakers {
     policy: BreakerPolicy,
   ) => openBreaker(options, remember, { pipeline, model, after, reason, policy });
 
+  const accounts = createAccountCooling(options);
+
   return {
+    routeCooling: (routeKeys) => accounts.read(routeKeys),
+
     async read(pipeline) {
       try {
         const snapshots = await store.readPipeline(pipeline, clock.now());
@@ -82,11 +105,13 @@ export function createBreakers(options: BreakersOptions): Breakers {
     async record(pipeline, model, sample) {
       if (!isRecorded(sample)) return;
       const policy = policyFor(pipeline);
+      const recording = store.record(pipeline, model, sample, policy);
+      // The account route's cooling is a second item: written alongside, not after.
+      const [recorded] = await Promise.allSettled([recording, accounts.cool(pipeline, model, sample)]);
       let after: BreakerSnapshot;
-      try {
-        after = await store.record(pipeline, model, sample, policy);
-      } catch (error) {
-        events.onStoreError?.('record', error);
+      if (recorded.status === 'fulfilled') after = recorded.value;
+      else {
+        events.onStoreError?.('record', recorded.reason);
         after = applySample(lastKnown.get(pipeline)?.get(model) ?? EMPTY_SNAPSHOT, sample, policy);
       }
       remember(pipeline, model, after);

@@ -9,6 +9,7 @@ import { awsSchema } from './aws-config-schema.js';
 import { chainName, envVarName, keyName, name, pipelineName, positiveInt } from './config-fields.js';
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
+import { rateLimitSchema } from './rate-limit-config-schema.js';
 import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
 import { timeoutsField } from './timeouts-config-schema.js';
 
@@ -167,6 +168,8 @@ const configObjectSchema = z.strictObject({
   /** Default none: callers send ad-hoc chains only. */
   pipelines: z.record(pipelineName, pipelineSchema).default({}),
   breaker: breakerSettingsSchema.prefault({}),
+  /** Account-route cooling after a 429, shared by every pipeline. */
+  rateLimit: rateLimitSchema.prefault({}),
   router: routerSchema.prefault({}),
   aws: awsSchema.prefault({}),
   /** Default: none, and authentication is off. */

@@ -1,6 +1,7 @@
 import type { BreakerPolicy } from '../breaker/breaker-policy.js';
 import { type BreakerSnapshot, isCooling, isOpen, windowCounts } from '../breaker/breaker-state.js';
 import type { Breakers } from '../breaker/breakers.js';
+import { isRouteCooling } from '../breaker/route-cooling.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { type ChainSource, envVarName, resolveEffectiveChain } from '../catalog/chain-sources.js';
 import type { ChatRequest, ChatResult } from '../chat/chat-model.js';
@@ -55,6 +56,10 @@ export interface BreakerView {
   windowFailures: number;
   consecutive429: number;
   coolingUntil: string | null;
+  /** While the account route (provider, upstream model id) cools after a 429 of any pipeline: its end (docs/concepts.md#account-route-cooling). */
+  routeCoolingUntil: string | null;
+  /** The pipeline whose 429 set that cooling. */
+  routeCooledBy: string | null;
 }
 
 /** The routing service behind the HTTP app: which chain a request runs on, and running it. */
@@ -154,11 +159,18 @@ async function pipelineBreakers(
     ...snapshots.keys(),
   ]);
   const policy = catalog.policy(name).breaker;
+  const cooling = await deps.breakers.routeCooling([...keys]);
   return [...keys].map((key) => {
     const route = catalog.routes.get(key);
     const several = route !== undefined && (catalog.models.get(route.modelKey)?.routes.length ?? 0) > 1;
     const named = { model: route?.modelKey ?? key, route: several ? (route?.providerName ?? null) : null };
-    return breakerView(name, named, snapshots.get(key), now, policy);
+    const account = cooling.get(key);
+    const cools = isRouteCooling(account, now);
+    return {
+      ...breakerView(name, named, snapshots.get(key), now, policy),
+      routeCoolingUntil: cools ? iso(account?.coolUntil, now) : null,
+      routeCooledBy: cools ? (account?.cooledBy ?? null) : null,
+    };
   });
 }
 
@@ -168,7 +180,7 @@ function breakerView(
   s: BreakerSnapshot | undefined,
   now: number,
   policy: BreakerPolicy,
-): BreakerView {
+): Omit<BreakerView, 'routeCoolingUntil' | 'routeCooledBy'> {
   const counts = s ? windowCounts(s, now, policy) : { attempts: 0, failures: 0 };
   return {
     pipeline,

@@ -32,6 +32,20 @@ export type TerminalReason =
 export type DegradedKind = 'template' | 'cache';
 
 /**
+ * A route the selection passed over only because its account route was cooling after a 429
+ * (docs/concepts.md#account-route-cooling) — its own breaker would have let it be picked.
+ */
+export interface SkippedRoute {
+  /** The route key. */
+  route: string;
+  reason: 'route_cooling';
+  /** When the cooling ends (ISO 8601). */
+  until: string;
+  /** The pipeline whose 429 set that cooling (this one or another). */
+  cooledBy?: string | undefined;
+}
+
+/**
  * One line per attempt. Never holds prompt text, output text or secrets. An attempt with outcome
  * `not_configured` sent nothing (this process has no key for the provider): it has no `status`.
  */
@@ -63,6 +77,8 @@ export interface AttemptLedgerEntry {
    * stream's commit) `idle` (docs/configuration.md#timeouts).
    */
   timeoutPhase?: TimeoutPhase | undefined;
+  /** Routes passed over for account-route cooling before this attempt was chosen; absent when none. */
+  skipped?: SkippedRoute[] | undefined;
 }
 
 /** One line per request, written when it ends. */

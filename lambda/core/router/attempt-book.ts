@@ -58,7 +58,17 @@ export class AttemptBook {
   /** Counts a committed attempt (status 200 in the trail) before it settles. */
   commit({ record, routeKey }: { record: AttemptRecord; routeKey: string }): void {
     this.attempts.push(record);
+    this.markSkipped(record);
     this.trail.push(`${routeKey}:200`);
+  }
+
+  /**
+   * Routes passed over for account-route cooling go in the trail before the attempt chosen
+   * instead, as `!<route key>:cooling`: the `!` marks an entry that is not an attempt (no route key
+   * can start with it), so readers that count attempts drop those entries.
+   */
+  private markSkipped(record: AttemptRecord): void {
+    for (const skip of record.skipped ?? []) this.trail.push(`!${skip.route}:cooling`);
   }
 
   /**
@@ -82,6 +92,7 @@ export class AttemptBook {
     if (phase === 'after_output') this.trail[this.trail.length - 1] = mark;
     else {
       this.attempts.push(record);
+      this.markSkipped(record);
       this.trail.push(mark);
     }
     this.writeAttempt(ended);

@@ -1,6 +1,7 @@
 import { type BreakerSnapshot, isCooling, isOpen } from '../breaker/breaker-state.js';
+import { isRouteCooling, type RouteCooling } from '../breaker/route-cooling.js';
 import type { Tier } from '../dsl/types.js';
-import type { AttemptAction, AttemptStep } from '../ledger/ledger-entry.js';
+import type { AttemptAction, AttemptStep, SkippedRoute } from '../ledger/ledger-entry.js';
 import type {
   AttemptRecord,
   LimitHit,
@@ -54,13 +55,16 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
   const allowed = request.tiers.slice(0, bound?.maxTier ?? request.tiers.length);
   const callable = (route: string) => !unconfigured.has(route) && deps.models(route) !== undefined;
   let tiers = callableTiers(allowed, callable, routesOf);
-  let snapshots: Map<string, BreakerSnapshot> | undefined;
+  let health: Health | undefined;
   let last: PlannedAttempt | undefined;
+  // Routes already reported as skipped for account-route cooling: once per request each.
+  const reported = new Set<string>();
 
   return {
     async next(n) {
-      snapshots ??= await deps.breakers.read(request.pipeline);
-      const routes = routeState(snapshots, deps.clock.now(), failed, tiers.routesOf);
+      health ??= await readHealth(request.pipeline, tiers, deps);
+      const now = deps.clock.now();
+      const routes = routeState(health, now, failed, tiers.routesOf);
       const selection =
         sameModelFirst(last, tiers, routes) ?? selectModel(tiers.list, routes.asModels, deps.random);
       const routeKey = selection && routes.pick(selection.key);
@@ -68,6 +72,7 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       if (!selection || routeKey === undefined || !route) return undefined;
       const failOpen = routes.isBlocked(routeKey);
       const step = stepOf(selection.key, routeKey, last);
+      const skipped = skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported);
       const record: AttemptRecord = {
         attempt: n,
         tier: tiers.list[selection.tier]?.number ?? selection.tier + 1,
@@ -78,6 +83,7 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
         outcome: 'ok',
         status: 200,
         latencyMs: 0,
+        ...(skipped.length > 0 ? { skipped } : {}),
       };
       last = { route, routeKey, record };
       return last;
@@ -87,7 +93,7 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       if (local) {
         unconfigured.add(routeKey);
         tiers = callableTiers(allowed, callable, routesOf);
-      } else snapshots = undefined;
+      } else health = undefined;
     },
     limit() {
       if (!bound || request.tiers.length <= bound.maxTier) return undefined;
@@ -135,24 +141,83 @@ function callableTiers(
   };
 }
 
+/** What a selection knows of the routes: the pipeline's breakers and the account routes' cooling. */
+interface Health {
+  snapshots: Map<string, BreakerSnapshot>;
+  /** By route key: the cooling of the account route it calls. */
+  cooling: Map<string, RouteCooling>;
+}
+
+/** The pipeline's breakers and its routes' account cooling, read side by side (one store round trip). */
+async function readHealth(
+  pipeline: string,
+  tiers: ReturnType<typeof callableTiers>,
+  deps: RouterDeps,
+): Promise<Health> {
+  const keys = tiers.list.flatMap((t) => t.members.flatMap((m) => tiers.routesOf(m.key)));
+  const [snapshots, cooling] = await Promise.all([
+    deps.breakers.read(pipeline),
+    deps.breakers.routeCooling(keys),
+  ]);
+  return { snapshots, cooling };
+}
+
+/**
+ * The routes this selection passed over only for account-route cooling (docs/concepts.md#account-route-cooling):
+ * in the tiers up to the chosen one, not failed in this request, let through by the pipeline's own
+ * breaker. Each is reported once per request.
+ */
+function skippedFor(
+  tiers: ReturnType<typeof callableTiers>,
+  chosenTier: number,
+  chosen: string,
+  routes: ReturnType<typeof routeState>,
+  cooling: Map<string, RouteCooling>,
+  reported: Set<string>,
+): SkippedRoute[] {
+  const skipped: SkippedRoute[] = [];
+  for (const tier of tiers.list.slice(0, chosenTier + 1)) {
+    for (const route of tier.members.flatMap((m) => tiers.routesOf(m.key))) {
+      const state = cooling.get(route);
+      if (route === chosen || reported.has(route) || !routes.coolingOnly(route) || !state?.coolUntil)
+        continue;
+      reported.add(route);
+      const until = new Date(state.coolUntil).toISOString();
+      skipped.push({
+        route,
+        reason: 'route_cooling',
+        until,
+        ...(state.cooledBy ? { cooledBy: state.cooledBy } : {}),
+      });
+    }
+  }
+  return skipped;
+}
+
 /**
  * Route-level health, seen as model-level eligibility for {@link selectModel}: a model is blocked
- * when none of its routes is both healthy and unfailed, failed when every route has failed.
+ * when none of its routes is both healthy and unfailed, failed when every route has failed. A route
+ * is blocked by its pipeline breaker (open, or cooling after a `Retry-After`) or by its account
+ * route's cooling.
  */
 function routeState(
-  snapshots: Map<string, BreakerSnapshot>,
+  { snapshots, cooling }: Health,
   now: number,
   failed: ReadonlySet<string>,
   routesOf: (model: string) => readonly string[],
 ) {
-  const isBlocked = (route: string) => {
+  const ownBlock = (route: string) => {
     const s = snapshots.get(route);
     return s !== undefined && (isOpen(s, now) || isCooling(s, now));
   };
+  const accountCooling = (route: string) => isRouteCooling(cooling.get(route), now);
+  const isBlocked = (route: string) => ownBlock(route) || accountCooling(route);
   const eligible = (route: string) => !isBlocked(route) && !failed.has(route);
   const firstEligible = (model: string) => routesOf(model).find(eligible);
   return {
     isBlocked,
+    /** Blocked by the account route's cooling alone, and not failed in this request. */
+    coolingOnly: (route: string) => !failed.has(route) && !ownBlock(route) && accountCooling(route),
     firstEligible,
     asModels: {
       isBlocked: (model: string) => firstEligible(model) === undefined,

@@ -101,6 +101,7 @@ export type AttemptRecord = Pick<
   | 'retryAfterMs'
   | 'timeoutPhase'
   | 'latencyMs'
+  | 'skipped'
 >;
 
 /** How a committed attempt finally ended: completely (with usage) or with an error after output. */

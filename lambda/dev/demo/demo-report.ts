@@ -212,7 +212,8 @@ ${legend(limits.map((s): [string, string] => [s.color, s.label]))}
 ${stackedBarChart({ ...frame, label: 'upstream failures per second', unit: 'per second', height: 200, series: limits })}
 <h2>Breaker open intervals</h2>
 <p class="note">One row per (pipeline, model) breaker, a bar while it was open. Each pipeline keeps its own
-breakers, so in the cron burst every pipeline learns about the 429s by itself.</p>
+breakers, but a 429 cools its account route (provider, upstream model) for every pipeline, so in the cron
+burst the pipelines skip a spent quota instead of each learning about it with 429s of their own.</p>
 ${legend(reasons)}
 ${ganttChart({ ...frame, label: 'breaker open intervals', rows, rowHeight: rows.length > 16 ? 11 : 16 })}`;
 }

@@ -1,10 +1,15 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_BREAKER_POLICY } from '../../../lambda/core/breaker/breaker-policy.js';
+import { createBreakers } from '../../../lambda/core/breaker/breakers.js';
+import { accountRouteId } from '../../../lambda/core/breaker/route-cooling.js';
 import { type RunningDynalite, startDynalite } from '../../helpers/dynalite.js';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 import { createRouterHarness, tiersOf } from '../../helpers/router-harness.js';
 import { OK, RATE_LIMITED } from '../../helpers/scripted-model.js';
 import { containerOn, POLICY, type StoreFixture, storeFixtures } from './breaker-contract-harness.js';
+
+/** Account-route cooling: 5 s without a hint, at most a minute. */
+const COOL = { coolMs: 5_000, maxMs: 60_000 };
 
 let dynalite: RunningDynalite;
 beforeAll(async () => {
@@ -188,5 +193,71 @@ describe.each(storeFixtures(() => dynalite))('breaker store contract: $name', ({
     const result = await second.route();
     expect(result).toMatchObject({ ok: true, model: 'b', route: 'b:200' });
     expect(second.calls('a')).toBe(0);
+  });
+
+  it('a 429 cools the account route in one write; every container reads it; a later end wins', async () => {
+    const route = accountRouteId('openai', 'gpt-4o-mini');
+    const other = fixture.connect();
+    expect((await other.readRoutes([route], clock.now())).size).toBe(0);
+    const after = await fixture.store.coolRoute(
+      route,
+      { at: clock.now(), pipeline: 'p1', retryAfterMs: 2_000 },
+      COOL,
+    );
+    expect(after.coolUntil).toBe(clock.now() + 2_000);
+    // A shorter hint from another pipeline does not shorten it; a longer one extends it.
+    await other.coolRoute(route, { at: clock.now(), pipeline: 'p2', retryAfterMs: 1_000 }, COOL);
+    expect((await fixture.connect().readRoutes([route], clock.now())).get(route)).toMatchObject({
+      coolUntil: clock.now() + 2_000,
+      cooledBy: 'p1',
+    });
+    await other.coolRoute(route, { at: clock.now(), pipeline: 'p3' }, COOL);
+    expect((await fixture.connect().readRoutes([route], clock.now())).get(route)).toMatchObject({
+      coolUntil: clock.now() + COOL.coolMs,
+      cooledBy: 'p3',
+    });
+    // Route items never show up as a pipeline's breakers.
+    expect((await fixture.connect().readPipeline('p1', clock.now())).size).toBe(0);
+    clock.advance(24 * 3_600_000);
+    expect((await fixture.connect().readRoutes([route], clock.now())).size).toBe(0);
+  });
+
+  it('20 pipelines in 20 containers hit the same 429 at once: one route cools, until the latest end', async () => {
+    const route = accountRouteId('openai', 'gpt-4o-mini');
+    const containers = Array.from({ length: 20 }, () =>
+      createBreakers({
+        store: fixture.connect(),
+        clock,
+        policyFor: () => POLICY,
+        routeCooling: { coolMs: COOL.coolMs, readCacheMs: 0, accountRouteOf: () => route },
+      }),
+    );
+    await Promise.all(
+      containers.map((c, i) =>
+        c.record(`cron-${i}`, 'gpt-mini', {
+          at: clock.now() + i,
+          outcome: 'rate_limited',
+          retryAfterMs: 2_000,
+        }),
+      ),
+    );
+    const states = await Promise.all(containers.map((c) => c.routeCooling(['gpt-mini', 'alias'])));
+    for (const state of states) {
+      expect(state.get('gpt-mini')).toEqual({
+        coolUntil: clock.now() + 19 + 2_000,
+        cooledAt: clock.now() + 19,
+        cooledBy: 'cron-19',
+      });
+      expect(state.get('alias')?.coolUntil).toBe(clock.now() + 2_019);
+    }
+    // Each pipeline's own breaker heard its one 429: a streak of one, nothing opened.
+    const reader = containerOn(fixture.connect(), clock);
+    for (let i = 0; i < 20; i++) {
+      expect(await reader.state('gpt-mini', `cron-${i}`)).toMatchObject({
+        open: false,
+        streak: 1,
+        attempts: 1,
+      });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../../../lambda/cli/serve-command.js';
 import { DEFAULT_BREAKER_POLICY } from '../../../lambda/core/breaker/breaker-policy.js';
+import { accountRouteId } from '../../../lambda/core/breaker/route-cooling.js';
 import { runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';
 import {
   DYNALITE_ENV,
@@ -34,6 +35,13 @@ describe('switchyard breakers', () => {
     await c.record('a', 'rate_limited');
     await c.record('b', 'ok');
     await c.record('b', 'unavailable', { retryAfterMs: 60_000 });
+    // Another pipeline's 429 on c's account route (provider `fake`, upstream `model-c`).
+    const cooledUntil = clock.now() + 30_000;
+    await table.store.coolRoute(
+      accountRouteId('fake', 'model-c'),
+      { at: clock.now(), pipeline: 'nightly', retryAfterMs: 30_000 },
+      { coolMs: 5_000, maxMs: 60_000 },
+    );
     const config = writeTempConfig(ABC_CONFIG);
 
     const json = await runCliCaptured(['breakers', '--config', config, '--json'], dynamoEnv(table.tableName));
@@ -50,6 +58,11 @@ describe('switchyard breakers', () => {
       expect.objectContaining({ model: 'c', state: 'closed', windowAttempts: 0, consecutive429: 0 }),
     ]);
     expect(views[1].coolingUntil).toBe(new Date(clock.now() + 60_000).toISOString());
+    expect(views[2]).toMatchObject({
+      routeCoolingUntil: new Date(cooledUntil).toISOString(),
+      routeCooledBy: 'nightly',
+    });
+    expect(views[0]).toMatchObject({ routeCoolingUntil: null, routeCooledBy: null });
 
     const text = await runCliCaptured(
       ['breakers', '--config', config, '--pipeline', 'p'],
@@ -57,10 +70,11 @@ describe('switchyard breakers', () => {
     );
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(
-      /^PIPELINE +MODEL +ROUTE +STATE +OPEN-UNTIL +REASON +WINDOW\(attempts\/failures\) +429-STREAK +COOLING-UNTIL$/,
+      /^PIPELINE +MODEL +ROUTE +STATE +OPEN-UNTIL +REASON +WINDOW\(attempts\/failures\) +429-STREAK +COOLING-UNTIL +ROUTE-COOLING-UNTIL\(by\)$/,
     );
-    expect(lines[1]).toMatch(/^p +a +- +open +\S+Z +consecutive_429 +2\/2 +0 +-$/);
-    expect(lines[2]).toMatch(/^p +b +- +closed +- +- +2\/1 +0 +\S+Z$/);
+    expect(lines[1]).toMatch(/^p +a +- +open +\S+Z +consecutive_429 +2\/2 +0 +- +-$/);
+    expect(lines[2]).toMatch(/^p +b +- +closed +- +- +2\/1 +0 +\S+Z +-$/);
+    expect(lines[3]).toMatch(/^p +c +- +closed +- +- +0\/0 +0 +- +\S+Z \(nightly\)$/);
     expect(lines).toHaveLength(4);
     table.close();
   });

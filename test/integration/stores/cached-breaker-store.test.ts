@@ -20,6 +20,8 @@ function countingStore(inner: BreakerStore = createMemoryBreakerStore()) {
     },
     record: (...args) => inner.record(...args),
     tryOpen: (...args) => inner.tryOpen(...args),
+    readRoutes: (...args) => inner.readRoutes(...args),
+    coolRoute: (...args) => inner.coolRoute(...args),
   };
   return {
     store,

@@ -14,6 +14,7 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       models: { a: { provider: 'fake', model: 'model-a', aliases: [], timeoutMs: 10_000, routes: [] } },
       pipelines: {},
       breaker: { windowMs: 900_000, minSamples: 5, failureRate: 0.3, consecutive429: 2, openMs: 900_000 },
+      rateLimit: { coolMs: 5_000, readCacheMs: 1_000 },
       router: { maxAttempts: 3, deadlineMs: 15_000, fallbackOnContextLength: false },
       aws: config.aws,
       schedules: {},

@@ -219,6 +219,12 @@ describe('attempt loop', () => {
       tryOpen: async () => {
         throw new Error('socket hang up');
       },
+      readRoutes: async () => {
+        throw new Error('socket hang up');
+      },
+      coolRoute: async () => {
+        throw new Error('socket hang up');
+      },
     };
     const h = createRouterHarness({
       models: { A: [RATE_LIMITED], B: [OK] },
