@@ -5,6 +5,7 @@ import { redactSecrets } from '../core/failures/redact-secrets.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { Logger } from '../core/logger.js';
 import { type AccessPolicy, operatorOnly } from './access-policy.js';
+import { type AdmissionGateDeps, admissionGate } from './admission-gate.js';
 import { limitBodySize } from './body-limit.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
 import { addChatCompletions } from './chat-completions.js';
@@ -35,6 +36,8 @@ export interface HttpAppOptions {
    * Absent: no key is an operator, no schedule has readers.
    */
   access?: (() => AccessPolicy) | undefined;
+  /** Admission of chat requests (docs/design.md#admission). Absent: every request is admitted. */
+  admission?: (AdmissionGateDeps & { now: () => number }) | undefined;
 }
 
 /**
@@ -56,7 +59,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     app.use('/v1/breakers', operatorOnly(access));
     app.use('/v1/pipelines', operatorOnly(access));
   }
-  addChatCompletions(app, { gateway, catalog, bounds });
+  const admission = options.admission;
+  addChatCompletions(app, { gateway, catalog, bounds }, admission && admissionGate(admission, admission.now));
   addInfoRoutes(app, gateway, catalog);
   if (options.jobs) {
     app.route('/v1/jobs', createJobsApp({ gateway, catalog, bounds, jobs: options.jobs, log, access }));

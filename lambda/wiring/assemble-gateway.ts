@@ -1,6 +1,10 @@
 import type { Hono } from 'hono';
+import { type AdmissionStoreFailure, createAdmission } from '../core/admission/admission.js';
+import type { AdmissionStore } from '../core/admission/admission-store.js';
+import { createSpendMeter } from '../core/admission/spend-meter.js';
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
 import { type BreakerEvents, createBreakers } from '../core/breaker/breakers.js';
+import type { AdmissionSettings } from '../core/catalog/admission-config-schema.js';
 import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
 import type { ChainSource } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
@@ -15,6 +19,7 @@ import { createHttpApp } from '../http/create-http-app.js';
 import type { HttpEnv } from '../http/http-env.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
 import { createRouteModels, type ProviderAccess } from '../providers/create-chat-models.js';
+import { createMemoryAdmissionStore } from '../stores/memory-admission-store.js';
 import { createMemoryAnswerCache } from '../stores/memory-answer-cache.js';
 import { createAjvSchemaValidator } from '../validation/ajv-schema-validator.js';
 import { sha256Digest } from './sha256-digest.js';
@@ -43,6 +48,12 @@ export interface GatewayAssembly {
   jobs?: JobsHttpOptions | undefined;
   /** Operator keys and schedule readers, read per request. Default: from `config` (fixed). */
   accessPolicy?: (() => AccessPolicy) | undefined;
+  /** Where admission counters live. Default: this process's memory. */
+  admissionStore?: AdmissionStore | undefined;
+  /** The admission settings in force, per request. Default: `config.admission` (fixed). */
+  admissionSettings?: (() => Promise<AdmissionSettings>) | undefined;
+  /** Hears every failed admission store call (after the log line). Default: nothing more. */
+  onAdmissionStoreFailure?: ((failure: AdmissionStoreFailure) => void) | undefined;
 }
 
 export interface AssembledGateway {
@@ -64,6 +75,23 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     policyFor: (pipeline) => catalog.policy(pipeline).breaker,
     events: options.breakerEvents,
   });
+  // The meter sits on the ledger, so every attempt's cost reaches the settlement.
+  const meter = createSpendMeter(options.ledger);
+  const admission = createAdmission({
+    store: options.admissionStore ?? createMemoryAdmissionStore(clock),
+    clock,
+    settings: options.admissionSettings ?? (async () => config.admission),
+    onStoreFailure: (failure) => {
+      const error = failure.error instanceof Error ? failure.error.name : 'unknown';
+      log.warn('admission store call failed', {
+        kind: failure.kind,
+        policy: failure.policy,
+        phase: failure.phase,
+        error,
+      });
+      options.onAdmissionStoreFailure?.(failure);
+    },
+  });
   const gateway = createGateway({
     catalog,
     sources: options.sources(catalog),
@@ -72,7 +100,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     clock,
     random: options.random ?? systemRandom,
     sleep: options.sleep ?? systemSleep,
-    ledger: options.ledger,
+    ledger: meter.sink,
     log,
     envOverrides: options.envOverrides,
     output: {
@@ -90,6 +118,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     jobs: options.jobs,
     bounds: config.limits,
     access: options.accessPolicy ?? (() => staticAccess),
+    admission: { admission, meter, catalog, now: () => clock.now() },
   });
   return { app, gateway, catalog, store: options.store };
 }
