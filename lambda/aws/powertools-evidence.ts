@@ -1,5 +1,6 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { AdmissionStoreFailure } from '../core/admission/admission.js';
 import type { BreakerOpened } from '../core/breaker/breakers.js';
 import { AD_HOC_PREFIX } from '../core/gateway/gateway.js';
 import type { LedgerEntry, LedgerSink } from '../core/ledger/ledger-entry.js';
@@ -16,6 +17,8 @@ export const METRICS = {
   /** The openings a person must act on (`upstream_auth`, `model_not_found`); also counted in `breakerOpenings`. */
   quarantineOpenings: 'QuarantineOpenings',
   requestLatency: 'RequestLatency',
+  /** Failed admission store calls, by limit type and policy (docs/concepts.md#admission-budgets-and-rate-limits). */
+  admissionStoreFailures: 'AdmissionStoreFailures',
 } as const;
 
 /**
@@ -93,4 +96,12 @@ export function reportBreakerOpened(log: Logger, metrics: Metrics, event: Breake
   const dims = { pipeline: event.pipeline, model: event.model };
   emit(metrics, METRICS.breakerOpenings, MetricUnit.Count, 1, dims);
   if (event.alert) emit(metrics, METRICS.quarantineOpenings, MetricUnit.Count, 1, dims);
+}
+
+/** A failed admission store call (already logged by the gateway): the metric, per limit type and policy. */
+export function reportAdmissionStoreFailure(metrics: Metrics, failure: AdmissionStoreFailure): void {
+  emit(metrics, METRICS.admissionStoreFailures, MetricUnit.Count, 1, {
+    kind: failure.kind,
+    policy: failure.policy,
+  });
 }
