@@ -14,6 +14,7 @@ import { addInfoRoutes } from './info-routes.js';
 import { createJobsApp, type JobsHttpOptions } from './jobs-routes.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdMiddleware } from './request-id.js';
+import { addUsageRoute } from './usage-route.js';
 
 const NO_ACCESS: AccessPolicy = { isOperator: () => false, readsSchedule: () => false };
 
@@ -62,6 +63,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const admission = options.admission;
   addChatCompletions(app, { gateway, catalog, bounds }, admission && admissionGate(admission, admission.now));
   addInfoRoutes(app, gateway, catalog);
+  if (admission) addUsageRoute(app, admission.admission, log);
   if (options.jobs) {
     app.route('/v1/jobs', createJobsApp({ gateway, catalog, bounds, jobs: options.jobs, log, access }));
   }

@@ -126,6 +126,32 @@ describe('admission over HTTP', () => {
     expect(await settledTo(store, 'key:alice:spend', cost)).toBe(cost);
   });
 
+  it('shows the calling key its own limits and use on GET /v1/usage, and nobody else its', async () => {
+    const h = await gateway({
+      keys: { alice: { usdPerDay: 1, requestsPerMinute: 5 } },
+      pipelines: { p: { requestsPerMinute: 9 } },
+    });
+    expect((await h.post({ model: 'p', ...HELLO }, bearer(KEYS.alice))).status).toBe(200);
+    const usage = await fetch(`${h.url}/v1/usage`, { headers: bearer(KEYS.alice) });
+    const body = (await usage.json()) as {
+      key: string;
+      data: { field: string; used: number; limit: number }[];
+    };
+    expect(body.key).toBe('alice');
+    expect(body.data.map((l) => [l.field, l.limit])).toEqual([
+      ['admission.keys.alice.requestsPerMinute', 5],
+      ['admission.keys.alice.usdPerDay', 1],
+    ]);
+    expect(body.data[0]?.used).toBe(1);
+    const bob = (await (await fetch(`${h.url}/v1/usage`, { headers: bearer(KEYS.bob) })).json()) as {
+      data: unknown[];
+    };
+    expect(bob.data).toEqual([]);
+    const bad = await fetch(`${h.url}/v1/usage?day=yesterday`, { headers: bearer(KEYS.alice) });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { param: string } }).error.param).toBe('day');
+  });
+
   it('shares a pipeline limit between two gateways on one DynamoDB table', async () => {
     const dynalite = await startDynalite();
     const table = await openBreakerTable(dynalite);

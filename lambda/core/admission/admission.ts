@@ -2,6 +2,7 @@ import type { AdmissionSettings, StoreFailurePolicy } from '../catalog/admission
 import type { Clock } from '../time.js';
 import type { AdmissionStore } from './admission-store.js';
 import { type LimitKind, NANO_PER_USD, type PlannedLimit, plannedLimits } from './limit-plan.js';
+import { readUsage, type UsageLine } from './read-usage.js';
 import { estimateReservation, type Reservation, type ReservationInput } from './reservation-estimate.js';
 import { type Hold, takeLimit } from './take-limit.js';
 
@@ -61,6 +62,8 @@ export interface Admission {
   admit(request: AdmissionRequest): Promise<AdmissionOutcome>;
   /** Replaces each reservation by the actual use (0 releases it): one write per token or spend limit. */
   settle(ticket: Ticket, actual: ActualUse): Promise<void>;
+  /** What each limit of the key and/or pipeline holds (spend of `day`, default today). Store errors propagate. */
+  usage(keyName: string | undefined, pipeline: string | undefined, day?: string): Promise<UsageLine[]>;
 }
 
 /** Retry after a fail-closed store failure, in ms. */
@@ -144,6 +147,10 @@ export function createAdmission(deps: AdmissionDeps): Admission {
         return { ok: false, refusal };
       }
       return { ok: true, ticket: { holds, reserved, budgetRemainingUsd: remainingUsd(holds) } };
+    },
+    async usage(keyName, pipeline, day) {
+      const limits = plannedLimits(await settings(), keyName, pipeline);
+      return readUsage(store, limits, clock.now(), day);
     },
     settle: (ticket, actual) =>
       giveBack(ticket.holds, (h) =>
