@@ -1,6 +1,7 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { AdmissionStoreFailure } from '../core/admission/admission.js';
+import type { PlannedLimit } from '../core/admission/limit-plan.js';
 import type { BreakerOpened } from '../core/breaker/breakers.js';
 import { AD_HOC_PREFIX } from '../core/gateway/gateway.js';
 import type { LedgerEntry, LedgerSink } from '../core/ledger/ledger-entry.js';
@@ -19,6 +20,8 @@ export const METRICS = {
   requestLatency: 'RequestLatency',
   /** Failed admission store calls, by limit type and policy (docs/concepts.md#admission-budgets-and-rate-limits). */
   admissionStoreFailures: 'AdmissionStoreFailures',
+  /** How full the fullest daily spend cap is, in % (100 on a budget refusal): the 80 % and 100 % alarms. */
+  budgetUsedPercent: 'BudgetUsedPercent',
 } as const;
 
 /**
@@ -103,5 +106,12 @@ export function reportAdmissionStoreFailure(metrics: Metrics, failure: Admission
   emit(metrics, METRICS.admissionStoreFailures, MetricUnit.Count, 1, {
     kind: failure.kind,
     policy: failure.policy,
+  });
+}
+
+/** How full a daily spend cap is after an admission, in %, per scope (key or pipeline; never the key's name). */
+export function reportSpendUse(metrics: Metrics, limit: PlannedLimit, share: number): void {
+  emit(metrics, METRICS.budgetUsedPercent, MetricUnit.Percent, Math.round(share * 1000) / 10, {
+    scope: limit.scope,
   });
 }

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { type AdmissionStoreFailure, createAdmission } from '../core/admission/admission.js';
 import type { AdmissionStore } from '../core/admission/admission-store.js';
+import type { PlannedLimit } from '../core/admission/limit-plan.js';
 import { createSpendMeter } from '../core/admission/spend-meter.js';
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
 import { type BreakerEvents, createBreakers } from '../core/breaker/breakers.js';
@@ -54,6 +55,8 @@ export interface GatewayAssembly {
   admissionSettings?: (() => Promise<AdmissionSettings>) | undefined;
   /** Hears every failed admission store call (after the log line). Default: nothing more. */
   onAdmissionStoreFailure?: ((failure: AdmissionStoreFailure) => void) | undefined;
+  /** Hears how full a spend cap is after each admission (0–1; 1 on a budget refusal). Default: nothing. */
+  onSpendUse?: ((limit: PlannedLimit, share: number) => void) | undefined;
 }
 
 export interface AssembledGateway {
@@ -91,6 +94,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
       });
       options.onAdmissionStoreFailure?.(failure);
     },
+    onSpendUse: options.onSpendUse,
   });
   const gateway = createGateway({
     catalog,

@@ -4,6 +4,7 @@ import {
   powertoolsLogger,
   reportAdmissionStoreFailure,
   reportBreakerOpened,
+  reportSpendUse,
 } from '../aws/powertools-evidence.js';
 import { createAwsProviderKeys } from '../aws/provider-keys.js';
 import { createSsmAdmissionSettings } from '../aws/ssm-admission-settings.js';
@@ -81,5 +82,6 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     admissionStore: selectAdmissionStore(storeSettings, systemClock).store,
     admissionSettings: createSsmAdmissionSettings({ source, config: config.admission, log }),
     onAdmissionStoreFailure: (failure) => reportAdmissionStoreFailure(metrics, failure),
+    onSpendUse: (limit, share) => reportSpendUse(metrics, limit, share),
   });
 }

@@ -22,6 +22,11 @@ export interface AdmissionDeps {
   settings: () => Promise<AdmissionSettings>;
   /** Called once per failed store call: the count operators watch. */
   onStoreFailure: (failure: AdmissionStoreFailure) => void;
+  /**
+   * Hears how full a spend cap is after each admission (0–1, reservations in flight included),
+   * and 1 when a request is refused for budget: what the 80 % and 100 % alarms watch.
+   */
+  onSpendUse?: ((limit: PlannedLimit, share: number) => void) | undefined;
 }
 
 /** Who asks and for what. */
@@ -144,8 +149,10 @@ export function createAdmission(deps: AdmissionDeps): Admission {
       const refusal = firstRefusal(outcomes, now);
       if (refusal) {
         await giveBack(holds, (h) => -h.amount);
+        if (refusal.reason === 'budget') deps.onSpendUse?.(refusal.limit, 1);
         return { ok: false, refusal };
       }
+      for (const h of holds) if (h.limit.kind === 'spend') deps.onSpendUse?.(h.limit, h.after / h.limit.cap);
       return { ok: true, ticket: { holds, reserved, budgetRemainingUsd: remainingUsd(holds) } };
     },
     async usage(keyName, pipeline, day) {

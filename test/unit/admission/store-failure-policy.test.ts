@@ -79,3 +79,21 @@ describe('admission when its store fails', () => {
     expect(failures.map((f) => [f.kind, f.phase])).toEqual([['spend', 'settle']]);
   });
 });
+
+describe('spend use', () => {
+  it('reports how full a spend cap is after each admission, and 1 on a budget refusal', async () => {
+    const settings = admissionSchema.parse({ keys: { k: { usdPerDay: 0.002 } } });
+    const shares: number[] = [];
+    const admission = createAdmission({
+      store: createMemoryAdmissionStore(createFakeClock()),
+      clock: createFakeClock(),
+      settings: async () => settings,
+      onStoreFailure: () => undefined,
+      onSpendUse: (_limit, share) => shares.push(share),
+    });
+    // Each reserves 100 output tokens at $10 per million: $0.001, half the cap.
+    for (let i = 0; i < 3; i += 1)
+      await admission.admit({ keyName: 'k', pipeline: undefined, reservation: RESERVATION });
+    expect(shares).toEqual([0.5, 1, 1]);
+  });
+});
