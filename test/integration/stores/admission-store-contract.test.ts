@@ -1,3 +1,5 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../lambda/aws/dynamodb-client.js';
 import { type Admission, createAdmission } from '../../../lambda/core/admission/admission.js';
@@ -9,9 +11,18 @@ import {
 } from '../../../lambda/core/catalog/admission-config-schema.js';
 import { createDynamoDbAdmissionStore } from '../../../lambda/stores/dynamodb-admission-store.js';
 import { createMemoryAdmissionStore } from '../../../lambda/stores/memory-admission-store.js';
-import { openBreakerTable, type RunningDynalite, startDynalite } from '../../helpers/dynalite.js';
+import {
+  DYNALITE_ENV,
+  openBreakerTable,
+  type RunningDynalite,
+  startDynalite,
+} from '../../helpers/dynalite.js';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 
+const DYNALITE_KEYS = {
+  accessKeyId: DYNALITE_ENV.AWS_ACCESS_KEY_ID,
+  secretAccessKey: DYNALITE_ENV.AWS_SECRET_ACCESS_KEY,
+};
 // A slice start, so the window's edges fall on round numbers.
 const START = 1_700_000_000_000;
 // 1000 output tokens at $100 per million: exactly $0.10 reserved per request.
@@ -32,16 +43,27 @@ beforeEach(async () => {
 });
 afterEach(() => table.close());
 
+// The suite is about what the store promises, not the gateway's 1 s call bound: its own client
+// waits as long as a busy dynalite needs for a burst of 100 on one item, and never resends.
+const clients: DynamoDBClient[] = [];
+afterEach(() => {
+  for (const c of clients.splice(0)) c.destroy();
+});
+function patientClient() {
+  const client = new DynamoDBClient({
+    endpoint: dynalite.endpoint,
+    region: 'us-east-1',
+    credentials: DYNALITE_KEYS,
+    maxAttempts: 1,
+    requestHandler: new NodeHttpHandler({ requestTimeout: 30_000 }),
+  });
+  clients.push(client);
+  return createDocumentClient(client);
+}
+
 const stores: Array<[string, () => AdmissionStore]> = [
   ['memory', () => createMemoryAdmissionStore(clock)],
-  [
-    'dynamodb',
-    () =>
-      createDynamoDbAdmissionStore({
-        client: createDocumentClient(table.client),
-        tableName: table.tableName,
-      }),
-  ],
+  ['dynamodb', () => createDynamoDbAdmissionStore({ client: patientClient(), tableName: table.tableName })],
 ];
 
 function admissionOn(store: AdmissionStore, settings: AdmissionSettings): Admission {
