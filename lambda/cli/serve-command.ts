@@ -97,6 +97,7 @@ export async function serveCommand(
     env: io.env,
     log,
     clock: systemClock,
+    admission: local.jobAdmission,
   });
   const server = await startServer(local.app, { port, host: values.host });
   worker.start();

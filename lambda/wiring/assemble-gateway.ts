@@ -10,6 +10,7 @@ import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
 import type { ChainSource } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import { createGateway, type Gateway } from '../core/gateway/gateway.js';
+import type { JobAdmission } from '../core/jobs/job-ports.js';
 import type { AnswerCache } from '../core/last-resort/answer-cache.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
@@ -23,6 +24,7 @@ import { createRouteModels, type ProviderAccess } from '../providers/create-chat
 import { createMemoryAdmissionStore } from '../stores/memory-admission-store.js';
 import { createMemoryAnswerCache } from '../stores/memory-answer-cache.js';
 import { createAjvSchemaValidator } from '../validation/ajv-schema-validator.js';
+import { pipelineJobAdmission } from './pipeline-job-admission.js';
 import { sha256Digest } from './sha256-digest.js';
 import { systemClock, systemRandom, systemSleep } from './system-time.js';
 
@@ -61,6 +63,8 @@ export interface GatewayAssembly {
 
 export interface AssembledGateway {
   app: Hono<HttpEnv>;
+  /** Admission of job runs against their pipeline's limits, for the workers. */
+  jobAdmission: JobAdmission;
   gateway: Gateway;
   catalog: Catalog;
   store: BreakerStore;
@@ -124,5 +128,6 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     access: options.accessPolicy ?? (() => staticAccess),
     admission: { admission, meter, catalog, now: () => clock.now() },
   });
-  return { app, gateway, catalog, store: options.store };
+  const jobAdmission = pipelineJobAdmission(admission, meter, catalog);
+  return { app, gateway, catalog, store: options.store, jobAdmission };
 }

@@ -11,6 +11,7 @@ import {
   bearer,
   type GatewayHarness,
   HELLO,
+  memoryJobs,
   startGatewayHarness,
   waitFor,
 } from '../helpers/gateway-harness.js';
@@ -177,5 +178,53 @@ describe('admission over HTTP', () => {
     );
     // Each gateway has its own fakes: three requests went upstream in all, the refused one nowhere.
     expect(two.received('model-a') + one.received('model-a')).toBe(3);
+  });
+});
+
+describe('admission of jobs', () => {
+  it("counts job runs against their pipeline's limit and keeps a refused job retrying, never lost", async () => {
+    const jobs = memoryJobs();
+    const h = await startGatewayHarness(
+      { p: { chain: 'a, b' } },
+      {
+        jobs,
+        configure: (config) => {
+          config.admission = { pipelines: { p: { requestsPerMinute: 1 } } };
+        },
+      },
+    );
+    open.push(h);
+    const body = { model: 'p', messages: [{ role: 'user', content: 'summarise the night' }] };
+    const post = async () =>
+      (
+        (await (
+          await fetch(`${h.url}/v1/jobs`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+        ).json()) as { id: string }
+      ).id;
+    const first = await post();
+    const second = await post();
+    h.startWorker();
+    await waitFor(() => {
+      const records = [
+        jobs.store.all().find((r) => r.jobId === first),
+        jobs.store.all().find((r) => r.jobId === second),
+      ];
+      return records.every((r) => (r?.runs.length ?? 0) > 0);
+    });
+    const statuses = [first, second].map((id) => jobs.store.all().find((r) => r.jobId === id));
+    const done = statuses.filter((r) => r?.status === 'succeeded');
+    const waiting = statuses.filter((r) => r?.status === 'retrying');
+    expect(done).toHaveLength(1);
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]?.runs[0]).toMatchObject({ attempts: 0, refused: { code: 'rate_limit_exceeded' } });
+    const view = (await (await fetch(`${h.url}/v1/jobs/${waiting[0]?.jobId}`)).json()) as {
+      runs: { refused?: { code: string; resets_at: string } }[];
+    };
+    expect(view.runs[0]?.refused?.code).toBe('rate_limit_exceeded');
+    expect(h.received('model-a')).toBe(1);
   });
 });

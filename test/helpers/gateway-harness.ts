@@ -145,6 +145,7 @@ export async function startGatewayHarness(
         log: silentLogger,
         clock: systemClock,
         pollIntervalMs: 10,
+        admission: local.jobAdmission,
       });
       worker.start();
     },
