@@ -1,5 +1,7 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { AdmissionStoreFailure } from '../core/admission/admission.js';
+import type { PlannedLimit } from '../core/admission/limit-plan.js';
 import type { BreakerOpened } from '../core/breaker/breakers.js';
 import { AD_HOC_PREFIX } from '../core/gateway/gateway.js';
 import type { LedgerEntry, LedgerSink } from '../core/ledger/ledger-entry.js';
@@ -16,6 +18,10 @@ export const METRICS = {
   /** The openings a person must act on (`upstream_auth`, `model_not_found`); also counted in `breakerOpenings`. */
   quarantineOpenings: 'QuarantineOpenings',
   requestLatency: 'RequestLatency',
+  /** Failed admission store calls, by limit type and policy (docs/concepts.md#admission-budgets-and-rate-limits). */
+  admissionStoreFailures: 'AdmissionStoreFailures',
+  /** How full the fullest daily spend cap is, in % (100 on a budget refusal): the 80 % and 100 % alarms. */
+  budgetUsedPercent: 'BudgetUsedPercent',
 } as const;
 
 /**
@@ -93,4 +99,19 @@ export function reportBreakerOpened(log: Logger, metrics: Metrics, event: Breake
   const dims = { pipeline: event.pipeline, model: event.model };
   emit(metrics, METRICS.breakerOpenings, MetricUnit.Count, 1, dims);
   if (event.alert) emit(metrics, METRICS.quarantineOpenings, MetricUnit.Count, 1, dims);
+}
+
+/** A failed admission store call (already logged by the gateway): the metric, per limit type and policy. */
+export function reportAdmissionStoreFailure(metrics: Metrics, failure: AdmissionStoreFailure): void {
+  emit(metrics, METRICS.admissionStoreFailures, MetricUnit.Count, 1, {
+    kind: failure.kind,
+    policy: failure.policy,
+  });
+}
+
+/** How full a daily spend cap is after an admission, in %, per scope (key or pipeline; never the key's name). */
+export function reportSpendUse(metrics: Metrics, limit: PlannedLimit, share: number): void {
+  emit(metrics, METRICS.budgetUsedPercent, MetricUnit.Percent, Math.round(share * 1000) / 10, {
+    scope: limit.scope,
+  });
 }

@@ -62,6 +62,11 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: 'print breaker state from the configured store (memory or DynamoDB)',
     usage: async () => (await import('./breakers-command.js')).BREAKERS_USAGE,
   },
+  usage: {
+    run: async (args, io) => (await import('./usage-command.js')).usageCommand(args, io),
+    summary: 'print spend, tokens and requests against each admission limit from the store',
+    usage: async () => (await import('./usage-command.js')).USAGE_USAGE,
+  },
   demo: {
     run: async (args, io) => (await import('./demo-command.js')).demoCommand(args, io),
     summary: 'demo-day spike and cron burst on simulated providers, with a report',

@@ -5,6 +5,7 @@ import { type ConfigOrigin, loadConfig } from '../config/config-file.js';
 import type { Logger } from '../core/logger.js';
 import { createLocalJobWorker } from '../jobs/runner/in-process-worker.js';
 import { selectJobBackend } from '../jobs/runner/select-job-backend.js';
+import { selectAdmissionStore } from '../stores/select-admission-store.js';
 import { selectBreakerStore } from '../stores/select-breaker-store.js';
 import { createLocalGateway } from '../wiring/create-local-gateway.js';
 import { createJsonLedger, createJsonLogger, type LineWriter } from '../wiring/json-lines.js';
@@ -67,6 +68,7 @@ export async function serveCommand(
   const { config, origin } = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
   const exposure = checkServeExposure(values.host, config, values.insecure);
   const breakerStore = await selectBreakerStore(storeSettings, { ensureTable: true });
+  const admissionStore = selectAdmissionStore(storeSettings, systemClock);
   const stdoutLine: LineWriter = (line) => io.stdout(`${line}\n`);
   const log = createJsonLogger(stdoutLine);
   const ledgerFile = values.ledger === undefined ? undefined : openLedgerFile(values.ledger, io.cwd, log);
@@ -82,6 +84,7 @@ export async function serveCommand(
     maxBodyBytes: maxBody,
     store: breakerStore.store,
     answers: breakerStore.answers?.(config.answerCache),
+    admissionStore: admissionStore.store,
     jobs: { store: jobs.store, queue: jobs.queue, retentionDays: config.jobs.retentionDays },
     callerKeys: auth.callerKeys,
     accessPolicy: auth.access,
@@ -94,6 +97,7 @@ export async function serveCommand(
     env: io.env,
     log,
     clock: systemClock,
+    admission: local.jobAdmission,
   });
   const server = await startServer(local.app, { port, host: values.host });
   worker.start();
@@ -116,6 +120,7 @@ export async function serveCommand(
   await worker.stop();
   jobs.close();
   breakerStore.close();
+  admissionStore.close();
   await ledgerFile?.close();
   io.stdout('switchyard: stopped\n');
   return EXIT_OK;

@@ -13,7 +13,7 @@ const processor = new BatchProcessor(EventType.SQS);
 let worker: Promise<JobWorker> | undefined;
 const workerForContainer = (): Promise<JobWorker> => {
   worker ??= createAwsGateway(container)
-    .then((assembled) => createJobWorker(container, assembled.gateway))
+    .then((assembled) => createJobWorker(container, assembled.gateway, assembled.jobAdmission))
     .catch((error: unknown) => {
       worker = undefined;
       throw error;

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import type { ChatResult } from '../core/chat/chat-model.js';
 import {
   type ChatCompletionBody,
@@ -10,7 +10,8 @@ import type { Target } from '../core/gateway/target.js';
 import type { CommittedStream } from '../core/router/route-chat.js';
 import type { RouteFailure, RouteSuccess } from '../core/router/route-types.js';
 import { terminalError } from '../core/router/terminal-error.js';
-import { routeTarget, type TargetDeps, withinMessageLimit } from './chat-admission.js';
+import type { AdmissionInput } from './admission-gate.js';
+import { routeTarget, type TargetDeps, type TargetEnv, withinMessageLimit } from './chat-admission.js';
 import type { HttpEnv } from './http-env.js';
 import { jsonBody } from './json-body.js';
 import { errorBody, errorResponse } from './openai-errors.js';
@@ -27,15 +28,21 @@ interface ChatCall {
 }
 
 /**
- * `POST /v1/chat/completions`: validates the body, resolves the pipeline or chain, routes, and
- * answers in the OpenAI shape, as JSON or as server-sent events.
+ * `POST /v1/chat/completions`: validates the body, resolves the pipeline or chain, admits it
+ * (`admit`, docs/design.md#admission), routes, and answers in the OpenAI shape, as JSON or as
+ * server-sent events.
  */
-export function addChatCompletions(app: Hono<HttpEnv>, deps: TargetDeps): void {
+export function addChatCompletions(
+  app: Hono<HttpEnv>,
+  deps: TargetDeps,
+  admit: MiddlewareHandler<TargetEnv, string, AdmissionInput> = (_c, next) => next(),
+): void {
   app.post(
     '/v1/chat/completions',
     jsonBody(chatCompletionBodySchema),
     withinMessageLimit(deps.bounds),
     routeTarget(deps),
+    admit,
     (c) => {
       const call = {
         target: c.var.target,

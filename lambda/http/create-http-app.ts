@@ -5,6 +5,7 @@ import { redactSecrets } from '../core/failures/redact-secrets.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { Logger } from '../core/logger.js';
 import { type AccessPolicy, operatorOnly } from './access-policy.js';
+import { type AdmissionGateDeps, admissionGate } from './admission-gate.js';
 import { limitBodySize } from './body-limit.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
 import { addChatCompletions } from './chat-completions.js';
@@ -13,6 +14,7 @@ import { addInfoRoutes } from './info-routes.js';
 import { createJobsApp, type JobsHttpOptions } from './jobs-routes.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdMiddleware } from './request-id.js';
+import { addUsageRoute } from './usage-route.js';
 
 const NO_ACCESS: AccessPolicy = { isOperator: () => false, readsSchedule: () => false };
 
@@ -35,6 +37,8 @@ export interface HttpAppOptions {
    * Absent: no key is an operator, no schedule has readers.
    */
   access?: (() => AccessPolicy) | undefined;
+  /** Admission of chat requests (docs/design.md#admission). Absent: every request is admitted. */
+  admission?: (AdmissionGateDeps & { now: () => number }) | undefined;
 }
 
 /**
@@ -56,8 +60,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     app.use('/v1/breakers', operatorOnly(access));
     app.use('/v1/pipelines', operatorOnly(access));
   }
-  addChatCompletions(app, { gateway, catalog, bounds });
+  const admission = options.admission;
+  addChatCompletions(app, { gateway, catalog, bounds }, admission && admissionGate(admission, admission.now));
   addInfoRoutes(app, gateway, catalog);
+  if (admission) addUsageRoute(app, admission.admission, log);
   if (options.jobs) {
     app.route('/v1/jobs', createJobsApp({ gateway, catalog, bounds, jobs: options.jobs, log, access }));
   }

@@ -1,11 +1,17 @@
 import type { Hono } from 'hono';
+import { type AdmissionStoreFailure, createAdmission } from '../core/admission/admission.js';
+import type { AdmissionStore } from '../core/admission/admission-store.js';
+import type { PlannedLimit } from '../core/admission/limit-plan.js';
+import { createSpendMeter } from '../core/admission/spend-meter.js';
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
 import { type BreakerEvents, createBreakers } from '../core/breaker/breakers.js';
 import { accountRouteId } from '../core/breaker/route-cooling.js';
+import type { AdmissionSettings } from '../core/catalog/admission-config-schema.js';
 import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
 import type { ChainSource } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import { createGateway, type Gateway } from '../core/gateway/gateway.js';
+import type { JobAdmission } from '../core/jobs/job-ports.js';
 import type { AnswerCache } from '../core/last-resort/answer-cache.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
@@ -16,8 +22,10 @@ import { createHttpApp } from '../http/create-http-app.js';
 import type { HttpEnv } from '../http/http-env.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
 import { createRouteModels, type ProviderAccess } from '../providers/create-chat-models.js';
+import { createMemoryAdmissionStore } from '../stores/memory-admission-store.js';
 import { createMemoryAnswerCache } from '../stores/memory-answer-cache.js';
 import { createAjvSchemaValidator } from '../validation/ajv-schema-validator.js';
+import { pipelineJobAdmission } from './pipeline-job-admission.js';
 import { sha256Digest } from './sha256-digest.js';
 import { systemClock, systemRandom, systemSleep } from './system-time.js';
 
@@ -44,10 +52,20 @@ export interface GatewayAssembly {
   jobs?: JobsHttpOptions | undefined;
   /** Operator keys and schedule readers, read per request. Default: from `config` (fixed). */
   accessPolicy?: (() => AccessPolicy) | undefined;
+  /** Where admission counters live. Default: this process's memory. */
+  admissionStore?: AdmissionStore | undefined;
+  /** The admission settings in force, per request. Default: `config.admission` (fixed). */
+  admissionSettings?: (() => Promise<AdmissionSettings>) | undefined;
+  /** Hears every failed admission store call (after the log line). Default: nothing more. */
+  onAdmissionStoreFailure?: ((failure: AdmissionStoreFailure) => void) | undefined;
+  /** Hears how full a spend cap is after each admission (0–1; 1 on a budget refusal). Default: nothing. */
+  onSpendUse?: ((limit: PlannedLimit, share: number) => void) | undefined;
 }
 
 export interface AssembledGateway {
   app: Hono<HttpEnv>;
+  /** Admission of job runs against their pipeline's limits, for the workers. */
+  jobAdmission: JobAdmission;
   gateway: Gateway;
   catalog: Catalog;
   store: BreakerStore;
@@ -72,6 +90,24 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
       },
     },
   });
+  // The meter sits on the ledger, so every attempt's cost reaches the settlement.
+  const meter = createSpendMeter(options.ledger);
+  const admission = createAdmission({
+    store: options.admissionStore ?? createMemoryAdmissionStore(clock),
+    clock,
+    settings: options.admissionSettings ?? (async () => config.admission),
+    onStoreFailure: (failure) => {
+      const error = failure.error instanceof Error ? failure.error.name : 'unknown';
+      log.warn('admission store call failed', {
+        kind: failure.kind,
+        policy: failure.policy,
+        phase: failure.phase,
+        error,
+      });
+      options.onAdmissionStoreFailure?.(failure);
+    },
+    onSpendUse: options.onSpendUse,
+  });
   const gateway = createGateway({
     catalog,
     sources: options.sources(catalog),
@@ -80,7 +116,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     clock,
     random: options.random ?? systemRandom,
     sleep: options.sleep ?? systemSleep,
-    ledger: options.ledger,
+    ledger: meter.sink,
     log,
     envOverrides: options.envOverrides,
     output: {
@@ -98,6 +134,8 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     jobs: options.jobs,
     bounds: config.limits,
     access: options.accessPolicy ?? (() => staticAccess),
+    admission: { admission, meter, catalog, now: () => clock.now() },
   });
-  return { app, gateway, catalog, store: options.store };
+  const jobAdmission = pipelineJobAdmission(admission, meter, catalog);
+  return { app, gateway, catalog, store: options.store, jobAdmission };
 }

@@ -1,6 +1,13 @@
 import { createParameterSource } from '../aws/parameter-snapshot.js';
-import { powertoolsLedger, powertoolsLogger, reportBreakerOpened } from '../aws/powertools-evidence.js';
+import {
+  powertoolsLedger,
+  powertoolsLogger,
+  reportAdmissionStoreFailure,
+  reportBreakerOpened,
+  reportSpendUse,
+} from '../aws/powertools-evidence.js';
 import { createAwsProviderKeys } from '../aws/provider-keys.js';
+import { createSsmAdmissionSettings } from '../aws/ssm-admission-settings.js';
 import { createSsmCallerKeys } from '../aws/ssm-caller-keys.js';
 import { createSsmChainParameters } from '../aws/ssm-chain-parameters.js';
 import { resolveSsmPrefix } from '../aws/ssm-chains.js';
@@ -9,6 +16,7 @@ import {
   createEnvChainSource,
   createSsmChainSource,
 } from '../core/catalog/chain-sources.js';
+import { selectAdmissionStore } from '../stores/select-admission-store.js';
 import { breakerStoreSettings, selectBreakerStore } from '../stores/select-breaker-store.js';
 import { type AssembledGateway, assembleGateway } from './assemble-gateway.js';
 import { type AwsContainer, awsJobs, remoteKeyReaders } from './aws-container.js';
@@ -19,7 +27,8 @@ import { systemClock } from './system-time.js';
  * The gateway in AWS mode, for the API and the worker alike: the bundled config; one parameter
  * snapshot of `<prefix>` (one recursive `GetParametersByPath` per `chainCacheMs` ± 20 %) serving
  * chain overrides (env > SSM > config), caller keys and the provider keys stored there; other
- * provider keys batched on `providerKeyCacheMs`; the DynamoDB breaker store; jobs when their
+ * provider keys batched on `providerKeyCacheMs`; the DynamoDB breaker store, whose table also
+ * holds the admission counters (settings: `<prefix>/admission` over the config); jobs when their
  * table and queue are named; and the ledger as Powertools log lines and EMF metrics.
  */
 export async function createAwsGateway(container: AwsContainer): Promise<AssembledGateway> {
@@ -44,9 +53,10 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     clock: systemClock,
     random,
   });
+  const storeSettings = breakerStoreSettings({ env });
   const [, selected] = await Promise.all([
     access.load(),
-    selectBreakerStore(breakerStoreSettings({ env }), { ensureTable: true }),
+    selectBreakerStore(storeSettings, { ensureTable: true }),
   ]);
   return assembleGateway({
     config,
@@ -69,5 +79,9 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
       clock: systemClock,
     }),
     jobs: awsJobs(container),
+    admissionStore: selectAdmissionStore(storeSettings, systemClock).store,
+    admissionSettings: createSsmAdmissionSettings({ source, config: config.admission, log }),
+    onAdmissionStoreFailure: (failure) => reportAdmissionStoreFailure(metrics, failure),
+    onSpendUse: (limit, share) => reportSpendUse(metrics, limit, share),
   });
 }

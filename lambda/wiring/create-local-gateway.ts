@@ -1,3 +1,4 @@
+import type { AdmissionStore } from '../core/admission/admission-store.js';
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
 import { createConfigChainSource, createEnvChainSource } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
@@ -36,6 +37,8 @@ export interface LocalGatewayOptions {
   callerKeys?: CallerKeySource | undefined;
   /** Operator keys and schedule readers; default from `config`, fixed. */
   accessPolicy?: (() => AccessPolicy) | undefined;
+  /** Admission counters; default: this process's memory (`config.admission` is the settings). */
+  admissionStore?: AdmissionStore | undefined;
 }
 
 export type LocalGateway = AssembledGateway;
@@ -60,5 +63,6 @@ export function createLocalGateway(options: LocalGatewayOptions): LocalGateway {
     sleep: options.sleep,
     maxBodyBytes: options.maxBodyBytes,
     jobs: options.jobs,
+    admissionStore: options.admissionStore,
   });
 }

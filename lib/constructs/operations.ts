@@ -32,6 +32,10 @@ export const ALARM_THRESHOLDS = {
   api5xxPercent: 5,
   /** Messages waiting in a dead-letter queue. */
   deadLetters: 1,
+  /** % of a daily spend cap in use (the fullest cap, reservations included): a warning... */
+  budgetWarningPercent: 80,
+  /** ...and the cap reached (a request refused for budget reports 100). */
+  budgetReachedPercent: 100,
 } as const;
 
 export interface OperationsProps {
@@ -116,6 +120,18 @@ export class Operations extends Construct {
       }),
       ALARM_THRESHOLDS.api5xxPercent,
       2,
+    );
+    alarm(
+      'BudgetAt80Percent',
+      'A daily spend cap (admission.*.usdPerDay) is 80 % used: `switchyard usage` shows which key or pipeline.',
+      switchyardMetric(METRICS.budgetUsedPercent, 'Maximum', period),
+      ALARM_THRESHOLDS.budgetWarningPercent,
+    );
+    alarm(
+      'BudgetAt100Percent',
+      'A daily spend cap is reached: its requests get 429 budget_exceeded until UTC midnight. Raise it in <prefix>/admission if that is wrong.',
+      switchyardMetric(METRICS.budgetUsedPercent, 'Maximum', period),
+      ALARM_THRESHOLDS.budgetReachedPercent,
     );
     const depth = (queue: IQueue) =>
       queue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' });

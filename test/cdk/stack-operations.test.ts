@@ -131,9 +131,25 @@ describe('Switchyard stack: alarms that arrive', () => {
     });
   });
 
+  it.each([
+    ['80', ALARM_THRESHOLDS.budgetWarningPercent],
+    ['100', ALARM_THRESHOLDS.budgetReachedPercent],
+  ])('alarms when a daily spend cap is %s percent used', (_label, threshold) => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'Switchyard',
+      MetricName: 'BudgetUsedPercent',
+      Dimensions: [{ Name: 'service', Value: 'switchyard' }],
+      Statistic: 'Maximum',
+      Period: 300,
+      Threshold: threshold,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [{ Ref: Match.stringLikeRegexp('^OperationsAlarmTopic') }],
+    });
+  });
+
   it('sends every alarm to the topic', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(7);
+    expect(alarms).toHaveLength(9);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([
         { Ref: resource(template, 'AWS::SNS::Topic', 'Operations').id },

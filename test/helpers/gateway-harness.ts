@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import type { AdmissionStore } from '../../lambda/core/admission/admission-store.js';
 import { jobsSchema } from '../../lambda/core/catalog/jobs-config-schema.js';
 import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import type { AnswerCache } from '../../lambda/core/last-resort/answer-cache.js';
@@ -64,6 +65,8 @@ export async function startGatewayHarness(
     auth?: HarnessAuth;
     /** The last-resort answer cache; default: the gateway's own memory cache. */
     answers?: AnswerCache;
+    /** Admission counters; default: the gateway's own memory store. */
+    admissionStore?: AdmissionStore;
     /** Adds to the config before it is parsed (limits, schedules, model settings...). */
     configure?: (config: Record<string, unknown> & { models: Record<string, object> }) => void;
   } = {},
@@ -102,6 +105,7 @@ export async function startGatewayHarness(
     },
     maxBodyBytes: options.maxBodyBytes,
     answers: options.answers,
+    admissionStore: options.admissionStore,
     jobs: options.jobs && { ...options.jobs, retentionDays: config.jobs.retentionDays },
   });
   const server: RunningServer = await startServer(local.app, { port: 0, host: '127.0.0.1' });
@@ -141,6 +145,7 @@ export async function startGatewayHarness(
         log: silentLogger,
         clock: systemClock,
         pollIntervalMs: 10,
+        admission: local.jobAdmission,
       });
       worker.start();
     },

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { isLoopbackHost } from '../loopback.js';
+import { admissionSchema } from './admission-config-schema.js';
 import { awsSchema } from './aws-config-schema.js';
 import { chainName, envVarName, keyName, name, pipelineName, positiveInt } from './config-fields.js';
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
@@ -177,6 +178,8 @@ const configObjectSchema = z.strictObject({
   schedules: schedulesSchema,
   jobs: jobsSchema.prefault({}),
   limits: limitsSchema.prefault({}),
+  /** Rate limits and daily spend caps per caller key and pipeline. Default: none apply. */
+  admission: admissionSchema.prefault({}),
   webhooks: webhooksSchema.prefault({}),
   structuredOutput: structuredOutputSchema.prefault({}),
   answerCache: answerCacheSchema.prefault({}),
@@ -186,6 +189,14 @@ const configObjectSchema = z.strictObject({
 export const configSchema = configObjectSchema
   // A signed answer travels in clear text only where the operator said so, or on this machine.
   .superRefine((config, ctx) => {
+    for (const name of Object.keys(config.admission.pipelines)) {
+      if (!(name in config.pipelines))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['admission', 'pipelines', name],
+          message: 'names no pipeline',
+        });
+    }
     if (config.webhooks.allowHttp) return;
     for (const [name, schedule] of Object.entries(config.schedules)) {
       const url = schedule.deliver && new URL(schedule.deliver.url);

@@ -1,3 +1,4 @@
+import type { Target } from '../gateway/target.js';
 import type { JobMessage, JobRecord, JobResult, JobRun } from './job.js';
 
 /** The outcome of taking a job for a run. */
@@ -44,4 +45,17 @@ export interface JobStore {
 /** Where job messages go (SQS in AWS, memory locally). */
 export interface JobQueue {
   send(message: JobMessage, options: { delaySeconds: number }): Promise<void>;
+}
+
+/** Admission of a job's run against its pipeline's limits (docs/jobs.md#the-life-of-a-job). */
+export interface JobAdmission {
+  /**
+   * Reserves the run under the pipeline's limits; `end` settles it once the run is over (its
+   * ledger lines carry the job id). A refusal says which code and when the limit has room again.
+   */
+  admit(
+    jobId: string,
+    target: Target,
+    request: JobRecord['request'],
+  ): Promise<{ ok: true; end(): void } | { ok: false; code: string; resetAt: number; message: string }>;
 }

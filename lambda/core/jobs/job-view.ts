@@ -14,6 +14,8 @@ export interface JobRunView {
   model: string | null;
   /** The failure class that ended the run, or null. */
   failure_class: string | null;
+  /** When admission refused the run: `rate_limit_exceeded`/`budget_exceeded` and when it resets (ISO). Else absent. */
+  refused?: { code: string; resets_at: string } | undefined;
 }
 
 /** `GET /v1/jobs/{id}`: a job's status, answer and attempt summary. Never the prompt. */
@@ -51,6 +53,9 @@ export function jobRunView(run: JobRun): JobRunView {
     route: run.route,
     model: run.model ?? null,
     failure_class: run.failureClass ?? null,
+    ...(run.refused
+      ? { refused: { code: run.refused.code, resets_at: new Date(run.refused.resetsAt).toISOString() } }
+      : {}),
   };
 }
 

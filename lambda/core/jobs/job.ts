@@ -20,6 +20,11 @@ export interface JobRun {
   route: string;
   model?: string | undefined;
   failureClass?: FailureClass | undefined;
+  /**
+   * Set when admission refused the run before any attempt (the pipeline's rate limit or spend
+   * cap): the job stays `retrying` and the queue brings it back; nothing was sent upstream.
+   */
+  refused?: { code: string; resetsAt: number } | undefined;
 }
 
 /** The answer of a succeeded job (an OpenAI-shaped summary; the prompt is never stored twice). */

@@ -7,7 +7,7 @@ import { terminalError } from '../router/terminal-error.js';
 import type { Clock } from '../time.js';
 import { type Deliverer, webhookBody } from './deliverer.js';
 import type { JobRecord, JobResult, JobRun } from './job.js';
-import type { JobStore } from './job-ports.js';
+import type { JobAdmission, JobStore } from './job-ports.js';
 
 /** What the worker does with the message: delete it (`done`) or let the queue redeliver it (`retry`). */
 export type RunJobOutcome = 'done' | 'retry';
@@ -28,6 +28,8 @@ export interface RunJobDeps {
   log: Logger;
   /** Aborts the run (the worker is shutting down): the job goes back to the queue. */
   signal?: AbortSignal | undefined;
+  /** The pipeline's admission limits. Absent: every run is admitted. */
+  admission?: JobAdmission | undefined;
 }
 
 function runOf(result: RouteSuccess<ChatResult> | RouteFailure, at: number): JobRun {
@@ -111,11 +113,30 @@ async function runClaimed(jobId: string, record: JobRecord, deps: RunJobDeps): P
     return settle(jobId, deps);
   }
 
-  const result = await deps.gateway.generate(target, toChatRequest(record.request), {
-    requestId: jobId,
-    signal: deps.signal,
-  });
-  return recordRun(jobId, record, target.pipeline, result, deps);
+  const admitted = await deps.admission?.admit(jobId, target, record.request);
+  if (admitted && !admitted.ok) {
+    // Never lost: the job stays retrying, the queue brings it back, and after maxReceiveCount
+    // it waits in the dead-letter queue for a replay.
+    const refused = { code: admitted.code, resetsAt: admitted.resetAt };
+    const run: JobRun = { at: clock.now(), reason: 'stopped', attempts: 0, route: '', refused };
+    await store.fail(jobId, run, clock.now(), undefined);
+    log.warn('job refused by admission; the queue will bring it back', {
+      jobId,
+      pipeline: record.pipeline,
+      code: admitted.code,
+      resetsAt: new Date(admitted.resetAt).toISOString(),
+    });
+    return 'retry';
+  }
+  try {
+    const result = await deps.gateway.generate(target, toChatRequest(record.request), {
+      requestId: jobId,
+      signal: deps.signal,
+    });
+    return await recordRun(jobId, record, target.pipeline, result, deps);
+  } finally {
+    if (admitted?.ok) admitted.end();
+  }
 }
 
 /** Stores a run's outcome: succeeded or terminally failed (then delivered), or back to the queue. */

@@ -2,6 +2,7 @@ import { powertoolsLogger } from '../../aws/powertools-evidence.js';
 import { createCatalog } from '../../core/catalog/catalog.js';
 import type { Gateway } from '../../core/gateway/gateway.js';
 import { jobLeaseMs } from '../../core/jobs/job-lease.js';
+import type { JobAdmission } from '../../core/jobs/job-ports.js';
 import { runJob } from '../../core/jobs/run-job.js';
 import { type AwsContainer, awsJobs, readSecret } from '../../wiring/aws-container.js';
 import { systemClock } from '../../wiring/system-time.js';
@@ -26,6 +27,7 @@ export interface JobWorker {
 export function createJobWorker(
   container: AwsContainer,
   gateway: Pick<Gateway, 'resolveTarget' | 'generate'>,
+  admission?: JobAdmission,
 ): JobWorker {
   const jobs = awsJobs(container);
   if (!jobs) throw new Error('the worker needs SWITCHYARD_JOBS_TABLE and SWITCHYARD_JOB_QUEUE_URL');
@@ -52,6 +54,7 @@ export function createJobWorker(
         clock: systemClock,
         leaseMs,
         log,
+        admission,
       });
       if (outcome === 'retry') throw new JobNotDoneError(jobId);
     },

@@ -1,7 +1,7 @@
 import type { Catalog } from '../../core/catalog/catalog.js';
 import type { Gateway } from '../../core/gateway/gateway.js';
 import { DELIVERY_TIMEOUT_MS, jobLeaseMs } from '../../core/jobs/job-lease.js';
-import type { JobStore } from '../../core/jobs/job-ports.js';
+import type { JobAdmission, JobStore } from '../../core/jobs/job-ports.js';
 import { runJob } from '../../core/jobs/run-job.js';
 import type { Logger } from '../../core/logger.js';
 import type { Clock } from '../../core/time.js';
@@ -24,6 +24,8 @@ export interface LocalJobWorkerOptions {
   /** Seconds before a job that must run again is visible. Default 5. */
   retryDelaySeconds?: number | undefined;
   pollIntervalMs?: number | undefined;
+  /** The pipelines' admission limits (the gateway's `jobAdmission`). Absent: every run is admitted. */
+  admission?: JobAdmission | undefined;
 }
 
 /**
@@ -45,6 +47,7 @@ export function createLocalJobWorker(options: LocalJobWorkerOptions): LocalJobRu
     concurrency: options.concurrency,
     retryDelaySeconds: options.retryDelaySeconds,
     pollIntervalMs: options.pollIntervalMs,
-    run: (jobId, signal) => runJob(jobId, { store, gateway, deliverer, clock, leaseMs, log, signal }),
+    run: (jobId, signal) =>
+      runJob(jobId, { store, gateway, deliverer, clock, leaseMs, log, signal, admission: options.admission }),
   });
 }

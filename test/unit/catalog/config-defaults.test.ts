@@ -20,6 +20,13 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       schedules: {},
       jobs: { maxReceiveCount: 3, retentionDays: 14 },
       limits: { maxMessages: 1_000, maxOutputTokens: 32_768, maxEchoChars: 128 },
+      admission: {
+        keys: {},
+        defaultKey: {},
+        pipelines: {},
+        charsPerToken: 4,
+        onStoreFailure: { requests: 'open', tokens: 'open', spend: 'closed' },
+      },
       webhooks: { allowHttp: false, maxResponseBytes: 4_096 },
       structuredOutput: { repairAttempts: 1, repairWith: 'same' },
       answerCache: { maxEntries: 1_000, maxBytes: 32_768 },

@@ -11,6 +11,7 @@ const COMMANDS = [
   'provider-keys',
   'doctor',
   'breakers',
+  'usage',
   'demo',
   'replay',
   'run-schedule',

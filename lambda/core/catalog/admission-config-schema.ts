@@ -1,0 +1,49 @@
+/**
+ * The `admission` section: rate limits and daily spend caps per caller key and per pipeline,
+ * checked before any upstream call (docs/concepts.md#admission-budgets-and-rate-limits). Every
+ * limit is optional; one left out does not apply.
+ */
+import { z } from 'zod';
+import { keyName, pipelineName, positiveInt } from './config-fields.js';
+
+/** The limits of one caller key or one pipeline. Every field optional: absent means no limit. */
+export const admissionLimitsSchema = z.strictObject({
+  /** Requests per sliding minute. Default: no limit. */
+  requestsPerMinute: positiveInt.max(1_000_000).optional(),
+  /** Input + output tokens per sliding minute. Default: no limit. */
+  tokensPerMinute: positiveInt.max(1_000_000_000).optional(),
+  /** US dollars per UTC day, from the catalog's prices. Default: no limit. */
+  usdPerDay: z.number().positive().max(1_000_000).optional(),
+});
+
+/** What admission does when its store cannot be reached: admit (`open`) or refuse with 503 (`closed`). */
+export const storeFailurePolicySchema = z.enum(['open', 'closed']);
+
+export const admissionSchema = z.strictObject({
+  /** Limits per caller key name (the names of `auth.keys` or the SSM caller keys). Default none. */
+  keys: z.record(keyName, admissionLimitsSchema).default({}),
+  /** Limits of every authenticated caller key not named in `keys`. Default: none. */
+  defaultKey: admissionLimitsSchema.prefault({}),
+  /** Limits per configured pipeline (shared by every caller of it). Default none. */
+  pipelines: z.record(pipelineName, admissionLimitsSchema).default({}),
+  /**
+   * Characters of the request's messages counted as one input token when reserving; the
+   * settlement uses the real usage. Default 4.
+   */
+  charsPerToken: z.number().positive().max(100).default(4),
+  /** Per limit type, what a store failure does. Default: rate limits open, spend closed. */
+  onStoreFailure: z
+    .strictObject({
+      /** Default `open`. */
+      requests: storeFailurePolicySchema.default('open'),
+      /** Default `open`. */
+      tokens: storeFailurePolicySchema.default('open'),
+      /** Default `closed`: a spend cap bounds money, and an outage must not lift it. */
+      spend: storeFailurePolicySchema.default('closed'),
+    })
+    .prefault({}),
+});
+
+export type AdmissionSettings = z.output<typeof admissionSchema>;
+export type AdmissionLimitsConfig = z.output<typeof admissionLimitsSchema>;
+export type StoreFailurePolicy = z.output<typeof storeFailurePolicySchema>;

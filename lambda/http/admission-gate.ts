@@ -1,0 +1,93 @@
+/**
+ * Admission before any upstream call (docs/design.md#admission): the request is reserved under
+ * every limit of its caller key and pipeline, or refused with the gateway's own 429 — no attempt,
+ * no breaker, no upstream. An admitted request is metered from its ledger lines and settled once
+ * when it ends (a stream when its last event is sent).
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { Admission, Refusal, Ticket } from '../core/admission/admission.js';
+import { chainReservation } from '../core/admission/chain-reservation.js';
+import type { SpendMeter } from '../core/admission/spend-meter.js';
+import type { Catalog } from '../core/catalog/catalog.js';
+import type { ChatCompletionBody } from '../core/chat/chat-request-schema.js';
+import type { TargetEnv } from './chat-admission.js';
+import { errorBody, errorResponse } from './openai-errors.js';
+
+/** What the gate needs: the admission service and the meter on the gateway's ledger. */
+export interface AdmissionGateDeps {
+  admission: Admission;
+  meter: SpendMeter;
+  catalog: Catalog;
+}
+
+/** Header with the US$ left today under the tightest spend limit, after this request's reservation. */
+export const BUDGET_REMAINING_HEADER = 'x-switchyard-budget-remaining';
+
+/** The validated body fields the gate reads. */
+export type AdmissionInput = {
+  out: { json: Pick<ChatCompletionBody, 'messages' | 'max_tokens' | 'max_completion_tokens' | 'stream'> };
+};
+
+const UNITS = { requests: 'requests per minute', tokens: 'tokens per minute', spend: 'US$ per UTC day' };
+
+/** The caller's view of a refusal: 429 (503 for a fail-closed store) with `Retry-After`. */
+export function refusalResponse(refusal: Refusal, requestId: string, now: number): Response {
+  const { limit } = refusal;
+  const retryAfter = String(Math.max(1, Math.ceil((refusal.resetAt - now) / 1000)));
+  const headers = { 'retry-after': retryAfter, 'x-request-id': requestId };
+  const resets = new Date(refusal.resetAt).toISOString();
+  const who = `${limit.scope} '${limit.name}'`;
+  if (refusal.reason === 'unavailable') {
+    const message = `the admission store is unreachable and ${limit.field} fails closed; retry after ${retryAfter} s`;
+    return errorResponse(503, errorBody(message, 'api_error', 'admission_unavailable', limit.field), headers);
+  }
+  const cap = limit.kind === 'spend' ? limit.cap / 1e9 : limit.cap;
+  const message = `${who} has reached its limit of ${cap} ${UNITS[limit.kind]} (${limit.field}); it resets at ${resets}`;
+  const code = refusal.reason === 'budget' ? 'budget_exceeded' : 'rate_limit_exceeded';
+  return errorResponse(429, errorBody(message, 'rate_limit_error', code, limit.field), headers);
+}
+
+/** The admission middleware of `POST /v1/chat/completions`, placed after `routeTarget`. */
+export function admissionGate(
+  deps: AdmissionGateDeps,
+  now: () => number,
+): MiddlewareHandler<TargetEnv, string, AdmissionInput> {
+  const { admission, meter, catalog } = deps;
+  return async (c, next) => {
+    const body = c.req.valid('json');
+    const target = c.var.target;
+    const asked = {
+      inputChars: JSON.stringify(body.messages).length,
+      maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+    };
+    const outcome = await admission.admit({
+      keyName: c.var.callerKeyName,
+      pipeline: target.kind === 'pipeline' ? target.pipeline : undefined,
+      reservation: chainReservation(asked, target.tiers, catalog),
+    });
+    if (!outcome.ok) return refusalResponse(outcome.refusal, c.var.requestId, now());
+    const { ticket } = outcome;
+    if (ticket.holds.length === 0) return next();
+    await meteredNext(meter, admission, ticket, c.var.requestId, next);
+    // A stream settles on its request line; anything else has ended by now.
+    if (!(body.stream === true && c.res.status === 200)) meter.close(c.var.requestId);
+    if (ticket.budgetRemainingUsd !== undefined)
+      c.res.headers.set(BUDGET_REMAINING_HEADER, ticket.budgetRemainingUsd.toFixed(6));
+  };
+}
+
+async function meteredNext(
+  meter: SpendMeter,
+  admission: Admission,
+  ticket: Ticket,
+  requestId: string,
+  next: () => Promise<void>,
+): Promise<void> {
+  meter.open(requestId, (use) => void admission.settle(ticket, use));
+  try {
+    await next();
+  } catch (error) {
+    meter.close(requestId);
+    throw error;
+  }
+}
