@@ -94,17 +94,7 @@ function upstreamTerminalError(failure: RouteFailure, pipeline: string): Termina
   const message = `all routes failed for pipeline '${pipeline}' after ${attempts.length} attempt(s)${trail}`;
   // Every route said "slow down": the caller should too, whether or not the deadline ran out meanwhile.
   if (upstream.length > 0 && upstream.every((a) => a.outcome === 'rate_limited')) {
-    const hints = upstream
-      .map((a) => a.retryAfterMs)
-      .filter((ms): ms is number => ms !== undefined && ms > 0);
-    const retryAfterSeconds = hints.length > 0 ? Math.max(1, Math.ceil(Math.min(...hints) / 1000)) : 1;
-    return {
-      status: 429,
-      type: 'rate_limit_error',
-      code: 'all_routes_rate_limited',
-      message,
-      retryAfterSeconds,
-    };
+    return allRateLimited(upstream, message);
   }
   // Answers came back, but none matched the caller's format: say why (the errors name JSON paths, never answer text).
   if (error?.failureClass === 'schema_invalid') {
@@ -127,6 +117,19 @@ function upstreamTerminalError(failure: RouteFailure, pipeline: string): Termina
     return { status: 503, type: 'api_error', code: 'all_routes_unavailable', message };
   }
   return { status: 502, type: 'api_error', code: 'all_routes_failed', message };
+}
+
+/** 429 with the soonest `Retry-After` any route gave, in whole seconds (at least 1). */
+function allRateLimited(upstream: RouteFailure['attempts'], message: string): TerminalError {
+  const hints = upstream.map((a) => a.retryAfterMs).filter((ms): ms is number => ms !== undefined && ms > 0);
+  const retryAfterSeconds = hints.length > 0 ? Math.max(1, Math.ceil(Math.min(...hints) / 1000)) : 1;
+  return {
+    status: 429,
+    type: 'rate_limit_error',
+    code: 'all_routes_rate_limited',
+    message,
+    retryAfterSeconds,
+  };
 }
 
 /** The envelope `code` of a request stopped by a failure that must not be hidden. */
