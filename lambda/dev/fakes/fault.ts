@@ -2,7 +2,7 @@
  * What a fake upstream does with ONE request. The same shape drives the OpenAI-compatible fake
  * and the Bedrock Converse fake, so a drill reads the same whichever provider it targets.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwitchyardError } from '../../core/errors.js';
 
 /** A tool call the fake answers with, when the request offered tools. */
