@@ -10,10 +10,10 @@ export interface RoutingAccess {
   config: SwitchyardConfig;
 }
 
-/** `apiKeySecret` names of the config's OpenAI-compatible providers. */
+/** `apiKeySecret` names of the config's keyed providers (all but Bedrock: API keys, Vertex service-account keys). */
 export function providerKeySecrets(config: SwitchyardConfig): string[] {
   return Object.values(config.providers).flatMap((p) =>
-    p.type === 'openai' && p.apiKeySecret ? [p.apiKeySecret] : [],
+    p.type !== 'bedrock' && p.apiKeySecret ? [p.apiKeySecret] : [],
   );
 }
 

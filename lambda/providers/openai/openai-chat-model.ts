@@ -27,10 +27,11 @@ export interface OpenAIChatModelOptions {
   /**
    * API key sent as a bearer token: a fixed key, or a function read at the start of every call
    * (so a rotated or newly written key is used at once, on the same connection pool). The
-   * function may throw a `ProviderError` (e.g. `not_configured`), which the call rethrows as is.
-   * Never appears in an error message.
+   * function gets the attempt's signal and may answer later (an OAuth access token being
+   * minted, `providers/vertex`); it may throw a `ProviderError` (e.g. `not_configured`), which
+   * the call rethrows as is. Never appears in an error message.
    */
-  apiKey: string | (() => string);
+  apiKey: string | ((signal: AbortSignal) => string | Promise<string>);
   /** Longest wait for a new connection, in ms (the route's `timeouts.connectMs`). Default: none. */
   connectMs?: number | undefined;
   /** Keep-alive agents the calls go through. Default: the process's shared pair. */
@@ -78,16 +79,16 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
 
   // Read at the start of each call: a missing key fails this attempt before any request is sent.
   // Organization and project headers are never sent (OPENAI_ORG_ID must not leak to other hosts).
-  const headers = (call: CallOptions): Record<string, string> => ({
+  const headers = async (call: CallOptions, signal: AbortSignal): Promise<Record<string, string>> => ({
     accept: 'application/json',
     'content-type': 'application/json',
-    authorization: `Bearer ${currentKey()}`,
+    authorization: `Bearer ${await currentKey(signal)}`,
     'x-stainless-timeout': stainlessTimeout(call.timeoutMs),
   });
 
   /** Sends `body`; resolves with the response when it is a 2xx, else throws the SDK's status error. */
   const send = async (body: string, call: CallOptions, signal: AbortSignal) => {
-    const { res, release } = await post(target, body, headers(call), signal);
+    const { res, release } = await post(target, body, await headers(call, signal), signal);
     if (!isOk(res)) {
       try {
         throw await statusError(res, signal);
