@@ -68,6 +68,9 @@ export function grantRouting(fn: BundledFunction, access: RoutingAccess): void {
     });
   }
   for (const arn of bedrock.throughProfiles.filter((a) => a.includes('*'))) {
-    fn.acknowledgeWildcard(arn, 'the regions an inference profile may route this one foundation model to');
+    fn.acknowledgeWildcard(
+      arn,
+      'the regions of the geography an inference profile may route this one foundation model to',
+    );
   }
 }
