@@ -110,6 +110,30 @@ describe('vertex chat model: service-account tokens', () => {
     expect(sentAuthorization).toEqual(Array(3).fill('Bearer first-token-1'));
   });
 
+  it('sends the same token with embeddings (Vertex serves them on the same endpoint)', async () => {
+    upstream.setDefault('text-embedding-005', { dimensions: 3 });
+    const config = parseConfig({
+      providers: {
+        vertex: {
+          type: 'vertex',
+          project: 'switchyard-test',
+          location: 'us-central1',
+          baseURL: recorderURL,
+          apiKeyEnv: 'K',
+        },
+      },
+      models: { gecko: { provider: 'vertex', model: 'text-embedding-005', dimensions: 3 } },
+    });
+    const access: ProviderAccess = { apiKey: () => held, keyHint: () => 'K' };
+    const gecko = createRouteModels(createCatalog(config).routes.values(), access, clock).get('gecko')?.model;
+    const answer = await gecko?.embed?.(
+      { input: ['a'], dimensions: 3, sendDimensions: false },
+      callOptions(),
+    );
+    expect(answer?.vectors[0]).toHaveLength(3);
+    expect(sentAuthorization).toEqual(['Bearer first-token-1']);
+  });
+
   it('shares one token request among calls that start together', async () => {
     await Promise.all([1, 2, 3, 4].map(() => gemini.generate(HELLO, callOptions())));
     expect(tokens.requests).toHaveLength(1);
