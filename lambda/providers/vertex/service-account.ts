@@ -48,7 +48,8 @@ export function parseServiceAccount(
   const parsed = keySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') || 'key';
+    const field = issue?.path.join('.');
+    if (!field) return { ok: false, problem: 'the service-account key is not a JSON object' };
     return { ok: false, problem: `the service-account key's ${field} ${issue?.message ?? 'is invalid'}` };
   }
   const key = parsed.data;
