@@ -3,7 +3,7 @@
  * OpenAI-compatible endpoint, authorised with OAuth access tokens minted from a service account.
  * Kept apart from config-schema.ts so each provider family reads on its own.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { envVarName, positiveInt } from './config-fields.js';
 
 /** A secret's name in AWS: an SSM SecureString path (`/…`) or a Secrets Manager name. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EmbeddingInput } from './embedding-model.js';
 
 /** Most inputs in one request (OpenAI's own limit). */

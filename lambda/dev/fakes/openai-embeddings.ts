@@ -2,7 +2,7 @@
  * `POST /v1/embeddings` of the OpenAI fake: deterministic vectors (the same text always gets the
  * same vector from the same model), with the same scriptable faults as chat completions.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Exchange } from './exchange.js';
 import type { FakeScript } from './fake-script.js';
 import { describeIssues } from './fault.js';

@@ -3,7 +3,7 @@
  * token needs are read; nothing of the key ever reaches an error message.
  */
 import { createPrivateKey } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isLoopbackHost } from '../../core/loopback.js';
 
 /** Google's OAuth token endpoint, where a key without `token_uri` is exchanged. */
