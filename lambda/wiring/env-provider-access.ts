@@ -1,4 +1,5 @@
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import { isKeyedProvider } from '../core/catalog/keyed-provider.js';
 import type { ProviderAccess } from '../providers/create-chat-models.js';
 
 /**
@@ -17,7 +18,7 @@ export function envProviderAccess(config: SwitchyardConfig, env: NodeJS.ProcessE
   return {
     apiKey(providerName) {
       const provider = config.providers[providerName];
-      if (provider?.type !== 'openai') return undefined;
+      if (!isKeyedProvider(provider)) return undefined;
       if (provider.apiKeyEnv === undefined)
         return provider.apiKeySecret === undefined ? 'not-needed' : undefined;
       const value = env[provider.apiKeyEnv]?.trim();
@@ -25,7 +26,7 @@ export function envProviderAccess(config: SwitchyardConfig, env: NodeJS.ProcessE
     },
     keyHint(providerName) {
       const provider = config.providers[providerName];
-      return provider?.type === 'openai' && provider.apiKeyEnv
+      return isKeyedProvider(provider) && provider.apiKeyEnv
         ? provider.apiKeyEnv
         : `providers.${providerName}.apiKeyEnv`;
     },

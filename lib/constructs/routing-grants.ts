@@ -1,5 +1,6 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import { isKeyedProvider } from '../../lambda/core/catalog/keyed-provider.js';
 import { bedrockResources } from './bedrock-resources.js';
 import type { BundledFunction } from './bundled-function.js';
 
@@ -10,10 +11,10 @@ export interface RoutingAccess {
   config: SwitchyardConfig;
 }
 
-/** `apiKeySecret` names of the config's OpenAI-compatible providers. */
+/** `apiKeySecret` names of the config's keyed providers (OpenAI-compatible and Anthropic). */
 export function providerKeySecrets(config: SwitchyardConfig): string[] {
   return Object.values(config.providers).flatMap((p) =>
-    p.type === 'openai' && p.apiKeySecret ? [p.apiKeySecret] : [],
+    isKeyedProvider(p) && p.apiKeySecret ? [p.apiKeySecret] : [],
   );
 }
 

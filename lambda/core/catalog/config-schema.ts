@@ -6,8 +6,17 @@
 import { z } from 'zod';
 import { isLoopbackHost } from '../loopback.js';
 import { admissionSchema } from './admission-config-schema.js';
+import { anthropicProviderSchema } from './anthropic-provider-schema.js';
 import { awsSchema } from './aws-config-schema.js';
-import { chainName, envVarName, keyName, name, pipelineName, positiveInt } from './config-fields.js';
+import {
+  apiKeySecret,
+  chainName,
+  envVarName,
+  keyName,
+  name,
+  pipelineName,
+  positiveInt,
+} from './config-fields.js';
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
 import { rateLimitSchema } from './rate-limit-config-schema.js';
@@ -25,13 +34,7 @@ export const openAIProviderSchema = z.strictObject({
    * Where the API key lives in AWS mode: a name starting with `/` is an SSM SecureString
    * parameter, anything else a Secrets Manager secret name. Default: none.
    */
-  apiKeySecret: z
-    .string()
-    .regex(
-      /^(\/[A-Za-z0-9_.\-/]+|[A-Za-z0-9/_+=.@-]+)$/,
-      'must be an SSM parameter path or a Secrets Manager name',
-    )
-    .optional(),
+  apiKeySecret: apiKeySecret.optional(),
 });
 
 /** The Bedrock Runtime Converse API. */
@@ -42,7 +45,11 @@ export const bedrockProviderSchema = z.strictObject({
   endpoint: z.url({ protocol: /^https?$/ }).optional(),
 });
 
-export const providerSchema = z.discriminatedUnion('type', [openAIProviderSchema, bedrockProviderSchema]);
+export const providerSchema = z.discriminatedUnion('type', [
+  openAIProviderSchema,
+  bedrockProviderSchema,
+  anthropicProviderSchema,
+]);
 
 export const priceSchema = z.strictObject({
   /** US dollars per million input tokens. */

@@ -1,6 +1,7 @@
 /**
- * What a fake upstream does with ONE request. The same shape drives the OpenAI-compatible fake
- * and the Bedrock Converse fake, so a drill reads the same whichever provider it targets.
+ * What a fake upstream does with ONE request. The same shape drives the OpenAI-compatible, the
+ * Bedrock Converse and the Anthropic Messages fakes, so a drill reads the same whichever provider
+ * it targets.
  */
 import { z } from 'zod';
 import { SwitchyardError } from '../../core/errors.js';
@@ -61,6 +62,7 @@ export const faultSchema = z
     /**
      * Error code override for `status` ≥ 400. OpenAI: `error.code` (e.g. `context_length_exceeded`).
      * Bedrock: the exception name in `x-amzn-errortype` (e.g. `ModelNotReadyException`).
+     * Anthropic: `error.type` (e.g. `overloaded_error`).
      */
     errorCode: z.string().optional(),
     /** Answer text. Default `Hello from <model>.` */
@@ -75,6 +77,13 @@ export const faultSchema = z
     finishReason: z.enum(['stop', 'length', 'content_filter', 'guardrail']).optional(),
     /** Streaming: delay between chunks, in ms. Default 0 (the whole stream in one write). */
     chunkDelayMs: z.int().nonnegative().optional(),
+    /**
+     * Anthropic: prompt tokens reported as read from the prompt cache (`cache_read_input_tokens`;
+     * `input_tokens` is what remains of the prompt). Other fakes ignore it. Default 0.
+     */
+    cacheReadTokens: z.int().nonnegative().optional(),
+    /** Anthropic: prompt tokens reported as written to the prompt cache (`cache_creation_input_tokens`). Default 0. */
+    cacheWriteTokens: z.int().nonnegative().optional(),
   })
   .refine(
     (f) =>
