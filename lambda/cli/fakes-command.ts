@@ -9,7 +9,8 @@ import {
   type StopSignal,
 } from './cli-io.js';
 
-export const FAKES_USAGE = 'usage: switchyard fakes [--openai-port N] [--bedrock-port N] [--anthropic-port N]';
+export const FAKES_USAGE =
+  'usage: switchyard fakes [--openai-port N] [--bedrock-port N] [--anthropic-port N]';
 
 /** Default ports, matching `examples/fakes.config.json`. */
 export const FAKE_OPENAI_PORT = 4010;

@@ -87,7 +87,8 @@ function upstreamMessage(nodes: readonly ErrorNode[], status: number | undefined
     const envelope = readProperty(value, 'error');
     // openai keeps `{message}` in `error`; Anthropic's SDK keeps the whole `{type, error: {message}}`.
     const body =
-      text(readProperty(envelope, 'message')) ?? text(readProperty(readProperty(envelope, 'error'), 'message'));
+      text(readProperty(envelope, 'message')) ??
+      text(readProperty(readProperty(envelope, 'error'), 'message'));
     const own = text(readProperty(value, 'message')) ?? text(readProperty(value, 'Message'));
     // openai prefixes the status ("400 This model's maximum…"); the caller gets the status separately.
     const message = body ?? (status === undefined ? own : own?.replace(new RegExp(`^${status} `), ''));
