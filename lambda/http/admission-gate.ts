@@ -9,8 +9,7 @@ import type { Admission, Refusal, Ticket } from '../core/admission/admission.js'
 import { chainReservation } from '../core/admission/chain-reservation.js';
 import type { SpendMeter } from '../core/admission/spend-meter.js';
 import type { Catalog } from '../core/catalog/catalog.js';
-import type { ChatCompletionBody } from '../core/chat/chat-request-schema.js';
-import type { TargetEnv } from './chat-admission.js';
+import type { SharedBody, TargetEnv } from './chat-admission.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 
 /** What the gate needs: the admission service and the meter on the gateway's ledger. */
@@ -23,9 +22,14 @@ export interface AdmissionGateDeps {
 /** Header with the US$ left today under the tightest spend limit, after this request's reservation. */
 export const BUDGET_REMAINING_HEADER = 'x-switchyard-budget-remaining';
 
-/** The validated body fields the gate reads. */
+/** The validated body fields the gate reads (a Messages body has them too, and its `system` apart). */
 export type AdmissionInput = {
-  out: { json: Pick<ChatCompletionBody, 'messages' | 'max_tokens' | 'max_completion_tokens' | 'stream'> };
+  out: {
+    json: Pick<SharedBody, 'messages' | 'max_tokens' | 'max_completion_tokens'> & {
+      stream?: boolean | null | undefined;
+      system?: unknown;
+    };
+  };
 };
 
 const UNITS = { requests: 'requests per minute', tokens: 'tokens per minute', spend: 'US$ per UTC day' };
@@ -47,7 +51,7 @@ export function refusalResponse(refusal: Refusal, requestId: string, now: number
   return errorResponse(429, errorBody(message, 'rate_limit_error', code, limit.field), headers);
 }
 
-/** The admission middleware of `POST /v1/chat/completions`, placed after `routeTarget`. */
+/** The admission middleware of `POST /v1/chat/completions` and `POST /v1/messages`, placed after `routeTarget`. */
 export function admissionGate(
   deps: AdmissionGateDeps,
   now: () => number,
@@ -57,7 +61,8 @@ export function admissionGate(
     const body = c.req.valid('json');
     const target = c.var.target;
     const asked = {
-      inputChars: JSON.stringify(body.messages).length,
+      inputChars:
+        JSON.stringify(body.messages).length + (body.system ? JSON.stringify(body.system).length : 0),
       maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
     };
     const outcome = await admission.admit({

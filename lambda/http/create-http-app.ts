@@ -6,12 +6,14 @@ import type { Gateway } from '../core/gateway/gateway.js';
 import type { Logger } from '../core/logger.js';
 import { type AccessPolicy, operatorOnly } from './access-policy.js';
 import { type AdmissionGateDeps, admissionGate } from './admission-gate.js';
+import { anthropicErrors } from './anthropic-errors.js';
 import { limitBodySize } from './body-limit.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
 import { addChatCompletions } from './chat-completions.js';
 import type { HttpEnv } from './http-env.js';
 import { addInfoRoutes } from './info-routes.js';
 import { createJobsApp, type JobsHttpOptions } from './jobs-routes.js';
+import { addMessages } from './messages-route.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdMiddleware } from './request-id.js';
 import { addUsageRoute } from './usage-route.js';
@@ -43,7 +45,8 @@ export interface HttpAppOptions {
 
 /**
  * The one HTTP app of Switchyard: `switchyard serve` runs it on node:http, the API Lambda runs it
- * behind API Gateway. Every error is an OpenAI envelope; nothing answers with a stack trace.
+ * behind API Gateway. Every error is an OpenAI envelope (Anthropic's on `/v1/messages`); nothing
+ * answers with a stack trace.
  */
 export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const { gateway, catalog, log } = options;
@@ -51,6 +54,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
 
   app.use('*', requestIdMiddleware);
+  // Outermost on its path, so every refusal below (keys, size, body, routing, admission) reads as Anthropic's.
+  app.use('/v1/messages', anthropicErrors);
   // Before the body limit, so a request without a valid key is refused before any of its body is read.
   if (options.callerKeys) app.use('/v1/*', callerAuth(options.callerKeys, { log }));
   app.use('/v1/*', limitBodySize(maxSize));
@@ -61,7 +66,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     app.use('/v1/pipelines', operatorOnly(access));
   }
   const admission = options.admission;
-  addChatCompletions(app, { gateway, catalog, bounds }, admission && admissionGate(admission, admission.now));
+  const admit = admission && admissionGate(admission, admission.now);
+  addChatCompletions(app, { gateway, catalog, bounds }, admit);
+  addMessages(app, { gateway, catalog, bounds }, admit);
   addInfoRoutes(app, gateway, catalog);
   if (admission) addUsageRoute(app, admission.admission, log);
   if (options.jobs) {

@@ -36,7 +36,7 @@ const an = (status: number, type: string, message: string, headers: Record<strin
     new Headers(headers),
   );
 /** An Anthropic stream `error` event: its SDK raises an APIError without status, typed by the event. */
-const anEvent = (type: string, message: string) =>
+const anEvent = (type: Anthropic.ErrorType, message: string) =>
   new Anthropic.APIError(
     undefined,
     { type: 'error', error: { type, message } },
