@@ -67,6 +67,17 @@ describe('POST /v1/messages with the Anthropic SDK', () => {
     });
   });
 
+  it('skips an Anthropic model whose key is not set as not_configured, and uses the key once it is', async () => {
+    h = await startGatewayHarness({ p: { chain: 'an,a' } }, { anthropic: true });
+    delete h.env.ANTHROPIC_KEY;
+    const { data, response } = await client().messages.create(ASK).withResponse();
+    expect(data.model).toBe('a');
+    expect(response.headers.get('x-switchyard-route')).toBe('an:not_configured,a:200');
+    expect(h.received('claude-model')).toBe(0);
+    h.env.ANTHROPIC_KEY = 'sk-ant-test-later-0123456789';
+    expect((await client().messages.create(ASK)).model).toBe('an');
+  });
+
   it('streams Anthropic events the SDK assembles into the final message', async () => {
     h = await startGatewayHarness({ p: { chain: 'br' } });
     const stream = client().messages.stream(ASK);
