@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatModel, ChatRequest } from '../../../lambda/core/chat/chat-model.js';
@@ -388,6 +389,52 @@ describe('anthropic chat model: timeouts and cancellation', () => {
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
+
+describe('anthropic chat model: connections', () => {
+  it('reuses one keep-alive connection for calls one after another, streamed or not', async () => {
+    let connections = 0;
+    const local = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (piece) => {
+        body += piece;
+      });
+      req.on('end', () => {
+        const streamed = (JSON.parse(body) as { stream?: boolean }).stream === true;
+        const usage = { input_tokens: 1, output_tokens: 1 };
+        if (!streamed) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({ content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage }),
+          );
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const events = [
+          { type: 'message_start', message: { usage } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'ok' } },
+          { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage },
+          { type: 'message_stop' },
+        ];
+        res.end(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(''));
+      });
+    });
+    local.on('connection', () => {
+      connections++;
+    });
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    const { port } = local.address() as { port: number };
+    try {
+      const near = create({ baseURL: `http://127.0.0.1:${port}` });
+      expect((await near.generate(REQUEST, callOptions())).content).toBe('ok');
+      expect(textOf((await drain(near.stream(REQUEST, callOptions()))).events)).toBe('ok');
+      expect((await near.generate(REQUEST, callOptions())).content).toBe('ok');
+      expect(connections).toBe(1);
+    } finally {
+      local.closeAllConnections();
+      await new Promise((resolve) => local.close(resolve));
     }
   });
 });
