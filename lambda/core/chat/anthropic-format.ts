@@ -97,66 +97,76 @@ const ev = (type: string, data: Record<string, unknown> = {}): MessagesEvent => 
  * counts travel in `message_delta` (input included, as the Messages API allows).
  */
 export function createMessagesEventWriter(ids: MessageIds): MessagesEventWriter {
-  let open: { index: number; kind: 'text' | 'tool' } | undefined;
-  let blocks = 0;
-  const toolBlocks = new Map<number, number>();
-  let finish: FinishReason = 'stop';
+  return new BlockWriter(ids);
+}
 
-  const close = (): MessagesEvent[] => {
-    if (open === undefined) return [];
-    const stop = ev('content_block_stop', { index: open.index });
-    open = undefined;
-    return [stop];
-  };
-  const opening = (kind: 'text' | 'tool', block: object): MessagesEvent[] => {
-    const events = close();
-    open = { index: blocks++, kind };
-    events.push(ev('content_block_start', { index: open.index, content_block: block }));
+/** The writer's state: the open block, the blocks opened so far, and the finish reason seen. */
+class BlockWriter implements MessagesEventWriter {
+  private open: { index: number; kind: 'text' | 'tool' } | undefined;
+  private blocks = 0;
+  private readonly toolBlocks = new Map<number, number>();
+  private finish: FinishReason = 'stop';
+  private readonly ids: MessageIds;
+
+  constructor(ids: MessageIds) {
+    this.ids = ids;
+  }
+
+  start(): MessagesEvent[] {
+    const empty = messageBody({ content: null, toolCalls: [], finishReason: 'stop' }, this.ids);
+    return [ev('message_start', { message: { ...empty, stop_reason: null } })];
+  }
+
+  push(event: ChatStreamEvent): MessagesEvent[] {
+    if (event.type === 'finish') {
+      this.finish = event.finishReason;
+      return [];
+    }
+    if (event.type === 'tool_call') return this.toolEvents(event);
+    const events = this.open?.kind === 'text' ? [] : this.opening('text', { type: 'text', text: '' });
+    const delta = { type: 'text_delta', text: event.text };
+    events.push(ev('content_block_delta', { index: this.blocks - 1, delta }));
     return events;
-  };
-  const toolEvents = (event: Extract<ChatStreamEvent, { type: 'tool_call' }>): MessagesEvent[] => {
+  }
+
+  end(usage: Usage | undefined): MessagesEvent[] {
+    return [
+      ...this.close(),
+      ev('message_delta', {
+        delta: { stop_reason: anthropicStopReason(this.finish), stop_sequence: null },
+        usage: anthropicUsage(usage),
+      }),
+      ev('message_stop'),
+    ];
+  }
+
+  private close(): MessagesEvent[] {
+    if (this.open === undefined) return [];
+    const stop = ev('content_block_stop', { index: this.open.index });
+    this.open = undefined;
+    return [stop];
+  }
+
+  private opening(kind: 'text' | 'tool', block: object): MessagesEvent[] {
+    const events = this.close();
+    this.open = { index: this.blocks++, kind };
+    events.push(ev('content_block_start', { index: this.open.index, content_block: block }));
+    return events;
+  }
+
+  private toolEvents(event: Extract<ChatStreamEvent, { type: 'tool_call' }>): MessagesEvent[] {
     const events: MessagesEvent[] = [];
-    let index = toolBlocks.get(event.index);
+    let index = this.toolBlocks.get(event.index);
     if (index === undefined) {
-      const id = event.id ?? `toolu_${ids.id}_${event.index}`;
-      events.push(...opening('tool', { type: 'tool_use', id, name: event.name ?? '', input: {} }));
-      index = blocks - 1;
-      toolBlocks.set(event.index, index);
+      const id = event.id ?? `toolu_${this.ids.id}_${event.index}`;
+      events.push(...this.opening('tool', { type: 'tool_use', id, name: event.name ?? '', input: {} }));
+      index = this.blocks - 1;
+      this.toolBlocks.set(event.index, index);
     }
     if (event.argumentsDelta) {
       const delta = { type: 'input_json_delta', partial_json: event.argumentsDelta };
       events.push(ev('content_block_delta', { index, delta }));
     }
     return events;
-  };
-
-  return {
-    start: () => [
-      ev('message_start', {
-        message: {
-          ...messageBody({ content: null, toolCalls: [], finishReason: 'stop' }, ids),
-          stop_reason: null,
-        },
-      }),
-    ],
-    push(event) {
-      if (event.type === 'finish') {
-        finish = event.finishReason;
-        return [];
-      }
-      if (event.type === 'tool_call') return toolEvents(event);
-      const events = open?.kind === 'text' ? [] : opening('text', { type: 'text', text: '' });
-      const index = blocks - 1;
-      events.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: event.text } }));
-      return events;
-    },
-    end: (usage) => [
-      ...close(),
-      ev('message_delta', {
-        delta: { stop_reason: anthropicStopReason(finish), stop_sequence: null },
-        usage: anthropicUsage(usage),
-      }),
-      ev('message_stop'),
-    ],
-  };
+  }
 }
