@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../core/errors.js';
 
 /** A variable where unset and blank both mean unset; surrounding spaces are trimmed. */

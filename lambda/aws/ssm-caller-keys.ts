@@ -4,7 +4,7 @@ import {
   PutParameterCommand,
   type SSMClient,
 } from '@aws-sdk/client-ssm';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { authSchema } from '../core/catalog/config-schema.js';
 import { SwitchyardError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';

@@ -1,7 +1,7 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_DEMO_SECONDS } from '../dev/demo/demo-scenario.js';
 import { runDemo } from '../dev/demo/run-demo.js';
 import {

@@ -9,7 +9,8 @@ import { envProviderAccess } from '../wiring/env-provider-access.js';
 import { type CliIo, CliUsageError, EXIT_FAILED, EXIT_OK } from './cli-io.js';
 import { formatTable } from './format-table.js';
 
-export const PROBE_USAGE = 'usage: switchyard probe [--config FILE] [--json] [--timeout MS] [model ...]';
+export const PROBE_USAGE =
+  'usage: switchyard probe [--config FILE] [--json] [--timeout MS] [model|route ...]';
 
 /**
  * What one probe found. `dead` models need a person: a retired model or a refused credential. A
@@ -62,8 +63,8 @@ async function probeOne(model: ChatModel, upstream: string, timeoutMs: number): 
 }
 
 /**
- * `switchyard probe`: a minimal prompt to every configured model (or the ones named), straight to
- * the provider — no router, no fallback — and a report of dead or deprecated ones. Exits 1 when a
+ * `switchyard probe`: a minimal prompt to every route of every configured model (or of the models
+ * named, or the route keys named, e.g. `gpt-4o~azure`), straight to the provider — no router, no fallback — and a report of dead or deprecated ones. Exits 1 when a
  * model is dead (its credential is refused or the model is gone), 0 otherwise: a rate limit or an
  * outage is reported but is not a dead route. A model whose provider has no key in this
  * environment is reported as `not_configured` (not probed, not dead); when that is true of every
@@ -84,11 +85,13 @@ export async function probeCommand(args: string[], io: CliIo): Promise<number> {
     throw new CliUsageError('--timeout must be a positive number of ms');
   const { config } = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
   const catalog = createCatalog(config);
-  const unknown = positionals.filter((name) => !catalog.models.has(name));
+  const unknown = positionals.filter((name) => !catalog.models.has(name) && !catalog.routes.has(name));
   if (unknown.length > 0) throw new CliUsageError(`unknown model ${unknown.map((n) => `'${n}'`).join(', ')}`);
-  const entries = [...catalog.models.values()].filter(
-    (m) => positionals.length === 0 || positionals.includes(m.key),
-  );
+  // Every route of every model (or of the models named, or the routes named by key).
+  const entries = [...catalog.models.values()]
+    .flatMap((m) => (positionals.length === 0 || positionals.includes(m.key) ? m.routes : []))
+    .concat(positionals.flatMap((name) => catalog.routes.get(name) ?? []))
+    .filter((route, index, all) => all.findIndex((r) => r.key === route.key) === index);
   const access = envProviderAccess(config, io.env);
   const routes = createRouteModels(entries, access);
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { validator } from 'hono/validator';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ChatCompletionBody, chatCompletionBodySchema } from '../core/chat/chat-request-schema.js';
 import type { Target } from '../core/gateway/target.js';
 import { type JobRecord, publicJobId } from '../core/jobs/job.js';

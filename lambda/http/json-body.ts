@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { formatPath } from '../core/catalog/parse-config.js';
 import type { HttpEnv } from './http-env.js';
 import { errorBody, errorResponse, type OpenAIErrorBody } from './openai-errors.js';

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Admission } from '../core/admission/admission.js';
 import type { Logger } from '../core/logger.js';
 import type { HttpEnv } from './http-env.js';

@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type AnswerCache, type CachedAnswer, encodeAnswer } from '../core/last-resort/answer-cache.js';
 import { BREAKER_TABLE_KEYS } from './dynamodb-breaker-keys.js';
 

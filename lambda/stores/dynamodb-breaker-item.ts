@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BreakerPolicy } from '../core/breaker/breaker-policy.js';
 import type { BreakerSnapshot, BucketCounts } from '../core/breaker/breaker-state.js';
 import { BREAKER_TABLE_KEYS } from './dynamodb-breaker-keys.js';

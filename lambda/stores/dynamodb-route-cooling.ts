@@ -1,5 +1,5 @@
 import { BatchGetCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   coolingEnd,
   parseAccountRouteId,

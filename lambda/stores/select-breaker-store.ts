@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { awsClientIdentity, awsEnvFields, optionalText, parseEnv } from '../aws/aws-env.js';
 import {
   createBreakerDynamoDbClient,

@@ -2,7 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { expect } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { embeddedConfig } from '../../lambda/config/config-file.js';
 import type { awsSchema } from '../../lambda/core/catalog/aws-config-schema.js';
 import type { SwitchyardConfig, SwitchyardConfigInput } from '../../lambda/core/catalog/config-schema.js';

@@ -78,6 +78,56 @@ describe('switchyard probe', () => {
     expect(fake.requests.map((r) => r.model).sort()).toEqual(['model-busy', 'model-fine']);
   });
 
+  describe('a model with several routes', () => {
+    let routedConfig: string;
+    beforeAll(() => {
+      routedConfig = writeTempConfig({
+        providers: {
+          fake: { type: 'openai', baseURL: fake.url },
+          backup: { type: 'openai', baseURL: fake.url },
+        },
+        models: {
+          fine: {
+            provider: 'fake',
+            model: 'model-fine',
+            routes: [{ provider: 'backup', model: 'model-gone' }],
+          },
+        },
+      });
+    });
+
+    it('probes every route, so a dead second route is found before a fallback needs it', async () => {
+      fake.reset();
+      fake.setDefault('model-gone', { status: 404, errorMessage: 'The model `model-gone` does not exist' });
+      const { code, stdout } = await runCliCaptured(['probe', '--config', routedConfig]);
+      expect(code).toBe(1);
+      expect(stdout).toMatch(/fine\s+fake\s+model-fine\s+ok\s+200/);
+      expect(stdout).toMatch(/fine~backup\s+backup\s+model-gone\s+model_not_found\s+404/);
+      expect(stdout).toContain('dead routes: fine~backup (model_not_found)');
+      expect(fake.requests.map((r) => r.model).sort()).toEqual(['model-fine', 'model-gone']);
+    });
+
+    it('probes only the route named by its key', async () => {
+      fake.reset();
+      const { code, stdout } = await runCliCaptured([
+        'probe',
+        '--config',
+        routedConfig,
+        '--json',
+        'fine~backup',
+      ]);
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout).models.map((m: { model: string }) => m.model)).toEqual(['fine~backup']);
+      expect(fake.requests.map((r) => r.model)).toEqual(['model-gone']);
+    });
+
+    it('names an unknown route key', async () => {
+      const { code, stderr } = await runCliCaptured(['probe', '--config', routedConfig, 'fine~nowhere']);
+      expect(code).toBe(2);
+      expect(stderr).toContain("unknown model 'fine~nowhere'");
+    });
+  });
+
   describe('a model whose provider has no key here', () => {
     let keyedConfig: string;
     beforeAll(() => {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { createBreakers } from '../../lambda/core/breaker/breakers.js';
 import { createCatalog } from '../../lambda/core/catalog/catalog.js';
 import { createConfigChainSource } from '../../lambda/core/catalog/chain-sources.js';

@@ -3,7 +3,7 @@
  * checked before any upstream call (docs/concepts.md#admission-budgets-and-rate-limits). Every
  * limit is optional; one left out does not apply.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { keyName, pipelineName, positiveInt } from './config-fields.js';
 
 /** The limits of one caller key or one pipeline. Every field optional: absent means no limit. */

@@ -1,5 +1,5 @@
 /** The `aws` section of the config: what only a deployment reads. Every default is filled here. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** How much of the account's capacity the deployment may take (AWS mode, read at synth time). */
 export const awsCapacitySchema = z.strictObject({

@@ -1,5 +1,5 @@
 /** Field shapes that several sections of the config share. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A provider's or model's name: any text of 1–200 characters. */
 export const name = z.string().min(1).max(200);

@@ -3,7 +3,7 @@
  * here and nowhere else, and the parsed config (`SwitchyardConfig`) has no optional field but
  * those whose absence means something (no `auth`: authentication off; no `price`: no cost).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isLoopbackHost } from '../loopback.js';
 import { admissionSchema } from './admission-config-schema.js';
 import { anthropicProviderSchema } from './anthropic-provider-schema.js';

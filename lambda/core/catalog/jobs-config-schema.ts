@@ -1,5 +1,5 @@
 /** The config sections of durable jobs: `schedules`, `jobs` and `webhooks`. Every default is filled here. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { chatCompletionBodySchema } from '../chat/chat-request-schema.js';
 import { envVarName, keyName, positiveInt } from './config-fields.js';
 import { scheduleExpressionSchema } from './schedule-expression.js';

@@ -4,7 +4,7 @@
  * output, post-processing of substitute answers, a system-prompt suffix, and the last resort.
  * Kept apart from the routing fields so that each block reads (and changes) on its own.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { positiveInt } from './config-fields.js';
 
 /** How a structured answer that fails its check is repaired. */

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ConfigError } from '../errors.js';
 import { configSchema, type SwitchyardConfig } from './config-schema.js';
 

@@ -2,7 +2,7 @@
  * The `rateLimit` block (docs/configuration.md#attempts-and-breakers): how long a 429 cools its account route
  * for every pipeline, and how long a container reuses its read of that cooling.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { positiveInt } from './config-fields.js';
 
 export const rateLimitSchema = z.strictObject({

@@ -3,7 +3,7 @@
  * a model's other routes, and how far a pipeline may degrade. Kept apart from config-schema.ts so
  * each concern reads on its own.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { chainName, name, positiveInt } from './config-fields.js';
 import { timeoutsField } from './timeouts-config-schema.js';
 

@@ -3,7 +3,7 @@
  * optional: an unset one is derived from `timeoutMs` in one place, `deriveTimeouts`, so a config
  * written for the single `timeoutMs` keeps its meaning.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { positiveInt } from './config-fields.js';
 
 export const timeoutsSchema = z.strictObject({

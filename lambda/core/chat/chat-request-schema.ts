@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChatMessage, ChatRequest, ResponseFormat, ToolChoice } from './chat-model.js';
 
 /** Text, or an array of text parts (the only part type every provider family accepts). */

@@ -2,7 +2,7 @@
  * What the Bedrock fake reads from a Converse / ConverseStream request body. Loose on purpose:
  * only the fields the fake uses are checked.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const textBlockSchema = z.looseObject({ text: z.string().optional() });
 

@@ -2,7 +2,7 @@
  * The HTTP control surface of a fake upstream (`/_fake/*`), so a person can drive a running fake
  * with curl. Bodies are validated with zod; bad input gets a 400 naming the field.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Exchange } from './exchange.js';
 import type { FakeScript } from './fake-script.js';
 import { describeIssues, faultSchema } from './fault.js';

@@ -3,7 +3,7 @@
  * Bedrock Converse and the Anthropic Messages fakes, so a drill reads the same whichever provider
  * it targets.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwitchyardError } from '../../core/errors.js';
 
 /** A tool call the fake answers with, when the request offered tools. */

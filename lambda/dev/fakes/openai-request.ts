@@ -2,7 +2,7 @@
  * What the OpenAI fake reads from a Chat Completions request. Loose on purpose: unknown fields
  * pass (real clients send many), only what the fake uses is checked.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const contentPartSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
 

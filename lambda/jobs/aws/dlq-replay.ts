@@ -8,7 +8,7 @@ import {
   SendMessageBatchCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwitchyardError } from '../../core/errors.js';
 import { hasMoveTasks, runMoveTask } from './dlq-move-task.js';
 import type { JobQueueAddresses } from './ensure-job-queues.js';

@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwitchyardError } from '../../core/errors.js';
 import type { JobRecord, JobResult, JobRun, JobStatus } from '../../core/jobs/job.js';
 import type { ClaimResult, JobStore } from '../../core/jobs/job-ports.js';

@@ -5,7 +5,7 @@ import {
   SetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type AwsCredentials,
   awsClientIdentity,

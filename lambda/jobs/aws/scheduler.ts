@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { powertoolsLogger } from '../../aws/powertools-evidence.js';
 import { ConfigError } from '../../core/errors.js';
 import { type FanOutResult, fanOutSchedule } from '../../core/jobs/fan-out-schedule.js';

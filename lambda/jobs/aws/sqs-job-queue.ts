@@ -5,7 +5,7 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JobMessage } from '../../core/jobs/job.js';
 import type { JobQueue } from '../../core/jobs/job-ports.js';
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { HttpEnv } from '../../../lambda/http/http-env.js';
 import { jsonBody } from '../../../lambda/http/json-body.js';
 
