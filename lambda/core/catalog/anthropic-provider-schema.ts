@@ -1,5 +1,5 @@
 /** The Anthropic Messages API as a provider (`type: "anthropic"`). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiKeySecret, envVarName, positiveInt } from './config-fields.js';
 
 /**

@@ -2,7 +2,7 @@
  * The body of `POST /v1/messages`: Anthropic's Messages API request, read into the same
  * provider-neutral `ChatRequest` as `/v1/chat/completions`, so the same chains serve both.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from './chat-model.js';
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string() });

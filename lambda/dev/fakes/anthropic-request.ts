@@ -3,7 +3,7 @@
  * fields), but strict where the real API is: `max_tokens` is required and roles alternate between
  * `user` and `assistant` only (system text belongs in `system`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const textBlockSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
 
