@@ -1,5 +1,6 @@
 import { createCatalog } from '../lambda/core/catalog/catalog.js';
 import type { SwitchyardConfig } from '../lambda/core/catalog/config-schema.js';
+import { isKeyedProvider } from '../lambda/core/catalog/keyed-provider.js';
 
 /** Lambda's longest timeout, and API Gateway's longest streamed integration, in s. */
 const MAX_SECONDS = 900;
@@ -51,7 +52,7 @@ export function deploySettings(config: SwitchyardConfig): DeploySettings {
  */
 export function checkDeployable(config: SwitchyardConfig, settings: DeploySettings): void {
   for (const [name, provider] of Object.entries(config.providers)) {
-    if (provider.type === 'openai' && provider.apiKeyEnv && !provider.apiKeySecret) {
+    if (isKeyedProvider(provider) && provider.apiKeyEnv && !provider.apiKeySecret) {
       throw new Error(
         `providers.${name}: apiKeyEnv (${provider.apiKeyEnv}) only works locally; add apiKeySecret (an SSM SecureString /path or a Secrets Manager name) to deploy`,
       );

@@ -1,4 +1,5 @@
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import { isKeyedProvider } from '../core/catalog/keyed-provider.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random } from '../core/time.js';
 import type { ProviderAccess } from '../providers/create-chat-models.js';
@@ -45,10 +46,10 @@ export function createAwsProviderKeys(options: AwsProviderKeysOptions): AwsProvi
   const underPrefix = (name: string) => name.startsWith(`${source.prefix}/`);
   const secretOf = (provider: string): string | undefined => {
     const p = config.providers[provider];
-    return p !== undefined && p.type !== 'bedrock' ? p.apiKeySecret : undefined;
+    return isKeyedProvider(p) ? p.apiKeySecret : undefined;
   };
   const remoteNames = Object.values(config.providers).flatMap((p) =>
-    p.type !== 'bedrock' && p.apiKeySecret !== undefined && !underPrefix(p.apiKeySecret)
+    isKeyedProvider(p) && p.apiKeySecret !== undefined && !underPrefix(p.apiKeySecret)
       ? [p.apiKeySecret]
       : [],
   );
@@ -82,7 +83,7 @@ export function createAwsProviderKeys(options: AwsProviderKeysOptions): AwsProvi
     },
     apiKey(name) {
       const provider = config.providers[name];
-      if (provider === undefined || provider.type === 'bedrock') return undefined;
+      if (!isKeyedProvider(provider)) return undefined;
       const secret = secretOf(name);
       // A keyless OpenAI-compatible server gets a placeholder; a vertex provider always needs its key.
       if (secret === undefined)

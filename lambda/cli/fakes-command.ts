@@ -9,11 +9,13 @@ import {
   type StopSignal,
 } from './cli-io.js';
 
-export const FAKES_USAGE = 'usage: switchyard fakes [--openai-port N] [--bedrock-port N]';
+export const FAKES_USAGE =
+  'usage: switchyard fakes [--openai-port N] [--bedrock-port N] [--anthropic-port N]';
 
 /** Default ports, matching `examples/fakes.config.json`. */
 export const FAKE_OPENAI_PORT = 4010;
 export const FAKE_BEDROCK_PORT = 4011;
+export const FAKE_ANTHROPIC_PORT = 4012;
 
 /** `switchyard fakes`: scriptable fake upstreams on loopback, until SIGINT/SIGTERM. */
 export async function fakesCommand(
@@ -23,13 +25,18 @@ export async function fakesCommand(
 ): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { 'openai-port': { type: 'string' }, 'bedrock-port': { type: 'string' } },
+    options: {
+      'openai-port': { type: 'string' },
+      'bedrock-port': { type: 'string' },
+      'anthropic-port': { type: 'string' },
+    },
     allowPositionals: true,
   });
   if (positionals.length > 0) throw new CliUsageError(FAKES_USAGE);
   const fakes = await runFakeUpstreams({
     openaiPort: parsePort(values['openai-port'], '--openai-port') ?? FAKE_OPENAI_PORT,
     bedrockPort: parsePort(values['bedrock-port'], '--bedrock-port') ?? FAKE_BEDROCK_PORT,
+    anthropicPort: parsePort(values['anthropic-port'], '--anthropic-port') ?? FAKE_ANTHROPIC_PORT,
     log: (line) => io.stdout(`${line}\n`),
   });
   await stopSignal();

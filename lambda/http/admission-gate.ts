@@ -9,8 +9,7 @@ import type { Admission, Refusal, Ticket } from '../core/admission/admission.js'
 import { type AskedChat, chainReservation } from '../core/admission/chain-reservation.js';
 import type { SpendMeter } from '../core/admission/spend-meter.js';
 import type { Catalog } from '../core/catalog/catalog.js';
-import type { ChatCompletionBody } from '../core/chat/chat-request-schema.js';
-import type { TargetEnv } from './chat-admission.js';
+import type { SharedBody, TargetEnv } from './chat-admission.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 
 /** What the gate needs: the admission service and the meter on the gateway's ledger. */
@@ -23,17 +22,22 @@ export interface AdmissionGateDeps {
 /** Header with the US$ left today under the tightest spend limit, after this request's reservation. */
 export const BUDGET_REMAINING_HEADER = 'x-switchyard-budget-remaining';
 
-/** The validated body fields the gate reads. */
+/** The validated body fields the gate reads (a Messages body has them too, and its `system` apart). */
 export type AdmissionInput = {
-  out: { json: Pick<ChatCompletionBody, 'messages' | 'max_tokens' | 'max_completion_tokens' | 'stream'> };
+  out: {
+    json: Pick<SharedBody, 'messages' | 'max_tokens' | 'max_completion_tokens'> & {
+      stream?: boolean | null | undefined;
+      system?: unknown;
+    };
+  };
 };
 
 /** What a request asks that bears on its reservation, read from its validated body. */
 export type AskedOf<B> = (body: B) => AskedChat;
 
-/** A chat request: its messages, and its own output bound when it has one. */
+/** A chat or Messages request: its messages (and a Messages `system`), and its own output bound when it has one. */
 export const chatAsked: AskedOf<AdmissionInput['out']['json']> = (body) => ({
-  inputChars: JSON.stringify(body.messages).length,
+  inputChars: JSON.stringify(body.messages).length + (body.system ? JSON.stringify(body.system).length : 0),
   maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
 });
 
@@ -57,8 +61,8 @@ export function refusalResponse(refusal: Refusal, requestId: string, now: number
 }
 
 /**
- * The admission middleware of `POST /v1/chat/completions` (and, with its own `askedOf`, of
- * `POST /v1/embeddings`), placed after `routeTarget`.
+ * The admission middleware of `POST /v1/chat/completions` and `POST /v1/messages` (and, with its
+ * own `askedOf`, of `POST /v1/embeddings`), placed after `routeTarget`.
  */
 export function admissionGate<B extends object>(
   deps: AdmissionGateDeps,

@@ -5,7 +5,6 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Catalog } from '../core/catalog/catalog.js';
-import type { ChatCompletionBody } from '../core/chat/chat-request-schema.js';
 import {
   type BoundViolation,
   checkMessageCount,
@@ -24,15 +23,21 @@ export interface TargetEnv extends HttpEnv {
   Variables: HttpVariables & { target: Target };
 }
 
-/** The fields of the validated body the checks read. */
-type BodyInput<K extends keyof ChatCompletionBody> = { out: { json: Pick<ChatCompletionBody, K> } };
+/** The body fields the checks read: both front doors' bodies have them (Messages has no `max_completion_tokens`). */
+export interface SharedBody {
+  model?: string | undefined;
+  messages: readonly unknown[];
+  max_tokens?: number | null | undefined;
+  max_completion_tokens?: number | null | undefined;
+}
+
+/** The fields of the validated body a check reads. */
+type BodyInput<K extends keyof SharedBody> = { out: { json: Pick<SharedBody, K> } };
 
 /** What `routeTarget` reads of a body: the target, and output tokens where the route has them. */
 type RoutedInput = {
   out: {
-    json: { model?: string | undefined } & Partial<
-      Pick<ChatCompletionBody, 'max_tokens' | 'max_completion_tokens'>
-    >;
+    json: { model?: string | undefined } & Partial<Pick<SharedBody, 'max_tokens' | 'max_completion_tokens'>>;
   };
 };
 

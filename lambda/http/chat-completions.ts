@@ -1,11 +1,8 @@
 import type { Hono, MiddlewareHandler } from 'hono';
-import type { ChatResult } from '../core/chat/chat-model.js';
-import {
-  type ChatCompletionBody,
-  chatCompletionBodySchema,
-  toChatRequest,
-} from '../core/chat/chat-request-schema.js';
+import type { ChatRequest, ChatResult } from '../core/chat/chat-model.js';
+import { chatCompletionBodySchema, toChatRequest } from '../core/chat/chat-request-schema.js';
 import { type AnswerIds, completionBody } from '../core/chat/openai-format.js';
+import type { Gateway } from '../core/gateway/gateway.js';
 import type { Target } from '../core/gateway/target.js';
 import type { CommittedStream } from '../core/router/route-chat.js';
 import type { RouteFailure, RouteSuccess } from '../core/router/route-types.js';
@@ -15,13 +12,14 @@ import { routeTarget, type TargetDeps, type TargetEnv, withinMessageLimit } from
 import type { HttpEnv } from './http-env.js';
 import { jsonBody } from './json-body.js';
 import { errorBody, errorResponse } from './openai-errors.js';
+import { openAIStreamFormat } from './openai-stream-format.js';
 import { routeHeaders } from './route-headers.js';
-import { sseBody } from './sse-stream.js';
+import { type StreamFormat, sseBody } from './sse-stream.js';
 
-/** One admitted chat request: what it routes over, its id, and the caller's disconnect. */
-interface ChatCall {
+/** One admitted chat request, whichever front door it came through: what it routes over, its id, and the caller's disconnect. */
+export interface ChatCall {
   target: Target;
-  body: ChatCompletionBody;
+  chat: ChatRequest;
   requestId: string;
   /** The request's signal: aborts when the caller goes away. */
   signal: AbortSignal;
@@ -44,36 +42,53 @@ export function addChatCompletions(
     routeTarget(deps),
     admit,
     (c) => {
+      const body = c.req.valid('json');
       const call = {
         target: c.var.target,
-        body: c.req.valid('json'),
+        chat: toChatRequest(body),
         requestId: c.var.requestId,
         signal: c.req.raw.signal,
       };
-      return call.body.stream ? streamed(deps, call) : answered(deps, call);
+      if (!body.stream) return answerCall(deps.gateway, call, completionResponse);
+      const includeUsage = body.stream_options?.include_usage === true;
+      return streamCall(deps.gateway, call, (model) =>
+        openAIStreamFormat(answerIds(call.requestId, model), includeUsage),
+      );
     },
   );
 }
 
-/** A plain answer has no body to cancel: the request's own signal is the caller's. */
-async function answered({ gateway }: TargetDeps, call: ChatCall): Promise<Response> {
+/**
+ * A plain answer, rendered by the front door; a failure is the OpenAI error envelope (a front door
+ * with another envelope rewrites it). A plain answer has no body to cancel: the request's own
+ * signal is the caller's.
+ */
+export async function answerCall(
+  gateway: Gateway,
+  call: ChatCall,
+  render: (result: RouteSuccess<ChatResult>, requestId: string) => Response,
+): Promise<Response> {
   const { target, requestId } = call;
-  const result = await gateway.generate(target, toChatRequest(call.body), { requestId, signal: call.signal });
-  return result.ok
-    ? completionResponse(result, requestId)
-    : failureResponse(result, target.pipeline, requestId);
+  const result = await gateway.generate(target, call.chat, { requestId, signal: call.signal });
+  return result.ok ? render(result, requestId) : failureResponse(result, target.pipeline, requestId);
 }
 
-/** A stream also ends when its reader cancels the body, so it gets a signal of its own. */
-async function streamed({ gateway }: TargetDeps, call: ChatCall): Promise<Response> {
+/**
+ * A stream in the front door's format (`format` gets the model key that answered). A stream also
+ * ends when its reader cancels the body, so it gets a signal of its own.
+ */
+export async function streamCall(
+  gateway: Gateway,
+  call: ChatCall,
+  format: (model: string) => StreamFormat,
+): Promise<Response> {
   const { target, requestId } = call;
   const caller = new AbortController();
   if (call.signal.aborted) caller.abort();
   else call.signal.addEventListener('abort', () => caller.abort(), { once: true });
-  const result = await gateway.stream(target, toChatRequest(call.body), { requestId, signal: caller.signal });
+  const result = await gateway.stream(target, call.chat, { requestId, signal: caller.signal });
   if (!result.ok) return failureResponse(result, target.pipeline, requestId);
-  const includeUsage = call.body.stream_options?.include_usage === true;
-  return streamResponse(result, requestId, includeUsage, () => caller.abort());
+  return streamResponse(result, requestId, format(result.model), () => caller.abort());
 }
 
 /** The ids of the answer: the chat completion id follows the request id. */
@@ -91,10 +106,10 @@ function completionResponse(result: RouteSuccess<ChatResult>, requestId: string)
 function streamResponse(
   result: RouteSuccess<CommittedStream>,
   requestId: string,
-  includeUsage: boolean,
+  format: StreamFormat,
   abortCaller: () => void,
 ): Response {
-  const stream = sseBody(result, { ids: answerIds(requestId, result.model), includeUsage, abortCaller });
+  const stream = sseBody(result, { format, abortCaller });
   return new Response(stream, {
     status: 200,
     headers: {

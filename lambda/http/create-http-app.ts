@@ -6,6 +6,7 @@ import type { Gateway } from '../core/gateway/gateway.js';
 import type { Logger } from '../core/logger.js';
 import { type AccessPolicy, operatorOnly } from './access-policy.js';
 import { type AdmissionGateDeps, admissionGate, chatAsked } from './admission-gate.js';
+import { anthropicErrors } from './anthropic-errors.js';
 import { limitBodySize } from './body-limit.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
 import { addChatCompletions } from './chat-completions.js';
@@ -13,6 +14,7 @@ import { addEmbeddings, embeddingsAsked } from './embeddings.js';
 import type { HttpEnv } from './http-env.js';
 import { addInfoRoutes } from './info-routes.js';
 import { createJobsApp, type JobsHttpOptions } from './jobs-routes.js';
+import { addMessages } from './messages-route.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdMiddleware } from './request-id.js';
 import { addUsageRoute } from './usage-route.js';
@@ -44,7 +46,8 @@ export interface HttpAppOptions {
 
 /**
  * The one HTTP app of Switchyard: `switchyard serve` runs it on node:http, the API Lambda runs it
- * behind API Gateway. Every error is an OpenAI envelope; nothing answers with a stack trace.
+ * behind API Gateway. Every error is an OpenAI envelope (Anthropic's on `/v1/messages`); nothing
+ * answers with a stack trace.
  */
 export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const { gateway, catalog, log } = options;
@@ -52,6 +55,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
 
   app.use('*', requestIdMiddleware);
+  // Outermost on its path, so every refusal below (keys, size, body, routing, admission) reads as Anthropic's.
+  app.use('/v1/messages', anthropicErrors);
   // Before the body limit, so a request without a valid key is refused before any of its body is read.
   if (options.callerKeys) app.use('/v1/*', callerAuth(options.callerKeys, { log }));
   app.use('/v1/*', limitBodySize(maxSize));
@@ -62,11 +67,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     app.use('/v1/pipelines', operatorOnly(access));
   }
   const admission = options.admission;
-  addChatCompletions(
-    app,
-    { gateway, catalog, bounds },
-    admission && admissionGate(admission, admission.now, chatAsked),
-  );
+  const admitChat = admission && admissionGate(admission, admission.now, chatAsked);
+  addChatCompletions(app, { gateway, catalog, bounds }, admitChat);
+  addMessages(app, { gateway, catalog, bounds }, admitChat);
   addEmbeddings(
     app,
     { gateway, catalog, bounds },

@@ -1,20 +1,31 @@
-import type { Usage } from '../core/chat/chat-model.js';
-import { type AnswerIds, eventChunk, roleChunk, usageChunk } from '../core/chat/openai-format.js';
+import type { ChatStreamEvent, Usage } from '../core/chat/chat-model.js';
 import { ProviderError } from '../core/failures/provider-error.js';
 import type { CommittedStream } from '../core/router/route-chat.js';
 import type { RouteSuccess } from '../core/router/route-types.js';
 
 const encoder = new TextEncoder();
-/** One server-sent event: `data: <json or text>` and a blank line. */
-const sse = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
 
 type StreamEvent = CommittedStream['first'];
 /** What waiting for the upstream's next event gave. */
 type Step = { kind: 'event'; event: StreamEvent } | { kind: 'done' } | { kind: 'error'; error: unknown };
 
+/**
+ * How one front door writes a committed stream as server-sent events (OpenAI chunks, Anthropic
+ * message events). One instance per stream: a format may keep state between events.
+ */
+export interface StreamFormat {
+  /** The text sent before the first event (e.g. OpenAI's role chunk); may be empty. */
+  start(): string;
+  /** One upstream event. */
+  event(event: ChatStreamEvent): string;
+  /** The clean end; `usage` is the finish event's. */
+  end(usage: Usage | undefined): string;
+  /** The explicit error event that ends a stream whose upstream failed after the commit. */
+  error(message: string, failure: ProviderError): string;
+}
+
 export interface SseOptions {
-  ids: AnswerIds;
-  includeUsage: boolean;
+  format: StreamFormat;
   /** Aborts the upstream call: the caller went away. */
   abortCaller: () => void;
 }
@@ -30,10 +41,10 @@ interface SseState {
 }
 
 /**
- * The committed stream as OpenAI server-sent events. Nothing is replayed or spliced after the
- * commit: an upstream failure ends the stream with an explicit `error` event (and no `[DONE]`),
- * and the request is settled as `partial`; a caller that disconnects aborts the upstream call.
- * Events the upstream delivered together leave together, in one write.
+ * The committed stream as server-sent events in the caller's format. Nothing is replayed or
+ * spliced after the commit: an upstream failure ends the stream with an explicit error event
+ * (and no clean end), and the request is settled as `partial`; a caller that disconnects aborts
+ * the upstream call. Events the upstream delivered together leave together, in one write.
  */
 export function sseBody(
   route: RouteSuccess<CommittedStream>,
@@ -42,7 +53,7 @@ export function sseBody(
   const state: SseState = { route, options, usage: undefined, finished: false, pending: undefined };
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(sse(roleChunk(options.ids)) + eventText(state, route.value.first)));
+      controller.enqueue(encoder.encode(options.format.start() + eventText(state, route.value.first)));
     },
     pull: (controller) => pullBatch(state, controller),
     cancel: () => cancelled(state),
@@ -52,7 +63,7 @@ export function sseBody(
 /** The event as a chunk; a `finish` event's usage is kept for the usage chunk and the ledger. */
 function eventText(state: SseState, event: StreamEvent): string {
   if (event.type === 'finish') state.usage = event.usage ?? state.usage;
-  return sse(eventChunk(event, state.options.ids));
+  return state.options.format.event(event);
 }
 
 /**
@@ -111,14 +122,13 @@ async function pullBatch(state: SseState, controller: ReadableStreamDefaultContr
   await failed(state, step.error, controller);
 }
 
-/** The clean end: the usage chunk when asked for, `[DONE]`, and the request settled. */
+/** The clean end in the caller's format, and the request settled. */
 async function completed(
   state: SseState,
   controller: ReadableStreamDefaultController<Uint8Array>,
   text: string,
 ) {
-  const usage = state.options.includeUsage ? sse(usageChunk(state.usage, state.options.ids)) : '';
-  controller.enqueue(encoder.encode(`${text}${usage}${sse('[DONE]')}`));
+  controller.enqueue(encoder.encode(text + state.options.format.end(state.usage)));
   controller.close();
   await state.route.settle({ usage: state.usage });
 }
@@ -143,7 +153,7 @@ async function cancelled(state: SseState) {
 
 /**
  * Settles the request with the failure and, unless the caller is gone, ends the stream with an
- * explicit `error` event (no `[DONE]`).
+ * explicit error event (no clean end).
  */
 async function failed(
   state: SseState,
@@ -155,18 +165,8 @@ async function failed(
   await route.settle({ error: failure, usage: state.usage });
   if (!controller || failure.failureClass === 'cancelled') return;
   try {
-    controller.enqueue(
-      encoder.encode(
-        sse({
-          error: {
-            message: `upstream stream from '${route.model}' failed after output started: ${failure.message}`,
-            type: 'api_error',
-            code: 'stream_interrupted',
-            param: null,
-          },
-        }),
-      ),
-    );
+    const message = `upstream stream from '${route.model}' failed after output started: ${failure.message}`;
+    controller.enqueue(encoder.encode(state.options.format.error(message, failure)));
     controller.close();
   } catch {
     // the caller is already gone; the ledger has the story

@@ -4,6 +4,7 @@ import type { ChatModel } from '../core/chat/chat-model.js';
 import { ProviderError } from '../core/failures/provider-error.js';
 import type { RouteModel } from '../core/router/route-types.js';
 import type { Clock } from '../core/time.js';
+import { createAnthropicChatModel } from './anthropic/anthropic-chat-model.js';
 import { type BedrockCredentials, createBedrockChatModel } from './bedrock/bedrock-chat-model.js';
 import { createOpenAIChatModel } from './openai/openai-chat-model.js';
 import { createVertexChatModel } from './vertex/vertex-chat-model.js';
@@ -12,14 +13,14 @@ import { createVertexTokens, type VertexTokens } from './vertex/vertex-tokens.js
 /**
  * How the gateway gets what a provider needs; each deployment mode supplies its own.
  *
- * `apiKey` is called at the start of EVERY attempt on an OpenAI-compatible model (not once at
+ * `apiKey` is called at the start of EVERY attempt on an OpenAI-compatible or Anthropic model (not once at
  * start-up), so it must be synchronous and cheap (a lookup in memory): a key that is created or
  * rotated later is used by the next attempt without rebuilding the models or their connection
  * pools. An implementation that refreshes keys does so in the background.
  */
 export interface ProviderAccess {
   /**
-   * The current API key of an OpenAI-compatible provider, or undefined when this process has none
+   * The current API key of an OpenAI-compatible or Anthropic provider, or undefined when this process has none
    * (never configured, not written yet, or unreadable): the attempt then fails at once, without a
    * network call, as `not_configured` (the chain falls back; no breaker sample, no alert). A
    * blank string counts as none. For a `vertex` provider: the service-account key JSON.
@@ -98,6 +99,18 @@ function createChatModel(entry: CatalogRoute, shared: SharedAuth): ChatModel {
       model: entry.model,
       baseURL: vertexBaseURL(provider),
       tokens: vertexTokens(entry, shared),
+      connectMs: entry.timeouts.connectMs,
+    });
+  }
+  if (provider.type === 'anthropic') {
+    return createAnthropicChatModel({
+      key: entry.key,
+      provider: entry.providerName,
+      model: entry.model,
+      baseURL: provider.baseURL,
+      apiKey: currentKey(entry, access),
+      // The provider's default, never more than the model may give.
+      defaultMaxTokens: Math.min(provider.maxTokens, entry.maxOutputTokens ?? provider.maxTokens),
       connectMs: entry.timeouts.connectMs,
     });
   }

@@ -1,5 +1,9 @@
 /** Provider adapters: one factory per provider family, all behind the `ChatModel` contract. */
 export {
+  type AnthropicChatModelOptions,
+  createAnthropicChatModel,
+} from './anthropic/anthropic-chat-model.js';
+export {
   type BedrockChatModelOptions,
   type BedrockCredentials,
   createBedrockChatModel,

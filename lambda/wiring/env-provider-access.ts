@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import { isKeyedProvider } from '../core/catalog/keyed-provider.js';
 import type { ProviderAccess } from '../providers/create-chat-models.js';
 
 /**
@@ -27,7 +28,7 @@ export function envProviderAccess(config: SwitchyardConfig, env: NodeJS.ProcessE
         if (value) return value;
         return provider.credentialsFile === undefined ? undefined : files.read(provider.credentialsFile);
       }
-      if (provider?.type !== 'openai') return undefined;
+      if (!isKeyedProvider(provider)) return undefined;
       if (provider.apiKeyEnv === undefined)
         return provider.apiKeySecret === undefined ? 'not-needed' : undefined;
       const value = env[provider.apiKeyEnv]?.trim();
@@ -39,7 +40,7 @@ export function envProviderAccess(config: SwitchyardConfig, env: NodeJS.ProcessE
         const where = [provider.apiKeyEnv, provider.credentialsFile].filter((w) => w !== undefined);
         return where.length > 0 ? where.join(' or ') : `providers.${providerName}.credentialsFile`;
       }
-      return provider?.type === 'openai' && provider.apiKeyEnv
+      return isKeyedProvider(provider) && provider.apiKeyEnv
         ? provider.apiKeyEnv
         : `providers.${providerName}.apiKeyEnv`;
     },

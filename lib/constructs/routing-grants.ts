@@ -1,5 +1,6 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import { isKeyedProvider } from '../../lambda/core/catalog/keyed-provider.js';
 import { bedrockResources } from './bedrock-resources.js';
 import type { BundledFunction } from './bundled-function.js';
 
@@ -13,7 +14,7 @@ export interface RoutingAccess {
 /** `apiKeySecret` names of the config's keyed providers (all but Bedrock: API keys, Vertex service-account keys). */
 export function providerKeySecrets(config: SwitchyardConfig): string[] {
   return Object.values(config.providers).flatMap((p) =>
-    p.type !== 'bedrock' && p.apiKeySecret ? [p.apiKeySecret] : [],
+    isKeyedProvider(p) && p.apiKeySecret ? [p.apiKeySecret] : [],
   );
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeAnthropic } from '../../lambda/dev/fakes/anthropic-fake.js';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
@@ -27,6 +28,32 @@ afterAll(async () => {
 });
 
 describe('switchyard probe', () => {
+  it('probes an Anthropic model through its own API: overloaded is reported, a retired id is dead', async () => {
+    const anthropic = await startFakeAnthropic();
+    try {
+      const anthropicConfig = writeTempConfig({
+        providers: { an: { type: 'anthropic', baseURL: anthropic.url } },
+        models: {
+          claude: { provider: 'an', model: 'claude-haiku-4-5' },
+          busy: { provider: 'an', model: 'claude-busy' },
+          gone: { provider: 'an', model: 'claude-2.0' },
+        },
+      });
+      anthropic.setDefault('claude-busy', { status: 529 });
+      anthropic.setDefault('claude-2.0', { status: 404 });
+      const { code, stdout } = await runCliCaptured(['probe', '--config', anthropicConfig]);
+      expect(code).toBe(1);
+      expect(stdout).toMatch(/claude\s+an\s+claude-haiku-4-5\s+ok\s+200/);
+      expect(stdout).toMatch(/busy\s+an\s+claude-busy\s+unavailable\s+529/);
+      expect(stdout).toContain('dead routes: gone (model_not_found)');
+      expect(anthropic.requestsFor('claude-haiku-4-5')[0]?.body).toMatchObject({
+        max_tokens: expect.any(Number),
+      });
+    } finally {
+      await anthropic.close();
+    }
+  });
+
   it('reports every model and exits 1 when a route is dead (retired model, refused credential)', async () => {
     const { code, stdout } = await runCliCaptured(['probe', '--config', config]);
     expect(code).toBe(1);

@@ -5,6 +5,7 @@ import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import type { AnswerCache } from '../../lambda/core/last-resort/answer-cache.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { silentLogger } from '../../lambda/core/logger.js';
+import { startFakeAnthropic } from '../../lambda/dev/fakes/anthropic-fake.js';
 import { startFakeBedrock } from '../../lambda/dev/fakes/bedrock-fake.js';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
@@ -47,7 +48,7 @@ export interface HarnessAuth {
 export const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
 
 /**
- * The real gateway over real HTTP on loopback, in front of the two fakes. Models: `a`, `b`, `c`
+ * The real gateway over real HTTP on loopback, in front of the three fakes. Models: `a`, `b`, `c`
  * on the OpenAI-compatible fake (raw ids `model-a`…), `br` on the Bedrock fake (`bedrock-model`), and
  * `quick` (`model-quick`, a 400 ms attempt timeout) for silences. With `keyless`, also model `s`
  * (`model-s`) of provider `spare`, whose key `SPARE_KEY` is unset until a test writes `h.env.SPARE_KEY`.
@@ -59,6 +60,8 @@ export async function startGatewayHarness(
     maxBodyBytes?: number;
     /** Adds a provider `spare` (key `SPARE_KEY`, unset) with one model `s`. */
     keyless?: boolean;
+    /** Adds the Anthropic provider `an` (key `ANTHROPIC_KEY`, set) with one model `an` (`claude-model`). */
+    anthropic?: boolean;
     /** `POST /v1/jobs` and `GET /v1/jobs/{id}` on these jobs; `startWorker()` runs them. */
     jobs?: MemoryJobs;
     /** Turns caller authentication on with these keys. */
@@ -73,11 +76,15 @@ export async function startGatewayHarness(
 ) {
   const openai = await startFakeOpenAI();
   const bedrock = await startFakeBedrock();
+  const anthropic = await startFakeAnthropic();
   const raw = {
     providers: {
       fake: { type: 'openai', baseURL: openai.url, apiKeyEnv: 'FAKE_KEY' },
       br: { type: 'bedrock', region: 'us-east-1', endpoint: bedrock.url },
       ...(options.keyless ? { spare: { type: 'openai', baseURL: openai.url, apiKeyEnv: 'SPARE_KEY' } } : {}),
+      ...(options.anthropic
+        ? { an: { type: 'anthropic', baseURL: anthropic.url, apiKeyEnv: 'ANTHROPIC_KEY' } }
+        : {}),
     },
     models: {
       a: { provider: 'fake', model: 'model-a', price: PRICE },
@@ -86,6 +93,7 @@ export async function startGatewayHarness(
       br: { provider: 'br', model: 'bedrock-model', price: PRICE },
       quick: { provider: 'fake', model: 'model-quick', timeoutMs: 400 },
       ...(options.keyless ? { s: { provider: 'spare', model: 'model-s' } } : {}),
+      ...(options.anthropic ? { an: { provider: 'an', model: 'claude-model', price: PRICE } } : {}),
     },
     pipelines,
     ...(options.auth ? { auth: hashedAuth(options.auth) } : {}),
@@ -93,7 +101,10 @@ export async function startGatewayHarness(
   options.configure?.(raw as Parameters<NonNullable<typeof options.configure>>[0]);
   const config = parseConfig(raw);
   const ledger: LedgerEntry[] = [];
-  const env: NodeJS.ProcessEnv = { FAKE_KEY: 'sk-test-secret-key-0123456789abcdef' };
+  const env: NodeJS.ProcessEnv = {
+    FAKE_KEY: 'sk-test-secret-key-0123456789abcdef',
+    ANTHROPIC_KEY: 'sk-ant-test-secret-key-0123456789',
+  };
   const local = createLocalGateway({
     config,
     env,
@@ -120,14 +131,22 @@ export async function startGatewayHarness(
     env,
     openai,
     bedrock,
+    anthropic,
     ledger,
     attempts: () => ledger.filter((e) => e.type === 'attempt'),
     requests: () => ledger.filter((e) => e.type === 'request'),
     /** Upstream requests the fakes received, by raw model id. */
     received: (model: string): number =>
-      [openai, bedrock].reduce((n, f: FakeUpstream) => n + f.requestsFor(model).length, 0),
+      [openai, bedrock, anthropic].reduce((n, f: FakeUpstream) => n + f.requestsFor(model).length, 0),
     post: (body: unknown, headers: Record<string, string> = {}) =>
       fetch(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    /** `POST /v1/messages`, the Anthropic front door. */
+    postMessages: (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/v1/messages`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -152,7 +171,7 @@ export async function startGatewayHarness(
     async close() {
       await worker?.stop();
       await server.close(1_000);
-      await Promise.all([openai.close(), bedrock.close()]);
+      await Promise.all([openai.close(), bedrock.close(), anthropic.close()]);
     },
   };
 }

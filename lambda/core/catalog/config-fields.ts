@@ -29,3 +29,14 @@ export const keyName = z
 export const envVarName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+
+/**
+ * Where a provider's API key lives in AWS mode: a name starting with `/` is an SSM SecureString
+ * parameter, anything else a Secrets Manager secret name.
+ */
+export const apiKeySecret = z
+  .string()
+  .regex(
+    /^(\/[A-Za-z0-9_.\-/]+|[A-Za-z0-9/_+=.@-]+)$/,
+    'must be an SSM parameter path or a Secrets Manager name',
+  );

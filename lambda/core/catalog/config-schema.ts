@@ -6,8 +6,17 @@
 import * as z from 'zod';
 import { isLoopbackHost } from '../loopback.js';
 import { admissionSchema } from './admission-config-schema.js';
+import { anthropicProviderSchema } from './anthropic-provider-schema.js';
 import { awsSchema } from './aws-config-schema.js';
-import { chainName, envVarName, keyName, name, pipelineName, positiveInt } from './config-fields.js';
+import {
+  apiKeySecret,
+  chainName,
+  envVarName,
+  keyName,
+  name,
+  pipelineName,
+  positiveInt,
+} from './config-fields.js';
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
 import { rateLimitSchema } from './rate-limit-config-schema.js';
@@ -26,13 +35,7 @@ export const openAIProviderSchema = z.strictObject({
    * Where the API key lives in AWS mode: a name starting with `/` is an SSM SecureString
    * parameter, anything else a Secrets Manager secret name. Default: none.
    */
-  apiKeySecret: z
-    .string()
-    .regex(
-      /^(\/[A-Za-z0-9_.\-/]+|[A-Za-z0-9/_+=.@-]+)$/,
-      'must be an SSM parameter path or a Secrets Manager name',
-    )
-    .optional(),
+  apiKeySecret: apiKeySecret.optional(),
 });
 
 /** The Bedrock Runtime Converse API. */
@@ -47,6 +50,7 @@ export const providerSchema = z.discriminatedUnion('type', [
   openAIProviderSchema,
   bedrockProviderSchema,
   vertexProviderSchema,
+  anthropicProviderSchema,
 ]);
 
 export const priceSchema = z.strictObject({

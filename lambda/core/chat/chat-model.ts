@@ -53,8 +53,13 @@ export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' |
 
 /** Token usage of one upstream call. */
 export interface Usage {
+  /** Every input token, cached ones included (priced at the input rate). */
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache; absent when it reported none. */
+  cacheReadTokens?: number | undefined;
+  /** Of `inputTokens`, those written to the provider's prompt cache; absent when it reported none. */
+  cacheWriteTokens?: number | undefined;
 }
 
 export interface ChatResult {

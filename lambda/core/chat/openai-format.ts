@@ -12,10 +12,13 @@ function openAIFinishReason(reason: FinishReason): string {
   return reason === 'error' || reason === 'other' ? 'stop' : reason;
 }
 
+/** OpenAI's `usage`; prompt-cache reads become `prompt_tokens_details.cached_tokens`, as OpenAI reports them. */
 export function openAIUsage(usage: Usage | undefined) {
   const prompt = usage?.inputTokens ?? 0;
   const completion = usage?.outputTokens ?? 0;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  const counts = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  const cached = usage?.cacheReadTokens;
+  return cached === undefined ? counts : { ...counts, prompt_tokens_details: { cached_tokens: cached } };
 }
 
 const toolCallBody = (call: ToolCall) => ({

@@ -21,7 +21,7 @@ export interface BoundViolation {
 
 /** Checked before routing: the number of messages. */
 export function checkMessageCount(
-  body: Pick<ChatCompletionBody, 'messages'>,
+  body: { messages: readonly unknown[] },
   bounds: RequestBounds,
 ): BoundViolation | undefined {
   if (body.messages.length <= bounds.maxMessages) return undefined;

@@ -70,17 +70,25 @@ function typeNames(value: object): string[] {
   );
 }
 
-/** `code` and `type` of each error and of the JSON error body openai keeps in `error`. */
+/**
+ * `code` and `type` of each error, of the JSON error body openai keeps in `error`, and of the
+ * error inside Anthropic's envelope (`{type: "error", error: {type, message}}`), whose own
+ * `type: "error"` says nothing and is left out.
+ */
 function codesOf(value: object): string[] {
   const body = readProperty(value, 'error');
-  return [value, body]
+  return [value, body, readProperty(body, 'error')]
     .flatMap((holder) => [readProperty(holder, 'code'), readProperty(holder, 'type')])
-    .flatMap((code) => (typeof code === 'string' ? [code.toLowerCase()] : []));
+    .flatMap((code) => (typeof code === 'string' && code !== 'error' ? [code.toLowerCase()] : []));
 }
 
 function upstreamMessage(nodes: readonly ErrorNode[], status: number | undefined): string | undefined {
   for (const { value } of nodes) {
-    const body = text(readProperty(readProperty(value, 'error'), 'message'));
+    const envelope = readProperty(value, 'error');
+    // openai keeps `{message}` in `error`; Anthropic's SDK keeps the whole `{type, error: {message}}`.
+    const body =
+      text(readProperty(envelope, 'message')) ??
+      text(readProperty(readProperty(envelope, 'error'), 'message'));
     const own = text(readProperty(value, 'message')) ?? text(readProperty(value, 'Message'));
     // openai prefixes the status ("400 This model's maximum…"); the caller gets the status separately.
     const message = body ?? (status === undefined ? own : own?.replace(new RegExp(`^${status} `), ''));

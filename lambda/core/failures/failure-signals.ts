@@ -36,7 +36,10 @@ export const NAMED: ReadonlyMap<string, Verdict> = new Map<string, Verdict>([
   ['LengthFinishReasonError', 'malformed_response'],
 ]);
 
-/** Error codes (OpenAI `code` / `type`) that decide the class whatever the status says. */
+/**
+ * Error codes (OpenAI `code` / `type`, Anthropic `error.type`) that decide the class when no
+ * status does (stream error events); the stop and quarantine ones also refine a 4xx.
+ */
 export const CODES: ReadonlyMap<string, Verdict> = new Map<string, Verdict>([
   ['context_length_exceeded', 'context_length'],
   ['content_filter', 'content_policy'],
@@ -49,6 +52,14 @@ export const CODES: ReadonlyMap<string, Verdict> = new Map<string, Verdict>([
   ['server_error', 'unavailable'],
   ['overloaded_error', 'unavailable'],
   ['invalid_request_error', REQUEST],
+  // Anthropic's error types (the envelope's `error.type`).
+  ['rate_limit_error', 'rate_limited'],
+  ['api_error', 'unavailable'],
+  ['authentication_error', 'upstream_auth'],
+  ['permission_error', 'upstream_auth'],
+  ['billing_error', 'upstream_auth'],
+  ['not_found_error', 'model_not_found'],
+  ['request_too_large', REQUEST],
 ]);
 
 export const CONTENT_POLICY = [

@@ -12,7 +12,19 @@ export function costOf(usage: Usage | undefined, price: Price | undefined): numb
   return (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok) / 1_000_000;
 }
 
+/** The sum of two usages; a cache count is present when either side has one. */
 export function addUsage(a: Usage, b: Usage | undefined): Usage {
   if (!b) return a;
-  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+  const sum: Usage = {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+  };
+  const read = addCount(a.cacheReadTokens, b.cacheReadTokens);
+  if (read !== undefined) sum.cacheReadTokens = read;
+  const write = addCount(a.cacheWriteTokens, b.cacheWriteTokens);
+  if (write !== undefined) sum.cacheWriteTokens = write;
+  return sum;
 }
+
+const addCount = (a: number | undefined, b: number | undefined) =>
+  a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);

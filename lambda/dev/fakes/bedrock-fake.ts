@@ -70,6 +70,7 @@ async function handleBedrock(ex: Exchange, script: FakeScript): Promise<void> {
   }
   const body = parsed.data;
   const record = ex.take(script, model, stream);
+  record.body = raw.value;
   const fault = record.fault.echoPrompt
     ? { ...record.fault, errorMessage: bedrockLastUserText(body) }
     : record.fault;

@@ -33,6 +33,8 @@ export interface AnswerPlan {
   chunks: string[];
   toolCall: FakeToolCall | undefined;
   finish: FakeFinish;
+  /** The stop sequence that ended the text, when one did (Anthropic reports it). */
+  stopSequence?: string | undefined;
   promptTokens: number;
   completionTokens: number;
 }
@@ -82,11 +84,13 @@ export function planAnswer(input: AnswerInput): AnswerPlan {
   }
   let text = fault.text ?? `Hello from ${input.model}.`;
   let finish: FakeFinish = 'stop';
+  let stopSequence: string | undefined;
   for (const stop of input.stop ?? []) {
     const at = stop ? text.indexOf(stop) : -1;
     if (at !== -1) {
       text = text.slice(0, at);
       finish = 'stop_sequence';
+      stopSequence = stop;
     }
   }
   if (input.maxTokens !== undefined && tokensFor(text.length) > input.maxTokens) {
@@ -98,6 +102,7 @@ export function planAnswer(input: AnswerInput): AnswerPlan {
     chunks: splitWords(text),
     toolCall: undefined,
     finish: fault.finishReason ?? finish,
+    stopSequence: fault.finishReason === undefined ? stopSequence : undefined,
     promptTokens,
     completionTokens: tokensFor(text.length),
   };

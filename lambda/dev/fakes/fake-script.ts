@@ -23,6 +23,8 @@ export interface ReceivedRequest {
   readonly messages?: ReadonlyArray<{ role: string; text: string }> | undefined;
   /** OpenAI fake: the request's `response_format`, when it had one. */
   readonly responseFormat?: { type: string } | undefined;
+  /** The request body as parsed (every fake), so a test can check exactly what a gateway sent. */
+  readonly body?: unknown;
 }
 
 /** The servers' writable view of a {@link ReceivedRequest}. */

@@ -1,6 +1,7 @@
 /**
- * What a fake upstream does with ONE request. The same shape drives the OpenAI-compatible fake
- * and the Bedrock Converse fake, so a drill reads the same whichever provider it targets.
+ * What a fake upstream does with ONE request. The same shape drives the OpenAI-compatible, the
+ * Bedrock Converse and the Anthropic Messages fakes, so a drill reads the same whichever provider
+ * it targets.
  */
 import * as z from 'zod';
 import { SwitchyardError } from '../../core/errors.js';
@@ -61,6 +62,7 @@ export const faultSchema = z
     /**
      * Error code override for `status` ≥ 400. OpenAI: `error.code` (e.g. `context_length_exceeded`).
      * Bedrock: the exception name in `x-amzn-errortype` (e.g. `ModelNotReadyException`).
+     * Anthropic: `error.type` (e.g. `overloaded_error`).
      */
     errorCode: z.string().optional(),
     /** Answer text. Default `Hello from <model>.` */
@@ -77,6 +79,13 @@ export const faultSchema = z
     chunkDelayMs: z.int().nonnegative().optional(),
     /** Embeddings: answer vectors of this length. Default: the request's `dimensions`, else 1536. */
     dimensions: z.int().positive().max(65_536).optional(),
+    /**
+     * Anthropic: prompt tokens reported as read from the prompt cache (`cache_read_input_tokens`;
+     * `input_tokens` is what remains of the prompt). Other fakes ignore it. Default 0.
+     */
+    cacheReadTokens: z.int().nonnegative().optional(),
+    /** Anthropic: prompt tokens reported as written to the prompt cache (`cache_creation_input_tokens`). Default 0. */
+    cacheWriteTokens: z.int().nonnegative().optional(),
   })
   .refine(
     (f) =>

@@ -71,6 +71,7 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
   const stream = body.stream === true;
   const record = ex.take(script, body.model, stream);
   record.messages = openaiMessages(body);
+  record.body = raw.value;
   record.responseFormat = body.response_format ?? undefined;
   const fault = record.fault.echoPrompt
     ? { ...record.fault, errorMessage: openaiLastUserText(body) }

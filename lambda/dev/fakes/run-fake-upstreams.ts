@@ -1,7 +1,8 @@
 /**
- * Starts both fakes side by side for people trying the gateway by hand (`switchyard fakes`), and
+ * Starts the three fakes side by side for people trying the gateway by hand (`switchyard fakes`), and
  * prints how to reach and script them.
  */
+import { startFakeAnthropic } from './anthropic-fake.js';
 import { startFakeBedrock } from './bedrock-fake.js';
 import type { FakeUpstream } from './fake-upstream.js';
 import { startFakeOpenAI } from './openai-fake.js';
@@ -12,34 +13,40 @@ export interface RunFakeUpstreamsOptions {
   openaiPort?: number | undefined;
   /** Port of the Bedrock Converse fake. Default 0 (a free port). */
   bedrockPort?: number | undefined;
+  /** Port of the Anthropic Messages fake. Default 0 (a free port). */
+  anthropicPort?: number | undefined;
   /** Interface to bind. Default `127.0.0.1`. */
   host?: string | undefined;
   /** Receives the human-readable lines (URLs, curl examples). */
   log: (line: string) => void;
 }
 
-/** The running pair. */
+/** The running fakes. */
 export interface RunningFakeUpstreams {
   openai: FakeUpstream;
   bedrock: FakeUpstream;
-  /** Closes both fakes. */
+  anthropic: FakeUpstream;
+  /** Closes every fake. */
   close(): Promise<void>;
 }
 
 /** Starts the OpenAI-compatible and the Bedrock fakes and logs their URLs and a scripting example. */
 export async function runFakeUpstreams(options: RunFakeUpstreamsOptions): Promise<RunningFakeUpstreams> {
   const openai = await startFakeOpenAI({ port: options.openaiPort, host: options.host });
-  let bedrock: FakeUpstream;
+  let bedrock: FakeUpstream | undefined;
+  let anthropic: FakeUpstream;
   try {
     bedrock = await startFakeBedrock({ port: options.bedrockPort, host: options.host });
+    anthropic = await startFakeAnthropic({ port: options.anthropicPort, host: options.host });
   } catch (err) {
-    await openai.close();
+    await Promise.all([openai.close(), bedrock?.close()]);
     throw err;
   }
   const openaiRoot = openai.url.slice(0, -'/v1'.length);
   const { log } = options;
   log(`fake OpenAI-compatible upstream: ${openai.url}   (provider baseURL)`);
   log(`fake Bedrock Converse upstream:  ${bedrock.url}   (provider endpoint)`);
+  log(`fake Anthropic Messages upstream: ${anthropic.url}   (provider baseURL)`);
   log('');
   log(
     'Every request answers "Hello from <model>." unless scripted. Next request to gpt-4o-mini -> 429, Retry-After 5 s:',
@@ -55,13 +62,14 @@ export async function runFakeUpstreams(options: RunFakeUpstreamsOptions): Promis
     `Received requests: curl -s ${openaiRoot}/_fake/requests   Reset: curl -s -X POST ${openaiRoot}/_fake/reset`,
   );
   log(
-    'Fault fields: status retryAfter latencyMs bodyDelayMs hang reset cutAfterChunks stallAfterChunks malformed errorMessage errorCode text toolCall finishReason chunkDelayMs',
+    'Fault fields: status retryAfter latencyMs bodyDelayMs hang reset cutAfterChunks stallAfterChunks malformed errorMessage errorCode text toolCall finishReason chunkDelayMs cacheReadTokens cacheWriteTokens',
   );
   return {
     openai,
     bedrock,
+    anthropic,
     close: async () => {
-      await Promise.all([openai.close(), bedrock.close()]);
+      await Promise.all([openai.close(), bedrock.close(), anthropic.close()]);
     },
   };
 }

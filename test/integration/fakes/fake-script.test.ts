@@ -234,13 +234,14 @@ describe('fake lifecycle', () => {
     }
   });
 
-  it('starts both fakes and prints their URLs and a working curl example', async () => {
+  it('starts the three fakes and prints their URLs and a working curl example', async () => {
     const lines: string[] = [];
     const running = await runFakeUpstreams({ log: (line) => lines.push(line) });
     try {
       const text = lines.join('\n');
       expect(text).toContain(running.openai.url);
       expect(text).toContain(running.bedrock.url);
+      expect(text).toContain(running.anthropic.url);
       const curl = lines.find((l) => l.includes('curl') && l.includes('429'));
       const match = curl?.match(/-X POST (\S+) .* -d '(.+)'/);
       expect(match).toBeTruthy();

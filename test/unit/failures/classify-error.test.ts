@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Anthropic from '@anthropic-ai/sdk';
 import * as bedrock from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import OpenAI from 'openai';
@@ -26,6 +27,24 @@ const oa = (status: number, message: string, fields: object = {}, headers: Recor
   OpenAI.APIError.generate(status, { error: { message, ...fields } }, undefined, new Headers(headers));
 /** A stream `error` event: openai raises it as an APIError without status or headers. */
 const oaEvent = (error: object) => new OpenAI.APIError(undefined, error, undefined, undefined);
+/** An Anthropic error exactly as its SDK builds it from an error response `{type: "error", error}`. */
+const an = (status: number, type: string, message: string, headers: Record<string, string> = {}) =>
+  Anthropic.APIError.generate(
+    status,
+    { type: 'error', error: { type, message } },
+    undefined,
+    new Headers(headers),
+  );
+/** An Anthropic stream `error` event: its SDK raises an APIError without status, typed by the event. */
+const anEvent = (type: Anthropic.ErrorType, message: string) =>
+  new Anthropic.APIError(
+    undefined,
+    { type: 'error', error: { type, message } },
+    undefined,
+    new Headers(),
+    type,
+  );
+const ANTHROPIC_CONTEXT = 'prompt is too long: 210000 tokens > 200000 maximum';
 const meta = (httpStatusCode?: number) => ({ httpStatusCode, requestId: 'f3a1c9e2', attempts: 1 });
 type BedrockException = new (options: { message: string; $metadata: ReturnType<typeof meta> }) => Error;
 /** A modelled Bedrock Runtime exception, as the AWS SDK deserialises it. */
@@ -63,6 +82,12 @@ const invalid = (message: string) => br(bedrock.ValidationException, 400, messag
 /** The failure matrix of docs/design.md#the-failure-matrix, one realistic error per row, grouped by the class it must get. */
 const MATRIX: Readonly<Record<FailureClass, Readonly<Record<string, unknown>>>> = {
   rate_limited: {
+    'an Anthropic rate_limit_error 429': an(
+      429,
+      'rate_limit_error',
+      'Number of request tokens has exceeded your per-minute rate limit',
+    ),
+    'an Anthropic stream rate_limit_error event': anEvent('rate_limit_error', 'Rate limited'),
     'an OpenAI RateLimitError': oa(429, 'Rate limit reached', { code: 'rate_limit_exceeded' }),
     'a Bedrock ThrottlingException': br(bedrock.ThrottlingException, 429, 'Too many requests'),
     'a Bedrock ServiceQuotaExceededException (HTTP 400)': br(
@@ -72,6 +97,9 @@ const MATRIX: Readonly<Record<FailureClass, Readonly<Record<string, unknown>>>> 
     ),
   },
   unavailable: {
+    'an Anthropic overloaded_error 529': an(529, 'overloaded_error', 'Overloaded'),
+    'an Anthropic api_error 500': an(500, 'api_error', 'Internal server error'),
+    'an Anthropic stream overloaded_error event': anEvent('overloaded_error', 'Overloaded'),
     'an OpenAI InternalServerError': oa(500, 'The server had an error'),
     'an OpenAI 502': oa(502, 'Bad gateway'),
     'an OpenAI 503': oa(503, 'Service Unavailable'),
@@ -88,6 +116,7 @@ const MATRIX: Readonly<Record<FailureClass, Readonly<Record<string, unknown>>>> 
     undefined: undefined,
   },
   timeout: {
+    'an Anthropic APIConnectionTimeoutError': new Anthropic.APIConnectionTimeoutError(),
     'an OpenAI 408': oa(408, 'Request timeout'),
     'an APIConnectionTimeoutError': new OpenAI.APIConnectionTimeoutError(),
     'an APIConnectionError caused by a connect timeout': connError(connectTimeout),
@@ -100,6 +129,9 @@ const MATRIX: Readonly<Record<FailureClass, Readonly<Record<string, unknown>>>> 
     'an Error wrapping a ProviderError of class timeout': new Error('failed', { cause: wrapped('timeout') }),
   },
   network: {
+    'an Anthropic APIConnectionError caused by ECONNREFUSED': new Anthropic.APIConnectionError({
+      cause: fetchFailed(sys('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:443')),
+    }),
     'an APIConnectionError caused by ECONNRESET': connError(sys('ECONNRESET', 'read ECONNRESET')),
     'a Node ECONNREFUSED': sys('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:443'),
     'a Node ECONNRESET': sys('ECONNRESET', 'read ECONNRESET'),
@@ -117,6 +149,10 @@ const MATRIX: Readonly<Record<FailureClass, Readonly<Record<string, unknown>>>> 
     ]),
   },
   upstream_auth: {
+    'an Anthropic authentication_error 401': an(401, 'authentication_error', 'invalid x-api-key'),
+    'an Anthropic permission_error 403': an(403, 'permission_error', 'Not allowed'),
+    'an Anthropic billing_error 402': an(402, 'billing_error', 'Your credit balance is too low'),
+    'an Anthropic stream authentication_error event': anEvent('authentication_error', 'invalid x-api-key'),
     'an OpenAI AuthenticationError': oa(401, 'Incorrect API key provided: sk-abc***123.'),
     'an OpenAI PermissionDeniedError': oa(403, 'Country, region, or territory not supported'),
     'an OpenAI 429 insufficient_quota': oa(429, 'Quota exceeded', { code: 'insufficient_quota' }),
@@ -125,6 +161,7 @@ const MATRIX: Readonly<Record<FailureClass, Readonly<Record<string, unknown>>>> 
     'missing AWS credentials': named('CredentialsProviderError', 'Could not load credentials'),
   },
   model_not_found: {
+    'an Anthropic not_found_error 404': an(404, 'not_found_error', 'model: claude-9'),
     'an OpenAI NotFoundError': oa(404, 'The model `gpt-9` does not exist', { code: 'model_not_found' }),
     'a Bedrock ResourceNotFoundException': br(bedrock.ResourceNotFoundException, 404, 'Not found'),
     'a Bedrock invalid-model-id ValidationException': invalid('The provided model identifier is invalid.'),
@@ -133,12 +170,28 @@ const MATRIX: Readonly<Record<FailureClass, Readonly<Record<string, unknown>>>> 
     'a JSON SyntaxError': jsonError,
   },
   invalid_request: {
+    'an Anthropic ordinary invalid_request_error': an(
+      400,
+      'invalid_request_error',
+      'messages: roles must alternate',
+    ),
+    'an Anthropic request_too_large 413': an(
+      413,
+      'request_too_large',
+      'Request exceeds the maximum allowed number of bytes.',
+    ),
     'an OpenAI ordinary BadRequestError': oa(400, "Invalid value for 'temperature'"),
     'an OpenAI UnprocessableEntityError': oa(422, 'Unprocessable request'),
     'an OpenAI ConflictError': oa(409, 'Conflict'),
     'a Bedrock ordinary ValidationException': invalid('A conversation must start with a user message.'),
   },
   context_length: {
+    'an Anthropic prompt-too-long invalid_request_error': an(400, 'invalid_request_error', ANTHROPIC_CONTEXT),
+    'an Anthropic context-limit invalid_request_error': an(
+      400,
+      'invalid_request_error',
+      'input length and `max_tokens` exceed context limit: 197000 + 21333 > 200000, decrease input length or `max_tokens` and try again',
+    ),
     'an OpenAI context_length_exceeded': oa(400, CONTEXT, { code: 'context_length_exceeded' }),
     'a 413 with a context message': oa(413, 'prompt is too long: 210000 tokens > 200000 maximum'),
     'a stream error event of context_length_exceeded': oaEvent({ code: 'context_length_exceeded' }),
@@ -158,6 +211,7 @@ const MATRIX: Readonly<Record<FailureClass, Readonly<Record<string, unknown>>>> 
     'a ProviderError carrying content_policy over a 500': wrapped('content_policy', oa(500, 'x')),
   },
   cancelled: {
+    'an Anthropic APIUserAbortError': new Anthropic.APIUserAbortError(),
     'an APIUserAbortError': new OpenAI.APIUserAbortError(),
     'a Smithy abort caused by the caller': smithyAbort(dom('AbortError')),
     'a DOMException AbortError': dom('AbortError'),
@@ -193,6 +247,8 @@ describe('classifyError', () => {
     expect(oa(400, 'x')).toBeInstanceOf(OpenAI.BadRequestError);
     expect(jsonError).toBeInstanceOf(SyntaxError);
     expect(nodeAbort).toMatchObject({ name: 'AbortError', code: 'ABORT_ERR' });
+    expect(an(529, 'overloaded_error', 'x')).toBeInstanceOf(Anthropic.APIError);
+    expect(an(429, 'rate_limit_error', 'x')).toBeInstanceOf(Anthropic.RateLimitError);
   });
 
   it.each(ROWS)('classifies %s as %s', (_label, expected, error) => {
@@ -219,6 +275,26 @@ describe('classifyError', () => {
       'a context-length error: the upstream message, without the status prefix',
       oa(400, CONTEXT, { code: 'context_length_exceeded' }),
       { failureClass: 'context_length', status: 400, message: CONTEXT },
+    ],
+    [
+      'an Anthropic 429: status, Retry-After and a generic message',
+      an(429, 'rate_limit_error', 'Number of requests has exceeded your rate limit', { 'retry-after': '3' }),
+      {
+        failureClass: 'rate_limited',
+        status: 429,
+        retryAfterMs: 3000,
+        message: 'upstream rate limited (429)',
+      },
+    ],
+    [
+      "an Anthropic context-length error: the upstream's words out of the envelope",
+      an(400, 'invalid_request_error', ANTHROPIC_CONTEXT),
+      { failureClass: 'context_length', status: 400, message: ANTHROPIC_CONTEXT },
+    ],
+    [
+      'an Anthropic 529: overloaded, a generic message',
+      an(529, 'overloaded_error', 'Overloaded'),
+      { failureClass: 'unavailable', status: 529, message: 'upstream unavailable (529)' },
     ],
     [
       'a network error: the Node code in the message',

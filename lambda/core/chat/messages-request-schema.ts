@@ -1,0 +1,151 @@
+/**
+ * The body of `POST /v1/messages`: Anthropic's Messages API request, read into the same
+ * provider-neutral `ChatRequest` as `/v1/chat/completions`, so the same chains serve both.
+ */
+import * as z from 'zod';
+import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from './chat-model.js';
+
+const textBlock = z.object({ type: z.literal('text'), text: z.string() });
+
+const toolResultBlock = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string().min(1),
+  content: z.union([z.string(), z.array(textBlock)]).optional(),
+  is_error: z.boolean().optional(),
+});
+
+const toolUseBlock = z.object({
+  type: z.literal('tool_use'),
+  id: z.string().min(1),
+  name: z.string().min(1),
+  input: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
+});
+
+/** Reasoning the caller hands back: no other provider family can read it, so it is dropped. */
+const thinkingBlock = z.object({ type: z.enum(['thinking', 'redacted_thinking']) });
+
+const blocks = <T extends z.ZodType>(block: T) =>
+  z.union([z.string(), z.array(block)], {
+    error: 'must be a string or an array of supported content blocks',
+  });
+
+const message = z.discriminatedUnion('role', [
+  z.object({
+    role: z.literal('user'),
+    content: blocks(
+      z.discriminatedUnion('type', [textBlock, toolResultBlock], {
+        error: 'user content blocks must be text or tool_result',
+      }),
+    ),
+  }),
+  z.object({
+    role: z.literal('assistant'),
+    content: blocks(
+      z.discriminatedUnion('type', [textBlock, toolUseBlock, thinkingBlock], {
+        error: 'assistant content blocks must be text, tool_use or thinking',
+      }),
+    ),
+  }),
+]);
+
+const tool = z.object({
+  type: z.literal('custom', 'only custom tools (name, input_schema) are supported').optional(),
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
+  description: z.string().optional(),
+  input_schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }),
+});
+
+const toolChoice = z.discriminatedUnion('type', [
+  z.object({ type: z.enum(['auto', 'any', 'none']) }),
+  z.object({ type: z.literal('tool'), name: z.string().min(1) }),
+]);
+
+/**
+ * The Messages request. `max_tokens` is required, as Anthropic requires it. Fields that no other
+ * provider family shares (`metadata`, `thinking`, `cache_control`...) are accepted and ignored, so
+ * existing clients work unchanged.
+ */
+export const messagesBodySchema = z.object({
+  /** A pipeline name, or a chain over the catalog. Optional when `x-switchyard-pipeline` names it. */
+  model: z.string().max(2_000).optional(),
+  max_tokens: z.number().int().positive(),
+  messages: z.array(message).min(1, 'must hold at least one message'),
+  system: z.union([z.string(), z.array(textBlock)]).optional(),
+  stop_sequences: z.array(z.string()).max(16).optional(),
+  stream: z.boolean().optional(),
+  temperature: z.number().min(0).max(1).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  top_k: z.number().int().nonnegative().optional(),
+  tools: z.array(tool).max(128).optional(),
+  tool_choice: toolChoice.optional(),
+});
+
+export type MessagesBody = z.infer<typeof messagesBodySchema>;
+
+type Blocks<T> = string | T[];
+const text = (content: Blocks<{ type: string; text?: string }> | undefined): string =>
+  typeof content === 'string'
+    ? content
+    : (content ?? []).map((block) => (block.type === 'text' ? (block.text ?? '') : '')).join('');
+
+type UserMessage = Extract<MessagesBody['messages'][number], { role: 'user' }>;
+type AssistantMessage = Extract<MessagesBody['messages'][number], { role: 'assistant' }>;
+
+/**
+ * A user turn: its tool results first, as `tool` messages (they must follow the assistant's
+ * calls directly), then its text, if any, as one user message.
+ */
+function userMessages(m: UserMessage): ChatMessage[] {
+  if (typeof m.content === 'string') return [{ role: 'user', content: m.content }];
+  const out: ChatMessage[] = [];
+  for (const block of m.content) {
+    if (block.type === 'tool_result') {
+      out.push({ role: 'tool', toolCallId: block.tool_use_id, content: text(block.content) });
+    }
+  }
+  const said = text(m.content);
+  if (said !== '' || out.length === 0) out.push({ role: 'user', content: said });
+  return out;
+}
+
+function assistantMessage(m: AssistantMessage): ChatMessage {
+  const said = text(m.content);
+  const toolCalls: ToolCall[] = [];
+  if (typeof m.content !== 'string') {
+    for (const block of m.content) {
+      if (block.type === 'tool_use') {
+        toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input) });
+      }
+    }
+  }
+  return {
+    role: 'assistant',
+    content: said === '' && toolCalls.length > 0 ? null : said,
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
+  };
+}
+
+function toToolChoice(choice: MessagesBody['tool_choice']): ToolChoice | undefined {
+  if (choice === undefined) return undefined;
+  if (choice.type === 'tool') return { name: choice.name };
+  return choice.type === 'any' ? 'required' : choice.type;
+}
+
+/** The provider-neutral request: `system` becomes the first system message. */
+export function messagesToChatRequest(body: MessagesBody): ChatRequest {
+  const system = body.system === undefined ? '' : text(body.system);
+  const messages: ChatMessage[] = system === '' ? [] : [{ role: 'system', content: system }];
+  for (const m of body.messages) {
+    if (m.role === 'user') messages.push(...userMessages(m));
+    else messages.push(assistantMessage(m));
+  }
+  return {
+    messages,
+    maxTokens: body.max_tokens,
+    temperature: body.temperature,
+    topP: body.top_p,
+    stop: body.stop_sequences,
+    tools: body.tools?.map((t) => ({ name: t.name, description: t.description, parameters: t.input_schema })),
+    toolChoice: toToolChoice(body.tool_choice),
+  };
+}

@@ -1,0 +1,55 @@
+import type { Hono, MiddlewareHandler } from 'hono';
+import { type MessageIds, messageBody } from '../core/chat/anthropic-format.js';
+import type { ChatResult } from '../core/chat/chat-model.js';
+import { messagesBodySchema, messagesToChatRequest } from '../core/chat/messages-request-schema.js';
+import type { RouteSuccess } from '../core/router/route-types.js';
+import type { AdmissionInput } from './admission-gate.js';
+import { anthropicStreamFormat } from './anthropic-stream-format.js';
+import { routeTarget, type TargetDeps, type TargetEnv, withinMessageLimit } from './chat-admission.js';
+import { answerCall, streamCall } from './chat-completions.js';
+import type { HttpEnv } from './http-env.js';
+import { jsonBody } from './json-body.js';
+import { routeHeaders } from './route-headers.js';
+
+/**
+ * `POST /v1/messages`: Anthropic's Messages API in front of the same routing as
+ * `/v1/chat/completions` — the same body reader, bounds, target resolution, admission and
+ * gateway calls; only the body's shape and the answer's differ. Errors are rewritten into
+ * Anthropic's envelope by `anthropicErrors`, registered on the path before caller auth.
+ */
+export function addMessages(
+  app: Hono<HttpEnv>,
+  deps: TargetDeps,
+  admit: MiddlewareHandler<TargetEnv, string, AdmissionInput> = (_c, next) => next(),
+): void {
+  app.post(
+    '/v1/messages',
+    jsonBody(messagesBodySchema),
+    withinMessageLimit(deps.bounds),
+    routeTarget(deps),
+    admit,
+    (c) => {
+      const body = c.req.valid('json');
+      const call = {
+        target: c.var.target,
+        chat: messagesToChatRequest(body),
+        requestId: c.var.requestId,
+        signal: c.req.raw.signal,
+      };
+      if (!body.stream) return answerCall(deps.gateway, call, messageResponse);
+      return streamCall(deps.gateway, call, (model) =>
+        anthropicStreamFormat(messageIds(call.requestId, model)),
+      );
+    },
+  );
+}
+
+/** The message id follows the request id. */
+const messageIds = (requestId: string, model: string): MessageIds => ({ id: `msg_${requestId}`, model });
+
+function messageResponse(result: RouteSuccess<ChatResult>, requestId: string): Response {
+  return new Response(JSON.stringify(messageBody(result.value, messageIds(requestId, result.model))), {
+    status: 200,
+    headers: { ...routeHeaders(requestId, result), 'content-type': 'application/json' },
+  });
+}

@@ -1,0 +1,20 @@
+import { type AnswerIds, eventChunk, roleChunk, usageChunk } from '../core/chat/openai-format.js';
+import type { StreamFormat } from './sse-stream.js';
+
+/** One server-sent event: `data: <json or text>` and a blank line. */
+const sse = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+
+/**
+ * A committed stream as OpenAI `chat.completion.chunk` events: the role chunk first, the usage
+ * chunk at the end when the caller asked for it (`stream_options.include_usage`), then `[DONE]`;
+ * after a failure, a chunk carrying `error` with code `stream_interrupted`.
+ */
+export function openAIStreamFormat(ids: AnswerIds, includeUsage: boolean): StreamFormat {
+  return {
+    start: () => sse(roleChunk(ids)),
+    event: (event) => sse(eventChunk(event, ids)),
+    end: (usage) => (includeUsage ? sse(usageChunk(usage, ids)) : '') + sse('[DONE]'),
+    error: (message) =>
+      sse({ error: { message, type: 'api_error', code: 'stream_interrupted', param: null } }),
+  };
+}
