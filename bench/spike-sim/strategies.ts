@@ -49,6 +49,7 @@ const NO_BREAKERS: Breakers = {
   read: async () => new Map(),
   record: async () => {},
   routeCooling: async () => new Map(),
+  claimProbe: async () => false,
 };
 
 /** A strategy that runs the real attempt loop over `chain` with `breakers`. */

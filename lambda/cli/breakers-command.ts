@@ -37,6 +37,8 @@ function watched(store: BreakerStore, errors: unknown[]): BreakerStore {
     readPipeline: (pipeline, now) => store.readPipeline(pipeline, now).catch(keep),
     record: (pipeline, model, sample, policy) => store.record(pipeline, model, sample, policy).catch(keep),
     tryOpen: (pipeline, model, request) => store.tryOpen(pipeline, model, request).catch(keep),
+    claimProbe: (pipeline, model, claim) => store.claimProbe(pipeline, model, claim).catch(keep),
+    startRamp: (pipeline, model, request) => store.startRamp(pipeline, model, request).catch(keep),
     readRoutes: (routes, now) => store.readRoutes(routes, now).catch(keep),
     coolRoute: (route, sample, policy) => store.coolRoute(route, sample, policy).catch(keep),
   };

@@ -13,6 +13,14 @@ import {
   openingReason,
 } from './breaker-state.js';
 import type { BreakerStore } from './breaker-store.js';
+import {
+  applyProbeClaim,
+  applyRampStart,
+  breakerPhase,
+  rampEnd,
+  rampReopenReason,
+  readyToRamp,
+} from './recovery.js';
 import type { RouteCooling } from './route-cooling.js';
 
 /** Reported once per opening, by the one writer that opened the breaker. */
@@ -26,10 +34,28 @@ export interface BreakerOpened {
   alert: boolean;
 }
 
+/**
+ * A step of a `ramp` breaker's return (docs/concepts.md#breaker-recovery), reported once by the
+ * one writer that took it: `probing`, a probe slot claimed; `ramp`, the ramp started.
+ */
+export interface BreakerRecovering {
+  pipeline: string;
+  model: string;
+  phase: 'probing' | 'ramp';
+  /** When the step was taken, ms since epoch. */
+  at: number;
+  /** `probing`: the next probe slot; `ramp`: the end of the ramp (ms since epoch). */
+  until: number;
+}
+
 export interface BreakerEvents {
   onOpened?(event: BreakerOpened): void;
+  onRecovery?(event: BreakerRecovering): void;
   /** The store failed; the router carries on with what this process knows. */
-  onStoreError?(operation: 'read' | 'record' | 'open' | 'read-routes' | 'cool-route', error: unknown): void;
+  onStoreError?(
+    operation: 'read' | 'record' | 'open' | 'probe' | 'ramp' | 'read-routes' | 'cool-route',
+    error: unknown,
+  ): void;
 }
 
 /** Account-route cooling (config `rateLimit`, docs/concepts.md#account-route-cooling). */
@@ -56,8 +82,17 @@ export interface BreakersOptions {
 export interface Breakers {
   /** Snapshots of every model of the pipeline. On a store error: the last state this process saw. */
   read(pipeline: string): Promise<Map<string, BreakerSnapshot>>;
-  /** Records one attempt and opens the breaker when the policy says so. Never throws. */
+  /**
+   * Records one attempt and opens the breaker when the policy says so; a probe's success may start
+   * the ramp, a failure during the ramp may open it again. Never throws.
+   */
   record(pipeline: string, model: string, sample: AttemptSample): Promise<void>;
+  /**
+   * Claims the free probe slot starting at `slot` (the `openUntil` read) for one attempt on this
+   * route; `true` for exactly one claimer across containers. Never throws: on a store error this
+   * process probes on its own.
+   */
+  claimProbe(pipeline: string, model: string, slot: number): Promise<boolean>;
   /**
    * The account-route cooling of these route keys, by route key; only routes with a state are
    * present. From a per-container cache of `readCacheMs`; never throws.
@@ -115,10 +150,66 @@ export function createBreakers(options: BreakersOptions): Breakers {
         after = applySample(lastKnown.get(pipeline)?.get(model) ?? EMPTY_SNAPSHOT, sample, policy);
       }
       remember(pipeline, model, after);
-      const reason = openingReason(after, sample, policy, clock.now());
+      const step = { pipeline, model, after, policy };
+      if (sample.probe && readyToRamp(after, policy)) return startRamp(options, remember, step);
+      const now = clock.now();
+      const phase = breakerPhase(after, now);
+      const reason =
+        phase === 'ramp'
+          ? rampReopenReason(after, sample, policy, now)
+          : phase === 'closed'
+            ? openingReason(after, sample, policy, now)
+            : undefined;
       if (reason) await open(pipeline, model, after, reason, policy);
     },
+
+    claimProbe: (pipeline, model, slot) =>
+      claimProbe(options, lastKnown.get(pipeline)?.get(model), remember, { pipeline, model, slot }),
   };
+}
+
+type Remember = (pipeline: string, model: string, snapshot: BreakerSnapshot) => void;
+
+/** Claims a probe slot in the store (or, on a store error, for this process only) and reports the winner's. */
+async function claimProbe(
+  { store, clock, policyFor, events = {} }: BreakersOptions,
+  known: BreakerSnapshot | undefined,
+  remember: Remember,
+  { pipeline, model, slot }: { pipeline: string; model: string; slot: number },
+): Promise<boolean> {
+  const now = clock.now();
+  const policy = policyFor(pipeline);
+  let won: boolean;
+  try {
+    won = await store.claimProbe(pipeline, model, { now, slot, policy });
+  } catch (error) {
+    events.onStoreError?.('probe', error);
+    won = true; // only this process can know; one probe per slot per process
+  }
+  if (!won) return false;
+  if (known) remember(pipeline, model, applyProbeClaim(known, now, policy));
+  events.onRecovery?.({ pipeline, model, phase: 'probing', at: now, until: now + policy.probeIntervalMs });
+  return true;
+}
+
+/** The probes succeeded: starts the ramp in the store (or, on a store error, here) and reports it once. */
+async function startRamp(
+  { store, clock, events = {} }: BreakersOptions,
+  remember: Remember,
+  { pipeline, model, after, policy }: Omit<Opening, 'reason'>,
+): Promise<void> {
+  const now = clock.now();
+  let started: boolean;
+  try {
+    started = await store.startRamp(pipeline, model, { now, openedAt: after.openedAt ?? 0, policy });
+  } catch (error) {
+    events.onStoreError?.('ramp', error);
+    started = true;
+  }
+  if (!started) return;
+  const ramped = applyRampStart(after, now, policy);
+  remember(pipeline, model, ramped);
+  events.onRecovery?.({ pipeline, model, phase: 'ramp', at: now, until: rampEnd(ramped) ?? now });
 }
 
 /** One breaker about to open: the state after the sample that opens it, and why. */
@@ -133,7 +224,7 @@ interface Opening {
 /** Opens a breaker in the store (or, on a store error, in this process only) and reports it once. */
 async function openBreaker(
   { store, clock, events = {} }: BreakersOptions,
-  remember: (pipeline: string, model: string, snapshot: BreakerSnapshot) => void,
+  remember: Remember,
   { pipeline, model, after, reason, policy }: Opening,
 ): Promise<void> {
   const now = clock.now();
@@ -144,13 +235,15 @@ async function openBreaker(
     events.onStoreError?.('open', error);
     opened = true; // only this process knows; it is the one to report it
   }
-  remember(pipeline, model, applyOpening(after, now, reason, policy));
+  const openedState = applyOpening(after, now, reason, policy);
+  remember(pipeline, model, openedState);
   if (opened) {
     events.onOpened?.({
       pipeline,
       model,
       reason,
-      openUntil: now + policy.openMs,
+      // With recovery `ramp`: the first probe slot.
+      openUntil: openedState.openUntil ?? now,
       alert: reason === 'upstream_auth' || reason === 'model_not_found',
     });
   }

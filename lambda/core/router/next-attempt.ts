@@ -1,7 +1,9 @@
-import { type BreakerSnapshot, isCooling, isOpen } from '../breaker/breaker-state.js';
+import { type BreakerSnapshot, isCooling } from '../breaker/breaker-state.js';
+import { routeAccess } from '../breaker/recovery.js';
 import { isRouteCooling, type RouteCooling } from '../breaker/route-cooling.js';
 import type { Tier } from '../dsl/types.js';
 import type { AttemptAction, AttemptStep, SkippedRoute } from '../ledger/ledger-entry.js';
+import type { Random } from '../time.js';
 import type {
   AttemptRecord,
   LimitHit,
@@ -59,18 +61,25 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
   let last: PlannedAttempt | undefined;
   // Routes already reported as skipped for account-route cooling: once per request each.
   const reported = new Set<string>();
+  const recovering = recoveryGate(deps.random);
 
   return {
     async next(n) {
       health ??= await readHealth(request.pipeline, tiers, deps);
       const now = deps.clock.now();
-      const routes = routeState(health, now, failed, tiers.routesOf);
+      const routes = routeState(health, now, failed, tiers.routesOf, recovering);
       const selection =
         sameModelFirst(last, tiers, routes) ?? selectModel(tiers.list, routes.asModels, deps.random);
       const routeKey = selection && routes.pick(selection.key);
       const route = routeKey !== undefined ? deps.models(routeKey) : undefined;
       if (!selection || routeKey === undefined || !route) return undefined;
       const failOpen = routes.isBlocked(routeKey);
+      const admission = failOpen ? undefined : routeAccess(health.snapshots.get(routeKey), now);
+      if (admission?.kind === 'probe') {
+        const won = await deps.breakers.claimProbe(request.pipeline, routeKey, admission.slot);
+        // Another request (here or in another container) has this slot: select again without it.
+        if (!won) return recovering.lost(routeKey) ? this.next(n) : undefined;
+      }
       const step = stepOf(selection.key, routeKey, last);
       const skipped = skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported);
       const record: AttemptRecord = {
@@ -84,6 +93,8 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
         status: 200,
         latencyMs: 0,
         ...(skipped.length > 0 ? { skipped } : {}),
+        ...(admission?.kind === 'probe' ? { recovery: 'probe' } : {}),
+        ...(admission?.kind === 'ramp' ? { recovery: 'ramp', rampShare: admission.share } : {}),
       };
       last = { route, routeKey, record };
       return last;
@@ -195,20 +206,52 @@ function skippedFor(
 }
 
 /**
+ * What one request decided about recovering routes (docs/concepts.md#breaker-recovery): whether a
+ * ramping route admits this request (one draw of the injected random source per route and
+ * request, so the share holds over many requests), and which probe slots it lost to another.
+ */
+function recoveryGate(random: Random) {
+  const admitted = new Map<string, boolean>();
+  const lostProbes = new Set<string>();
+  return {
+    /** True when the route's own breaker keeps this request off it. */
+    blocks(route: string, snapshot: BreakerSnapshot | undefined, now: number): boolean {
+      const access = routeAccess(snapshot, now);
+      if (access.kind === 'closed') return false;
+      if (access.kind === 'blocked') return true;
+      if (access.kind === 'probe') return lostProbes.has(route);
+      let admits = admitted.get(route);
+      if (admits === undefined) {
+        admits = random() * 100 < access.share;
+        admitted.set(route, admits);
+      }
+      return !admits;
+    },
+    /** Notes a probe slot lost; false when it was already noted (nothing new to select on). */
+    lost(route: string): boolean {
+      if (lostProbes.has(route)) return false;
+      lostProbes.add(route);
+      return true;
+    },
+  };
+}
+
+/**
  * Route-level health, seen as model-level eligibility for {@link selectModel}: a model is blocked
  * when none of its routes is both healthy and unfailed, failed when every route has failed. A route
- * is blocked by its pipeline breaker (open, or cooling after a `Retry-After`) or by its account
- * route's cooling.
+ * is blocked by its pipeline breaker (open, a probe slot taken or lost, not admitted by a ramp, or
+ * cooling after a `Retry-After`) or by its account route's cooling.
  */
 function routeState(
   { snapshots, cooling }: Health,
   now: number,
   failed: ReadonlySet<string>,
   routesOf: (model: string) => readonly string[],
+  recovering: ReturnType<typeof recoveryGate>,
 ) {
   const ownBlock = (route: string) => {
     const s = snapshots.get(route);
-    return s !== undefined && (isOpen(s, now) || isCooling(s, now));
+    return s !== undefined && (isCooling(s, now) || recovering.blocks(route, s, now));
   };
   const accountCooling = (route: string) => isRouteCooling(cooling.get(route), now);
   const isBlocked = (route: string) => ownBlock(route) || accountCooling(route);

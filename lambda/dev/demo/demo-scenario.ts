@@ -3,7 +3,7 @@
  * a return to normal, then a cron burst where many pipelines wake in the same second. Every
  * number lives here, so the live view, the summary and the report describe the same run.
  */
-import type { BreakerPolicy } from '../../core/breaker/breaker-policy.js';
+import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../../core/breaker/breaker-policy.js';
 import type { ProviderSpec } from './provider-spec.js';
 
 /** One stretch of the story with a steady arrival rate on the main pipeline. */
@@ -168,7 +168,14 @@ export function createDemoScenario(seconds = DEFAULT_DEMO_SECONDS, seed = 7): De
         price: { inputPerMTok: 0.13, outputPerMTok: 0.4 },
       },
     ],
-    breaker: { windowMs: breakerMs, minSamples: 5, failureRate: 0.3, consecutive429: 2, openMs: breakerMs },
+    breaker: {
+      ...DEFAULT_BREAKER_POLICY,
+      windowMs: breakerMs,
+      minSamples: 5,
+      failureRate: 0.3,
+      consecutive429: 2,
+      openMs: breakerMs,
+    },
     maxAttempts: 3,
     // Generous for answers of at most 3 s: on a starved machine an expired timer runs before the
     // answer that already arrived, and a tight timeout would turn that stall into failures.
