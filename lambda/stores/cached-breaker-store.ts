@@ -97,7 +97,8 @@ export class CachedBreakerStore implements BreakerStore {
   async startRamp(pipeline: string, model: string, request: RampStart): Promise<boolean> {
     const started = await this.inner.startRamp(pipeline, model, request);
     const current = this.entries.get(pipeline)?.models.get(model);
-    if (started && current) this.remember(pipeline, model, applyRampStart(current, request.now, request.policy));
+    if (started && current)
+      this.remember(pipeline, model, applyRampStart(current, request.now, request.policy));
     else if (!started) this.entries.delete(pipeline);
     return started;
   }

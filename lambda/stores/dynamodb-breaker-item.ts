@@ -68,7 +68,14 @@ const itemSchema = z.looseObject({
 });
 
 /** The recovery fields of a snapshot, in the order the item and the snapshot name them. */
-const RECOVERY_FIELDS = ['probing', 'probeStreak', 'probeAt', 'rampStart', 'rampStepMs', 'rampSteps'] as const;
+const RECOVERY_FIELDS = [
+  'probing',
+  'probeStreak',
+  'probeAt',
+  'rampStart',
+  'rampStepMs',
+  'rampSteps',
+] as const;
 
 /**
  * The latest time (epoch seconds) anything written at `at` can still matter: a window sample

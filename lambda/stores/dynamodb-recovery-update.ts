@@ -1,4 +1,9 @@
-import { type BreakerPolicy, bucketStart, bucketWidth, WINDOW_BUCKETS } from '../core/breaker/breaker-policy.js';
+import {
+  type BreakerPolicy,
+  bucketStart,
+  bucketWidth,
+  WINDOW_BUCKETS,
+} from '../core/breaker/breaker-policy.js';
 import type { ProbeClaim, RampStart } from '../core/breaker/breaker-store.js';
 import {
   attemptsAttribute,

@@ -63,7 +63,8 @@ export class MemoryBreakerStore implements BreakerStore {
   async startRamp(pipeline: string, model: string, request: RampStart): Promise<boolean> {
     const models = this.models(pipeline);
     const current = models.get(model);
-    if (!current || current.openedAt !== request.openedAt || !readyToRamp(current, request.policy)) return false;
+    if (!current || current.openedAt !== request.openedAt || !readyToRamp(current, request.policy))
+      return false;
     models.set(model, applyRampStart(current, request.now, request.policy));
     return true;
   }

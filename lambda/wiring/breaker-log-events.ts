@@ -1,4 +1,4 @@
-import type { BreakerEvents, BreakerOpened } from '../core/breaker/breakers.js';
+import type { BreakerEvents, BreakerOpened, BreakerRecovering } from '../core/breaker/breakers.js';
 import type { Logger } from '../core/logger.js';
 
 /** One "breaker opened" line: ERROR when a person must act (our credential, a retired model), else WARN. */
@@ -14,6 +14,18 @@ export function logBreakerOpened(log: Logger, event: BreakerOpened): void {
   else log.warn('breaker opened', fields);
 }
 
+/**
+ * One line per step of a `ramp` breaker's return (docs/concepts.md#breaker-recovery), from the one
+ * writer that took it: `breaker probe` when a probe slot is claimed, `breaker ramping` when the
+ * ramp starts.
+ */
+export function logBreakerRecovering(log: Logger, event: BreakerRecovering): void {
+  const until = new Date(event.until).toISOString();
+  const { pipeline, model } = event;
+  if (event.phase === 'ramp') log.info('breaker ramping', { pipeline, model, rampUntil: until });
+  else log.info('breaker probe', { pipeline, model, nextProbeAt: until });
+}
+
 /** Breaker events as log lines; `onOpened` may add more (a metric in Lambda). */
 export function breakerLogEvents(
   log: Logger,
@@ -21,6 +33,7 @@ export function breakerLogEvents(
 ): BreakerEvents {
   return {
     onOpened,
+    onRecovery: (event) => logBreakerRecovering(log, event),
     onStoreError: (operation, error) =>
       log.warn('breaker store failed; routing on what this process knows', {
         operation,

@@ -38,13 +38,16 @@ export function rampEnd(snapshot: BreakerSnapshot): number | undefined {
   return rampStart + rampSteps.length * rampStepMs;
 }
 
-/** The share (percent) the ramp admits at `now`; undefined outside a ramp. */
+/**
+ * The share (percent) the ramp admits at `now`; undefined outside a ramp. A clock behind the one
+ * that started the ramp sees its first step, never a closed breaker.
+ */
 export function rampShare(snapshot: BreakerSnapshot, now: number): number | undefined {
   const end = rampEnd(snapshot);
   const { rampStart, rampStepMs, rampSteps } = snapshot;
   if (end === undefined || rampStart === undefined || !rampStepMs || !rampSteps) return undefined;
-  if (now < rampStart || now >= end || isOpen(snapshot, now)) return undefined;
-  return rampSteps[Math.floor((now - rampStart) / rampStepMs)];
+  if (now >= end || isOpen(snapshot, now)) return undefined;
+  return rampSteps[Math.max(0, Math.floor((now - rampStart) / rampStepMs))];
 }
 
 export function breakerPhase(snapshot: BreakerSnapshot | undefined, now: number): BreakerPhase {
@@ -70,7 +73,11 @@ export function canClaimProbe(snapshot: BreakerSnapshot, slot: number, now: numb
 }
 
 /** The state after claiming a probe slot at `now`: the next slot starts `probeIntervalMs` later. */
-export function applyProbeClaim(snapshot: BreakerSnapshot, now: number, policy: BreakerPolicy): BreakerSnapshot {
+export function applyProbeClaim(
+  snapshot: BreakerSnapshot,
+  now: number,
+  policy: BreakerPolicy,
+): BreakerSnapshot {
   return { ...snapshot, openUntil: now + policy.probeIntervalMs, probeAt: now };
 }
 
@@ -84,7 +91,11 @@ export function readyToRamp(snapshot: BreakerSnapshot, policy: BreakerPolicy): b
  * (so every container applies the same share), and the window emptied so the ramp's failure rate
  * is its own, not the opening's.
  */
-export function applyRampStart(snapshot: BreakerSnapshot, now: number, policy: BreakerPolicy): BreakerSnapshot {
+export function applyRampStart(
+  snapshot: BreakerSnapshot,
+  now: number,
+  policy: BreakerPolicy,
+): BreakerSnapshot {
   const { probing, probeStreak, probeAt, openUntil, ...rest } = snapshot;
   return {
     ...rest,

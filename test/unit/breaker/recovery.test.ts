@@ -94,6 +94,8 @@ describe('breaker recovery: pure transitions', () => {
       10, 10, 25, 50, 100, 100,
     ]);
     expect(breakerPhase(s, T0 + 4 * STEP - 1)).toBe('ramp');
+    // A container whose clock is a second behind sees the first step, not a closed breaker.
+    expect(rampShare(s, T0 - 1_000)).toBe(10);
     expect(routeAccess(s, T0 + STEP)).toEqual({ kind: 'ramp', share: 25 });
     expect(breakerPhase(s, T0 + 4 * STEP)).toBe('closed');
     expect(routeAccess(s, T0 + 4 * STEP)).toEqual({ kind: 'closed' });
