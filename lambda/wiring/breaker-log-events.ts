@@ -8,6 +8,7 @@ export function logBreakerOpened(log: Logger, event: BreakerOpened): void {
     model: event.model,
     reason: event.reason,
     openUntil: new Date(event.openUntil).toISOString(),
+    recovery: event.recovery,
     alert: event.alert,
   };
   if (event.alert) log.error('breaker opened: route quarantined, check its credentials or model id', fields);

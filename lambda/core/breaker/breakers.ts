@@ -28,8 +28,10 @@ export interface BreakerOpened {
   pipeline: string;
   model: string;
   reason: OpenReason;
-  /** Ms since epoch. */
+  /** Ms since epoch. With recovery `ramp`: the first probe slot. */
   openUntil: number;
+  /** How it returns: `window` (closed at `openUntil`) or `ramp` (probes from `openUntil` on). */
+  recovery: 'window' | 'ramp';
   /** Our credential was refused or the model is gone: a person should look (ERROR log + metric). */
   alert: boolean;
 }
@@ -244,6 +246,7 @@ async function openBreaker(
       reason,
       // With recovery `ramp`: the first probe slot.
       openUntil: openedState.openUntil ?? now,
+      recovery: policy.recovery,
       alert: reason === 'upstream_auth' || reason === 'model_not_found',
     });
   }

@@ -63,7 +63,10 @@ export interface DemoScenario {
   phases: DemoPhase[];
   cron: CronBurst;
   providers: DemoProviderSpec[];
-  /** Breaker policy for every pipeline: the defaults, with times scaled down to fit the run. */
+  /**
+   * Breaker policy for every pipeline: the defaults, with times scaled down to fit the run, and
+   * recovery `ramp` (docs/concepts.md#breaker-recovery) so the official tier returns gradually.
+   */
   breaker: BreakerPolicy;
   /** Upstream attempts per request. */
   maxAttempts: number;
@@ -175,6 +178,10 @@ export function createDemoScenario(seconds = DEFAULT_DEMO_SECONDS, seed = 7): De
       failureRate: 0.3,
       consecutive429: 2,
       openMs: breakerMs,
+      // The seed's 30 s probe slots and 1-minute ramp steps, on the same scale as the 15 minutes.
+      recovery: 'ramp',
+      probeIntervalMs: Math.max(100, Math.round(breakerMs / 30)),
+      rampStepMs: Math.max(100, Math.round(breakerMs / 15)),
     },
     maxAttempts: 3,
     // Generous for answers of at most 3 s: on a starved machine an expired timer runs before the
