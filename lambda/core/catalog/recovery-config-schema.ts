@@ -1,5 +1,5 @@
 /**
- * How an opened breaker returns (docs/configuration.md#breaker-recovery): `window`, closed outright
+ * How an opened breaker returns (docs/concepts.md#breaker-recovery; fields: docs/configuration.md#attempts-and-breakers): `window`, closed outright
  * after `openMs`, or `ramp`, probes while open and then a growing share of traffic (seed 003).
  * Kept apart from config-schema.ts so the recovery fields read on their own.
  */
