@@ -115,14 +115,6 @@ export function createBreakers(options: BreakersOptions): Breakers {
     models.set(model, snapshot);
   };
 
-  const open = (
-    pipeline: string,
-    model: string,
-    after: BreakerSnapshot,
-    reason: OpenReason,
-    policy: BreakerPolicy,
-  ) => openBreaker(options, remember, { pipeline, model, after, reason, policy });
-
   const accounts = createAccountCooling(options);
 
   return {
@@ -152,17 +144,7 @@ export function createBreakers(options: BreakersOptions): Breakers {
         after = applySample(lastKnown.get(pipeline)?.get(model) ?? EMPTY_SNAPSHOT, sample, policy);
       }
       remember(pipeline, model, after);
-      const step = { pipeline, model, after, policy };
-      if (sample.probe && readyToRamp(after, policy)) return startRamp(options, remember, step);
-      const now = clock.now();
-      const phase = breakerPhase(after, now);
-      const reason =
-        phase === 'ramp'
-          ? rampReopenReason(after, sample, policy, now)
-          : phase === 'closed'
-            ? openingReason(after, sample, policy, now)
-            : undefined;
-      if (reason) await open(pipeline, model, after, reason, policy);
+      await settle(options, remember, { pipeline, model, after, policy }, sample);
     },
 
     claimProbe: (pipeline, model, slot) =>
@@ -171,6 +153,30 @@ export function createBreakers(options: BreakersOptions): Breakers {
 }
 
 type Remember = (pipeline: string, model: string, snapshot: BreakerSnapshot) => void;
+
+/**
+ * What the state after a sample calls for: a probe's success may start the ramp; a failure opens a
+ * closed breaker by the policy, or a ramping one by the ramp's rule (docs/concepts.md#breaker-recovery);
+ * an open or probing breaker only waits for its probes.
+ */
+async function settle(
+  options: BreakersOptions,
+  remember: Remember,
+  step: Omit<Opening, 'reason'>,
+  sample: AttemptSample,
+): Promise<void> {
+  const { after, policy } = step;
+  if (sample.probe && readyToRamp(after, policy)) return startRamp(options, remember, step);
+  const now = options.clock.now();
+  const phase = breakerPhase(after, now);
+  const reason =
+    phase === 'ramp'
+      ? rampReopenReason(after, sample, policy, now)
+      : phase === 'closed'
+        ? openingReason(after, sample, policy, now)
+        : undefined;
+  if (reason) await openBreaker(options, remember, { ...step, reason });
+}
 
 /** Claims a probe slot in the store (or, on a store error, for this process only) and reports the winner's. */
 async function claimProbe(

@@ -1,9 +1,8 @@
 import { type BreakerSnapshot, isCooling } from '../breaker/breaker-state.js';
-import { routeAccess } from '../breaker/recovery.js';
 import { isRouteCooling, type RouteCooling } from '../breaker/route-cooling.js';
 import type { Tier } from '../dsl/types.js';
 import type { AttemptAction, AttemptStep, SkippedRoute } from '../ledger/ledger-entry.js';
-import type { Random } from '../time.js';
+import { type RecoveryGate, recoveryGate } from './recovery-gate.js';
 import type {
   AttemptRecord,
   LimitHit,
@@ -61,7 +60,7 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
   let last: PlannedAttempt | undefined;
   // Routes already reported as skipped for account-route cooling: once per request each.
   const reported = new Set<string>();
-  const recovering = recoveryGate(deps.random);
+  const recovering = recoveryGate(deps);
 
   return {
     async next(n) {
@@ -74,28 +73,19 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       const route = routeKey !== undefined ? deps.models(routeKey) : undefined;
       if (!selection || routeKey === undefined || !route) return undefined;
       const failOpen = routes.isBlocked(routeKey);
-      const admission = failOpen ? undefined : routeAccess(health.snapshots.get(routeKey), now);
-      if (admission?.kind === 'probe') {
-        const won = await deps.breakers.claimProbe(request.pipeline, routeKey, admission.slot);
-        // Another request (here or in another container) has this slot: select again without it.
-        if (!won) return recovering.lost(routeKey) ? this.next(n) : undefined;
-      }
-      const step = stepOf(selection.key, routeKey, last);
-      const skipped = skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported);
-      const record: AttemptRecord = {
-        attempt: n,
+      const snapshot = health.snapshots.get(routeKey);
+      const admitted = failOpen ? {} : await recovering.admit(request.pipeline, routeKey, snapshot, now);
+      // Another request (here or in another container) has this probe slot: select again without it.
+      if (!admitted) return this.next(n);
+      const record = newRecord(n, {
         tier: tiers.list[selection.tier]?.number ?? selection.tier + 1,
         model: selection.key,
         provider: route.model.provider,
         action: actionOf(failOpen, routeKey, last?.routeKey),
-        ...(step ? { step } : {}),
-        outcome: 'ok',
-        status: 200,
-        latencyMs: 0,
-        ...(skipped.length > 0 ? { skipped } : {}),
-        ...(admission?.kind === 'probe' ? { recovery: 'probe' } : {}),
-        ...(admission?.kind === 'ramp' ? { recovery: 'ramp', rampShare: admission.share } : {}),
-      };
+        step: stepOf(selection.key, routeKey, last),
+        skipped: skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported),
+        ...admitted,
+      });
       last = { route, routeKey, record };
       return last;
     },
@@ -111,6 +101,22 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       const every = tiers.list.flatMap((t) => t.members.flatMap((m) => tiers.routesOf(m.key)));
       return every.every((route) => failed.has(route)) ? bound : undefined;
     },
+  };
+}
+
+/** The record of attempt `n`, still without an outcome; an absent step and no skips leave no field. */
+function newRecord(
+  n: number,
+  { step, skipped, ...fields }: Omit<AttemptRecord, 'attempt' | 'outcome' | 'status' | 'latencyMs'>,
+): AttemptRecord {
+  return {
+    attempt: n,
+    ...fields,
+    ...(step ? { step } : {}),
+    outcome: 'ok',
+    status: 200,
+    latencyMs: 0,
+    ...(skipped && skipped.length > 0 ? { skipped } : {}),
   };
 }
 
@@ -206,37 +212,6 @@ function skippedFor(
 }
 
 /**
- * What one request decided about recovering routes (docs/concepts.md#breaker-recovery): whether a
- * ramping route admits this request (one draw of the injected random source per route and
- * request, so the share holds over many requests), and which probe slots it lost to another.
- */
-function recoveryGate(random: Random) {
-  const admitted = new Map<string, boolean>();
-  const lostProbes = new Set<string>();
-  return {
-    /** True when the route's own breaker keeps this request off it. */
-    blocks(route: string, snapshot: BreakerSnapshot | undefined, now: number): boolean {
-      const access = routeAccess(snapshot, now);
-      if (access.kind === 'closed') return false;
-      if (access.kind === 'blocked') return true;
-      if (access.kind === 'probe') return lostProbes.has(route);
-      let admits = admitted.get(route);
-      if (admits === undefined) {
-        admits = random() * 100 < access.share;
-        admitted.set(route, admits);
-      }
-      return !admits;
-    },
-    /** Notes a probe slot lost; false when it was already noted (nothing new to select on). */
-    lost(route: string): boolean {
-      if (lostProbes.has(route)) return false;
-      lostProbes.add(route);
-      return true;
-    },
-  };
-}
-
-/**
  * Route-level health, seen as model-level eligibility for {@link selectModel}: a model is blocked
  * when none of its routes is both healthy and unfailed, failed when every route has failed. A route
  * is blocked by its pipeline breaker (open, a probe slot taken or lost, not admitted by a ramp, or
@@ -247,7 +222,7 @@ function routeState(
   now: number,
   failed: ReadonlySet<string>,
   routesOf: (model: string) => readonly string[],
-  recovering: ReturnType<typeof recoveryGate>,
+  recovering: RecoveryGate,
 ) {
   const ownBlock = (route: string) => {
     const s = snapshots.get(route);
