@@ -3,7 +3,7 @@
  * after `openMs`, or `ramp`, probes while open and then a growing share of traffic (seed 003).
  * Kept apart from config-schema.ts so the recovery fields read on their own.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { positiveInt } from './config-fields.js';
 
 /** `window` (closed after `openMs`) or `ramp` (probes, then a gradual return). */
