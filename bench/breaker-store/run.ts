@@ -95,6 +95,8 @@ async function storeFor(kind: StoreKind, dynalite: DynaliteProcess, table: strin
     record: (p, m, s, policy) => inner.record(p, m, s, policy),
     readRoutes: (routes, now) => inner.readRoutes(routes, now),
     coolRoute: (route, sample, policy) => inner.coolRoute(route, sample, policy),
+    claimProbe: (p, m, claim) => inner.claimProbe(p, m, claim),
+    startRamp: (p, m, request) => inner.startRamp(p, m, request),
     async tryOpen(p, m, request) {
       counts.tried += 1;
       const won = await inner.tryOpen(p, m, request);

@@ -1,8 +1,8 @@
 /**
- * The four routing strategies the spike simulator compares on the same trace. Three of them run
+ * The routing strategies the spike simulator compares on the same trace. All but one run
  * the REAL attempt loop (`routeGenerate`); they differ only in chain, attempts and breakers.
  */
-import { DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
+import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
 import { type Breakers, createBreakers } from '../../lambda/core/breaker/breakers.js';
 import { accountRouteId } from '../../lambda/core/breaker/route-cooling.js';
 import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
@@ -49,6 +49,7 @@ const NO_BREAKERS: Breakers = {
   read: async () => new Map(),
   record: async () => {},
   routeCooling: async () => new Map(),
+  claimProbe: async () => false,
 };
 
 /** A strategy that runs the real attempt loop over `chain` with `breakers`. */
@@ -85,7 +86,7 @@ function realLoop(
   };
 }
 
-/** The four strategies, in the order they are printed. */
+/** The six strategies, in the order they are printed. */
 export function strategies(chain: string, single: string): Strategy[] {
   const groups = tiersOf(chain).map((tier) => tier.members.map((m) => m.key));
   return [
@@ -121,17 +122,23 @@ export function strategies(chain: string, single: string): Strategy[] {
         }),
       ),
     },
-    {
-      name: 'Switchyard defaults',
-      build: realLoop(chain, {}, (context) =>
-        createBreakers({
-          store: createMemoryBreakerStore(),
-          clock: context.time,
-          policyFor: () => DEFAULT_BREAKER_POLICY,
-          // Each simulated provider is one account serving one model: a 429 cools it for every pipeline.
-          routeCooling: { ...rateLimitSchema.parse({}), accountRouteOf: (key) => accountRouteId(key, key) },
-        }),
-      ),
-    },
+    { name: 'Switchyard defaults', build: realLoop(chain, {}, switchyard(DEFAULT_BREAKER_POLICY)) },
+    // Recovery `ramp` with the seed's numbers (30 s probes, 3 successes, 10/25/50/100 %, 1 min each).
+    { name: 'Switchyard with ramp', build: realLoop(chain, {}, switchyard(RAMP_POLICY)) },
   ];
+}
+
+/** The default breakers but for recovery `ramp` (docs/concepts.md#breaker-recovery). */
+export const RAMP_POLICY: BreakerPolicy = { ...DEFAULT_BREAKER_POLICY, recovery: 'ramp' };
+
+/** Switchyard's breakers with `policy`, a memory store and account-route cooling. */
+function switchyard(policy: BreakerPolicy): (context: StrategyContext) => Breakers {
+  return (context) =>
+    createBreakers({
+      store: createMemoryBreakerStore(),
+      clock: context.time,
+      policyFor: () => policy,
+      // Each simulated provider is one account serving one model: a 429 cools it for every pipeline.
+      routeCooling: { ...rateLimitSchema.parse({}), accountRouteOf: (key) => accountRouteId(key, key) },
+    });
 }

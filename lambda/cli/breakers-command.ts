@@ -37,12 +37,22 @@ function watched(store: BreakerStore, errors: unknown[]): BreakerStore {
     readPipeline: (pipeline, now) => store.readPipeline(pipeline, now).catch(keep),
     record: (pipeline, model, sample, policy) => store.record(pipeline, model, sample, policy).catch(keep),
     tryOpen: (pipeline, model, request) => store.tryOpen(pipeline, model, request).catch(keep),
+    claimProbe: (pipeline, model, claim) => store.claimProbe(pipeline, model, claim).catch(keep),
+    startRamp: (pipeline, model, request) => store.startRamp(pipeline, model, request).catch(keep),
     readRoutes: (routes, now) => store.readRoutes(routes, now).catch(keep),
     coolRoute: (route, sample, policy) => store.coolRoute(route, sample, policy).catch(keep),
   };
 }
 
 const dash = (value: string | null) => value ?? '-';
+
+/** The RECOVERY cell (docs/concepts.md#breaker-recovery): where a `ramp` breaker is on its way back. */
+function recoveryCell(v: BreakerView): string {
+  if (v.phase === 'ramp') return `ramp ${v.rampShare}% until ${v.rampUntil}`;
+  if (v.recovery !== 'ramp' && v.phase !== 'probing') return '-';
+  if (v.phase === 'probing') return `probing ${v.probeStreak} ok, next ${v.nextProbeAt ?? 'now'}`;
+  return v.phase === 'open' ? `first probe ${v.nextProbeAt ?? 'now'}` : '-';
+}
 
 function table(views: BreakerView[]): string {
   const rows = views.map((v) => [
@@ -56,6 +66,7 @@ function table(views: BreakerView[]): string {
     String(v.consecutive429),
     dash(v.coolingUntil),
     v.routeCoolingUntil ? `${v.routeCoolingUntil} (${v.routeCooledBy ?? '?'})` : '-',
+    recoveryCell(v),
   ]);
   const header = [
     'PIPELINE',
@@ -68,6 +79,7 @@ function table(views: BreakerView[]): string {
     '429-STREAK',
     'COOLING-UNTIL',
     'ROUTE-COOLING-UNTIL(by)',
+    'RECOVERY',
   ];
   return `${formatTable(header, rows)}\n`;
 }

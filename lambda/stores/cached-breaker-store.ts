@@ -6,7 +6,8 @@ import {
   type BreakerSnapshot,
   EMPTY_SNAPSHOT,
 } from '../core/breaker/breaker-state.js';
-import type { BreakerStore, OpenRequest } from '../core/breaker/breaker-store.js';
+import type { BreakerStore, OpenRequest, ProbeClaim, RampStart } from '../core/breaker/breaker-store.js';
+import { applyProbeClaim, applyRampStart } from '../core/breaker/recovery.js';
 import type { RateLimitSample, RouteCooling, RouteCoolingPolicy } from '../core/breaker/route-cooling.js';
 
 /** Settings of the in-container read cache. */
@@ -82,6 +83,24 @@ export class CachedBreakerStore implements BreakerStore {
       this.entries.delete(pipeline);
     }
     return opened;
+  }
+
+  async claimProbe(pipeline: string, model: string, claim: ProbeClaim): Promise<boolean> {
+    const won = await this.inner.claimProbe(pipeline, model, claim);
+    const current = this.entries.get(pipeline)?.models.get(model);
+    // Won: the next slot is ours to know. Lost: another container's slot is in the table.
+    if (won && current) this.remember(pipeline, model, applyProbeClaim(current, claim.now, claim.policy));
+    else if (!won) this.entries.delete(pipeline);
+    return won;
+  }
+
+  async startRamp(pipeline: string, model: string, request: RampStart): Promise<boolean> {
+    const started = await this.inner.startRamp(pipeline, model, request);
+    const current = this.entries.get(pipeline)?.models.get(model);
+    if (started && current)
+      this.remember(pipeline, model, applyRampStart(current, request.now, request.policy));
+    else if (!started) this.entries.delete(pipeline);
+    return started;
   }
 
   // Account-route cooling has its own per-container cache in `createBreakers` (`rateLimit.readCacheMs`).

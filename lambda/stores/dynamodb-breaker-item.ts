@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { BreakerPolicy } from '../core/breaker/breaker-policy.js';
 import type { BreakerSnapshot, BucketCounts } from '../core/breaker/breaker-state.js';
+import { rampEnd } from '../core/breaker/recovery.js';
 import { BREAKER_TABLE_KEYS } from './dynamodb-breaker-keys.js';
 
 /**
@@ -20,6 +21,14 @@ export const BREAKER_ATTRIBUTES = {
   lastBucket: 'lastBucket',
   /** Bumped by every write; the rare read-modify-write path uses it for optimistic locking. */
   rev: 'rev',
+  /** Recovery `ramp` (docs/concepts.md#breaker-recovery): the opening recovers through probes. */
+  probing: 'probing',
+  probeStreak: 'probeStreak',
+  probeAt: 'probeAt',
+  rampStart: 'rampStart',
+  rampStepMs: 'rampStepMs',
+  /** A list of numbers: the ramp's percent steps, stored with its start. */
+  rampSteps: 'rampSteps',
 } as const;
 
 const ATTEMPTS_PREFIX = 'a_';
@@ -50,7 +59,23 @@ const itemSchema = z.looseObject({
   [BREAKER_ATTRIBUTES.coolUntil]: z.number().optional().catch(undefined),
   [BREAKER_TABLE_KEYS.ttlAttribute]: z.number().optional().catch(undefined),
   [BREAKER_ATTRIBUTES.rev]: z.number().optional().catch(undefined),
+  [BREAKER_ATTRIBUTES.probing]: z.boolean().optional().catch(undefined),
+  [BREAKER_ATTRIBUTES.probeStreak]: z.number().int().nonnegative().optional().catch(undefined),
+  [BREAKER_ATTRIBUTES.probeAt]: z.number().optional().catch(undefined),
+  [BREAKER_ATTRIBUTES.rampStart]: z.number().optional().catch(undefined),
+  [BREAKER_ATTRIBUTES.rampStepMs]: z.number().positive().optional().catch(undefined),
+  [BREAKER_ATTRIBUTES.rampSteps]: z.array(z.number()).min(1).optional().catch(undefined),
 });
+
+/** The recovery fields of a snapshot, in the order the item and the snapshot name them. */
+const RECOVERY_FIELDS = [
+  'probing',
+  'probeStreak',
+  'probeAt',
+  'rampStart',
+  'rampStepMs',
+  'rampSteps',
+] as const;
 
 /**
  * The latest time (epoch seconds) anything written at `at` can still matter: a window sample
@@ -94,6 +119,10 @@ export function itemToSnapshot(item: BreakerItem, windowFloor = Number.NEGATIVE_
   if (fixed.openedAt !== undefined) snapshot.openedAt = fixed.openedAt;
   if (fixed.openReason !== undefined) snapshot.openReason = fixed.openReason;
   if (fixed.coolUntil !== undefined) snapshot.coolUntil = fixed.coolUntil;
+  for (const field of RECOVERY_FIELDS) {
+    const value = fixed[field];
+    if (value !== undefined) Object.assign(snapshot, { [field]: value });
+  }
   return snapshot;
 }
 
@@ -124,6 +153,7 @@ export function snapshotToItem(snapshot: BreakerSnapshot, meta: ItemMeta): Break
     [BREAKER_ATTRIBUTES.openedAt]: snapshot.openedAt,
     [BREAKER_ATTRIBUTES.openReason]: snapshot.openReason,
     [BREAKER_ATTRIBUTES.coolUntil]: snapshot.coolUntil,
+    ...Object.fromEntries(RECOVERY_FIELDS.map((field) => [field, snapshot[field]])),
   };
   for (const [name, value] of Object.entries(optional)) if (value !== undefined) item[name] = value;
   for (const [start, counts] of Object.entries(snapshot.buckets)) {
@@ -136,6 +166,7 @@ export function snapshotToItem(snapshot: BreakerSnapshot, meta: ItemMeta): Break
     expiresAtFor(meta.now, meta.policy),
     until(snapshot.openUntil),
     until(snapshot.coolUntil),
+    until(rampEnd(snapshot)),
   );
   return item;
 }

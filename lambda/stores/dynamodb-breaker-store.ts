@@ -13,7 +13,7 @@ import {
   EMPTY_SNAPSHOT,
   isRecorded,
 } from '../core/breaker/breaker-state.js';
-import type { BreakerStore, OpenRequest } from '../core/breaker/breaker-store.js';
+import type { BreakerStore, OpenRequest, ProbeClaim, RampStart } from '../core/breaker/breaker-store.js';
 import type { RateLimitSample, RouteCooling, RouteCoolingPolicy } from '../core/breaker/route-cooling.js';
 import { SwitchyardError } from '../core/errors.js';
 import {
@@ -25,7 +25,8 @@ import {
   snapshotToItem,
 } from './dynamodb-breaker-item.js';
 import { BREAKER_TABLE_KEYS } from './dynamodb-breaker-keys.js';
-import { openUpdate, recordUpdate } from './dynamodb-breaker-update.js';
+import { openUpdate, recordUpdate, type UpdateParts } from './dynamodb-breaker-update.js';
+import { claimProbeUpdate, startRampUpdate } from './dynamodb-recovery-update.js';
 import { coolRouteItem, readRouteItems } from './dynamodb-route-cooling.js';
 
 /** Where the DynamoDB breaker store keeps its items. */
@@ -173,14 +174,23 @@ export class DynamoDbBreakerStore implements BreakerStore {
     throw new BreakerStoreContentionError(pipeline, model);
   }
 
-  async tryOpen(pipeline: string, model: string, request: OpenRequest): Promise<boolean> {
+  tryOpen(pipeline: string, model: string, request: OpenRequest): Promise<boolean> {
+    return this.conditional(pipeline, model, openUpdate(request.now, request.reason, request.policy));
+  }
+
+  claimProbe(pipeline: string, model: string, claim: ProbeClaim): Promise<boolean> {
+    return this.conditional(pipeline, model, claimProbeUpdate(claim));
+  }
+
+  startRamp(pipeline: string, model: string, request: RampStart): Promise<boolean> {
+    return this.conditional(pipeline, model, startRampUpdate(request));
+  }
+
+  /** One conditional `UpdateItem`: `true` when this write won, `false` when its condition failed. */
+  private async conditional(pipeline: string, model: string, parts: UpdateParts): Promise<boolean> {
     try {
       await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keyOf(pipeline, model),
-          ...openUpdate(request.now, request.reason, request.policy),
-        }),
+        new UpdateCommand({ TableName: this.tableName, Key: keyOf(pipeline, model), ...parts }),
       );
       return true;
     } catch (error) {

@@ -87,6 +87,15 @@ export function recordUpdate(
     values[':zero'] = 0;
     set.push('#c429 = :zero');
   }
+  if (sample.probe) {
+    // The probe of a probe slot: its outcome moves the probe streak, as `applySample` does.
+    names['#ps'] = n.probeStreak;
+    if (sample.outcome === 'ok') add.push('#ps :one');
+    else {
+      values[':zero'] = 0;
+      set.push('#ps = :zero');
+    }
+  }
   let condition =
     'attribute_not_exists(#pk) OR (#exp > :nowSec AND (attribute_not_exists(#lb) OR #lb >= :floor))';
   if (sample.retryAfterMs !== undefined && sample.retryAfterMs > 0) {
@@ -111,30 +120,46 @@ export function recordUpdate(
   };
 }
 
+/** Recovery attributes an opening starts over, as `applyOpening` drops them. */
+const RECOVERY_ATTRIBUTES = [n.probeAt, n.rampStart, n.rampStepMs, n.rampSteps] as const;
+
 /**
- * The opening as one conditional `UpdateItem`: it succeeds only while the breaker is closed, so
- * of several containers that saw the same threshold crossed exactly one opens it. The 429 streak
- * starts over, as `applyOpening` does.
+ * The opening as one conditional `UpdateItem`: it succeeds only while the breaker is closed (or
+ * ramping), so of several containers that saw the threshold crossed exactly one opens it. The 429
+ * streak starts over and a ramp in progress ends, as `applyOpening` does; with recovery `ramp`
+ * it is open until the first probe slot and recovers through probes.
  */
 export function openUpdate(now: number, reason: OpenReason, policy: BreakerPolicy): UpdateParts {
+  const ramp = policy.recovery === 'ramp';
+  const names: Record<string, string> = {
+    '#ou': n.openUntil,
+    '#oa': n.openedAt,
+    '#or': n.openReason,
+    '#c429': n.consecutive429,
+    '#exp': BREAKER_TABLE_KEYS.ttlAttribute,
+    '#rev': n.rev,
+    '#pr': n.probing,
+    '#ps': n.probeStreak,
+  };
+  const remove = RECOVERY_ATTRIBUTES.map((name, k) => {
+    names[`#r${k}`] = name;
+    return `#r${k}`;
+  });
+  const set = ['#ou = :until', '#oa = :now', '#or = :reason', '#c429 = :zero', '#exp = :exp'];
+  if (ramp) set.push('#pr = :true', '#ps = :zero');
+  else remove.push('#pr', '#ps');
   return {
-    UpdateExpression: 'SET #ou = :until, #oa = :now, #or = :reason, #c429 = :zero, #exp = :exp ADD #rev :one',
+    UpdateExpression: `SET ${set.join(', ')} ADD #rev :one REMOVE ${remove.join(', ')}`,
     ConditionExpression: 'attribute_not_exists(#ou) OR #ou <= :now',
-    ExpressionAttributeNames: {
-      '#ou': n.openUntil,
-      '#oa': n.openedAt,
-      '#or': n.openReason,
-      '#c429': n.consecutive429,
-      '#exp': BREAKER_TABLE_KEYS.ttlAttribute,
-      '#rev': n.rev,
-    },
+    ExpressionAttributeNames: names,
     ExpressionAttributeValues: {
-      ':until': now + policy.openMs,
+      ':until': now + (ramp ? policy.probeIntervalMs : policy.openMs),
       ':now': now,
       ':reason': reason,
       ':zero': 0,
       ':one': 1,
       ':exp': expiresAtFor(now, policy),
+      ...(ramp ? { ':true': true } : {}),
     },
   };
 }

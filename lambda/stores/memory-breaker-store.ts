@@ -8,7 +8,8 @@ import {
   EMPTY_SNAPSHOT,
   isOpen,
 } from '../core/breaker/breaker-state.js';
-import type { BreakerStore, OpenRequest } from '../core/breaker/breaker-store.js';
+import type { BreakerStore, OpenRequest, ProbeClaim, RampStart } from '../core/breaker/breaker-store.js';
+import { applyProbeClaim, applyRampStart, canClaimProbe, readyToRamp } from '../core/breaker/recovery.js';
 import {
   applyRateLimit,
   isRouteCooling,
@@ -48,6 +49,23 @@ export class MemoryBreakerStore implements BreakerStore {
     const current = models.get(model) ?? EMPTY_SNAPSHOT;
     if (isOpen(current, request.now)) return false;
     models.set(model, applyOpening(current, request.now, request.reason, request.policy));
+    return true;
+  }
+
+  async claimProbe(pipeline: string, model: string, claim: ProbeClaim): Promise<boolean> {
+    const models = this.models(pipeline);
+    const current = models.get(model);
+    if (!current || !canClaimProbe(current, claim.slot, claim.now)) return false;
+    models.set(model, applyProbeClaim(current, claim.now, claim.policy));
+    return true;
+  }
+
+  async startRamp(pipeline: string, model: string, request: RampStart): Promise<boolean> {
+    const models = this.models(pipeline);
+    const current = models.get(model);
+    if (!current || current.openedAt !== request.openedAt || !readyToRamp(current, request.policy))
+      return false;
+    models.set(model, applyRampStart(current, request.now, request.policy));
     return true;
   }
 

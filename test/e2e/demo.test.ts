@@ -79,6 +79,30 @@ describe('switchyard demo', () => {
     expect(expected.errors).toBe(0);
     expect(data.phases.map((p) => p.name)).toEqual(['baseline', 'spike', 'recovery', 'cron']);
 
+    // The official tier comes back through recovery ramp: some breaker went open → probing → ramp
+    // and its ramp ran to its end (closed), all in the report's breaker timeline.
+    expect(data.totals.probingPhases).toBeGreaterThan(0);
+    expect(data.totals.rampsClosed).toBeGreaterThan(0);
+    const bars = [...html.matchAll(/<title>([^<]+?): (open|probing|ramp) ([\d.]+)-([\d.]+) s/g)].map((m) => ({
+      breaker: m[1],
+      phase: m[2],
+      start: m[3],
+      end: m[4],
+    }));
+    const story = bars.some(
+      (open) =>
+        open.phase === 'open' &&
+        bars.some(
+          (probing) =>
+            probing.breaker === open.breaker &&
+            probing.phase === 'probing' &&
+            probing.start === open.end &&
+            bars.some((r) => r.breaker === open.breaker && r.phase === 'ramp' && r.start === probing.end),
+        ),
+    );
+    expect(story).toBe(true);
+    expect(output).toMatch(/^recovery: \d+ probing phases, \d+ ramps \(\d+ ran to closed\)$/m);
+
     expect(output).toContain('-- spike: ');
     expect(output).toMatch(/^PHASE +REQUESTS +OK %/m);
     expect(output).toContain(`report: ${reportPath}`);

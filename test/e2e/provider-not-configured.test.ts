@@ -39,6 +39,12 @@ describe('a provider without a key (not_configured) over HTTP', () => {
       coolingUntil: null,
       routeCoolingUntil: null,
       routeCooledBy: null,
+      recovery: 'window',
+      phase: 'closed',
+      probeStreak: 0,
+      nextProbeAt: null,
+      rampShare: null,
+      rampUntil: null,
     });
     expect(await breakerOf('a')).toMatchObject({ state: 'closed', windowAttempts: 3, windowFailures: 0 });
     const keyless = h

@@ -6,6 +6,7 @@ import type { AnswerCache } from '../../lambda/core/last-resort/answer-cache.js'
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { silentLogger } from '../../lambda/core/logger.js';
 import { startFakeAnthropic } from '../../lambda/dev/fakes/anthropic-fake.js';
+import type { Clock, Random, Sleep } from '../../lambda/core/time.js';
 import { startFakeBedrock } from '../../lambda/dev/fakes/bedrock-fake.js';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
@@ -70,6 +71,8 @@ export async function startGatewayHarness(
     answers?: AnswerCache;
     /** Admission counters; default: the gateway's own memory store. */
     admissionStore?: AdmissionStore;
+    /** Time and randomness of the gateway; default the system's (a fake clock passes its own `sleep`). */
+    time?: { clock: Clock; random: Random; sleep: Sleep };
     /** Adds to the config before it is parsed (limits, schedules, model settings...). */
     configure?: (config: Record<string, unknown> & { models: Record<string, object> }) => void;
   } = {},
@@ -118,6 +121,7 @@ export async function startGatewayHarness(
     answers: options.answers,
     admissionStore: options.admissionStore,
     jobs: options.jobs && { ...options.jobs, retentionDays: config.jobs.retentionDays },
+    ...options.time,
   });
   const server: RunningServer = await startServer(local.app, { port: 0, host: '127.0.0.1' });
   let worker: LocalJobRunner | undefined;

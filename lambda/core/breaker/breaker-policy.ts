@@ -10,8 +10,18 @@ export interface BreakerPolicy {
   failureRate: number;
   /** Consecutive 429s that open the breaker. */
   consecutive429: number;
-  /** How long an opened breaker stays open, in ms. */
+  /** How long an opened breaker stays open, in ms (recovery `window`). */
   openMs: number;
+  /** `window`: closed outright after `openMs`; `ramp`: probes, then a growing share of traffic. */
+  recovery: 'window' | 'ramp';
+  /** Ms between two probe slots while a `ramp` breaker is open. */
+  probeIntervalMs: number;
+  /** Consecutive probe successes that start the ramp. */
+  probeSuccesses: number;
+  /** Percent of the pipeline's traffic admitted at each ramp step, rising. */
+  rampSteps: readonly number[];
+  /** How long each ramp step is held, in ms. */
+  rampStepMs: number;
 }
 
 /** The policy of a config that sets no breaker field: the config schema's defaults. */

@@ -24,6 +24,21 @@ export interface BreakerSnapshot {
   coolUntil?: number | undefined;
   /** Window buckets keyed by bucket start (ms). Buckets older than the window are ignored. */
   buckets: Record<string, BucketCounts>;
+  /**
+   * This opening recovers through probes (recovery `ramp`, docs/concepts.md#breaker-recovery):
+   * while set, `openUntil` is the start of the next probe slot.
+   */
+  probing?: boolean | undefined;
+  /** Consecutive probe successes since the opening. */
+  probeStreak?: number | undefined;
+  /** When the last probe slot was claimed (ms since epoch); absent before the first. */
+  probeAt?: number | undefined;
+  /** When the ramp started (ms since epoch); the ramp's plan is stored with it. */
+  rampStart?: number | undefined;
+  /** How long each ramp step is held, in ms, as the ramp started with. */
+  rampStepMs?: number | undefined;
+  /** Percent of traffic admitted at each ramp step, as the ramp started with. */
+  rampSteps?: readonly number[] | undefined;
 }
 
 export type OpenReason = 'consecutive_429' | 'failure_rate' | 'upstream_auth' | 'model_not_found';
@@ -36,6 +51,8 @@ export interface AttemptSample {
   outcome: 'ok' | FailureClass;
   /** Cooling hint from `Retry-After`, in ms. */
   retryAfterMs?: number | undefined;
+  /** The attempt was the probe of a probe slot: its outcome moves the probe streak. */
+  probe?: boolean | undefined;
 }
 
 export const EMPTY_SNAPSHOT: Readonly<BreakerSnapshot> = Object.freeze({ consecutive429: 0, buckets: {} });
@@ -103,7 +120,9 @@ export function applySample(
     sample.retryAfterMs !== undefined && sample.retryAfterMs > 0
       ? Math.max(snapshot.coolUntil ?? 0, sample.at + Math.min(sample.retryAfterMs, policy.openMs))
       : snapshot.coolUntil;
-  return { ...snapshot, buckets, consecutive429, coolUntil };
+  const next: BreakerSnapshot = { ...snapshot, buckets, consecutive429, coolUntil };
+  if (sample.probe) next.probeStreak = sample.outcome === 'ok' ? (snapshot.probeStreak ?? 0) + 1 : 0;
+  return next;
 }
 
 /**
@@ -127,18 +146,21 @@ export function openingReason(
   return undefined;
 }
 
-/** The state after a successful opening: open for `openMs`, the 429 streak starts over. */
+/**
+ * The state after a successful opening, and the 429 streak starts over. Recovery `window`: open
+ * for `openMs`. Recovery `ramp`: open until the first probe slot, `probeIntervalMs` from now;
+ * a ramp in progress ends.
+ */
 export function applyOpening(
   snapshot: BreakerSnapshot,
   now: number,
   reason: OpenReason,
   policy: BreakerPolicy,
 ): BreakerSnapshot {
-  return {
-    ...snapshot,
-    openUntil: now + policy.openMs,
-    openedAt: now,
-    openReason: reason,
-    consecutive429: 0,
-  };
+  const { probing, probeStreak, probeAt, rampStart, rampStepMs, rampSteps, ...rest } = snapshot;
+  const opened = { ...rest, openedAt: now, openReason: reason, consecutive429: 0 };
+  if (policy.recovery === 'ramp') {
+    return { ...opened, openUntil: now + policy.probeIntervalMs, probing: true, probeStreak: 0 };
+  }
+  return { ...opened, openUntil: now + policy.openMs };
 }

@@ -9,6 +9,22 @@ export interface OpenRequest {
   policy: BreakerPolicy;
 }
 
+/** A request to claim one probe slot (recovery `ramp`): the slot is the `openUntil` the caller saw. */
+export interface ProbeClaim {
+  now: number;
+  /** Start of the probe slot (ms since epoch), as read: the stored `openUntil`. */
+  slot: number;
+  policy: BreakerPolicy;
+}
+
+/** A request to start the ramp of one opening, once its probes have succeeded often enough. */
+export interface RampStart {
+  now: number;
+  /** `openedAt` of the opening whose probes succeeded: a later opening is not ramped by them. */
+  openedAt: number;
+  policy: BreakerPolicy;
+}
+
 /**
  * Where breaker state lives. Shaped so that a DynamoDB store can serve a whole pipeline in one
  * read (one partition per pipeline) and record an attempt in one write (an atomic update that
@@ -29,6 +45,16 @@ export interface BreakerStore {
    * write opened it, so that only that caller reports the opening.
    */
   tryOpen(pipeline: string, model: string, request: OpenRequest): Promise<boolean>;
+  /**
+   * Claims the free probe slot `claim.slot` of an open `ramp` breaker: the next slot starts
+   * `probeIntervalMs` from `now`. Resolves `true` for exactly one of the callers that saw the slot.
+   */
+  claimProbe(pipeline: string, model: string, claim: ProbeClaim): Promise<boolean>;
+  /**
+   * Starts the ramp of the opening at `request.openedAt` once its probe streak has reached
+   * `probeSuccesses`. Resolves `true` only for the one caller whose write started it.
+   */
+  startRamp(pipeline: string, model: string, request: RampStart): Promise<boolean>;
   /**
    * The cooling of these account routes (ids from `accountRouteId`), in one read; a route that
    * never cooled, or whose item expired, is absent.

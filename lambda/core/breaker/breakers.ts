@@ -13,6 +13,14 @@ import {
   openingReason,
 } from './breaker-state.js';
 import type { BreakerStore } from './breaker-store.js';
+import {
+  applyProbeClaim,
+  applyRampStart,
+  breakerPhase,
+  rampEnd,
+  rampReopenReason,
+  readyToRamp,
+} from './recovery.js';
 import type { RouteCooling } from './route-cooling.js';
 
 /** Reported once per opening, by the one writer that opened the breaker. */
@@ -20,16 +28,36 @@ export interface BreakerOpened {
   pipeline: string;
   model: string;
   reason: OpenReason;
-  /** Ms since epoch. */
+  /** Ms since epoch. With recovery `ramp`: the first probe slot. */
   openUntil: number;
+  /** How it returns: `window` (closed at `openUntil`) or `ramp` (probes from `openUntil` on). */
+  recovery: 'window' | 'ramp';
   /** Our credential was refused or the model is gone: a person should look (ERROR log + metric). */
   alert: boolean;
 }
 
+/**
+ * A step of a `ramp` breaker's return (docs/concepts.md#breaker-recovery), reported once by the
+ * one writer that took it: `probing`, a probe slot claimed; `ramp`, the ramp started.
+ */
+export interface BreakerRecovering {
+  pipeline: string;
+  model: string;
+  phase: 'probing' | 'ramp';
+  /** When the step was taken, ms since epoch. */
+  at: number;
+  /** `probing`: the next probe slot; `ramp`: the end of the ramp (ms since epoch). */
+  until: number;
+}
+
 export interface BreakerEvents {
   onOpened?(event: BreakerOpened): void;
+  onRecovery?(event: BreakerRecovering): void;
   /** The store failed; the router carries on with what this process knows. */
-  onStoreError?(operation: 'read' | 'record' | 'open' | 'read-routes' | 'cool-route', error: unknown): void;
+  onStoreError?(
+    operation: 'read' | 'record' | 'open' | 'probe' | 'ramp' | 'read-routes' | 'cool-route',
+    error: unknown,
+  ): void;
 }
 
 /** Account-route cooling (config `rateLimit`, docs/concepts.md#account-route-cooling). */
@@ -56,8 +84,17 @@ export interface BreakersOptions {
 export interface Breakers {
   /** Snapshots of every model of the pipeline. On a store error: the last state this process saw. */
   read(pipeline: string): Promise<Map<string, BreakerSnapshot>>;
-  /** Records one attempt and opens the breaker when the policy says so. Never throws. */
+  /**
+   * Records one attempt and opens the breaker when the policy says so; a probe's success may start
+   * the ramp, a failure during the ramp may open it again. Never throws.
+   */
   record(pipeline: string, model: string, sample: AttemptSample): Promise<void>;
+  /**
+   * Claims the free probe slot starting at `slot` (the `openUntil` read) for one attempt on this
+   * route; `true` for exactly one claimer across containers. Never throws: on a store error this
+   * process probes on its own.
+   */
+  claimProbe(pipeline: string, model: string, slot: number): Promise<boolean>;
   /**
    * The account-route cooling of these route keys, by route key; only routes with a state are
    * present. From a per-container cache of `readCacheMs`; never throws.
@@ -77,14 +114,6 @@ export function createBreakers(options: BreakersOptions): Breakers {
     }
     models.set(model, snapshot);
   };
-
-  const open = (
-    pipeline: string,
-    model: string,
-    after: BreakerSnapshot,
-    reason: OpenReason,
-    policy: BreakerPolicy,
-  ) => openBreaker(options, remember, { pipeline, model, after, reason, policy });
 
   const accounts = createAccountCooling(options);
 
@@ -115,10 +144,80 @@ export function createBreakers(options: BreakersOptions): Breakers {
         after = applySample(lastKnown.get(pipeline)?.get(model) ?? EMPTY_SNAPSHOT, sample, policy);
       }
       remember(pipeline, model, after);
-      const reason = openingReason(after, sample, policy, clock.now());
-      if (reason) await open(pipeline, model, after, reason, policy);
+      await settle(options, remember, { pipeline, model, after, policy }, sample);
     },
+
+    claimProbe: (pipeline, model, slot) =>
+      claimProbe(options, lastKnown.get(pipeline)?.get(model), remember, { pipeline, model, slot }),
   };
+}
+
+type Remember = (pipeline: string, model: string, snapshot: BreakerSnapshot) => void;
+
+/**
+ * What the state after a sample calls for: a probe's success may start the ramp; a failure opens a
+ * closed breaker by the policy, or a ramping one by the ramp's rule (docs/concepts.md#breaker-recovery);
+ * an open or probing breaker only waits for its probes.
+ */
+async function settle(
+  options: BreakersOptions,
+  remember: Remember,
+  step: Omit<Opening, 'reason'>,
+  sample: AttemptSample,
+): Promise<void> {
+  const { after, policy } = step;
+  if (sample.probe && readyToRamp(after, policy)) return startRamp(options, remember, step);
+  const now = options.clock.now();
+  const phase = breakerPhase(after, now);
+  const reason =
+    phase === 'ramp'
+      ? rampReopenReason(after, sample, policy, now)
+      : phase === 'closed'
+        ? openingReason(after, sample, policy, now)
+        : undefined;
+  if (reason) await openBreaker(options, remember, { ...step, reason });
+}
+
+/** Claims a probe slot in the store (or, on a store error, for this process only) and reports the winner's. */
+async function claimProbe(
+  { store, clock, policyFor, events = {} }: BreakersOptions,
+  known: BreakerSnapshot | undefined,
+  remember: Remember,
+  { pipeline, model, slot }: { pipeline: string; model: string; slot: number },
+): Promise<boolean> {
+  const now = clock.now();
+  const policy = policyFor(pipeline);
+  let won: boolean;
+  try {
+    won = await store.claimProbe(pipeline, model, { now, slot, policy });
+  } catch (error) {
+    events.onStoreError?.('probe', error);
+    won = true; // only this process can know; one probe per slot per process
+  }
+  if (!won) return false;
+  if (known) remember(pipeline, model, applyProbeClaim(known, now, policy));
+  events.onRecovery?.({ pipeline, model, phase: 'probing', at: now, until: now + policy.probeIntervalMs });
+  return true;
+}
+
+/** The probes succeeded: starts the ramp in the store (or, on a store error, here) and reports it once. */
+async function startRamp(
+  { store, clock, events = {} }: BreakersOptions,
+  remember: Remember,
+  { pipeline, model, after, policy }: Omit<Opening, 'reason'>,
+): Promise<void> {
+  const now = clock.now();
+  let started: boolean;
+  try {
+    started = await store.startRamp(pipeline, model, { now, openedAt: after.openedAt ?? 0, policy });
+  } catch (error) {
+    events.onStoreError?.('ramp', error);
+    started = true;
+  }
+  if (!started) return;
+  const ramped = applyRampStart(after, now, policy);
+  remember(pipeline, model, ramped);
+  events.onRecovery?.({ pipeline, model, phase: 'ramp', at: now, until: rampEnd(ramped) ?? now });
 }
 
 /** One breaker about to open: the state after the sample that opens it, and why. */
@@ -133,7 +232,7 @@ interface Opening {
 /** Opens a breaker in the store (or, on a store error, in this process only) and reports it once. */
 async function openBreaker(
   { store, clock, events = {} }: BreakersOptions,
-  remember: (pipeline: string, model: string, snapshot: BreakerSnapshot) => void,
+  remember: Remember,
   { pipeline, model, after, reason, policy }: Opening,
 ): Promise<void> {
   const now = clock.now();
@@ -144,13 +243,16 @@ async function openBreaker(
     events.onStoreError?.('open', error);
     opened = true; // only this process knows; it is the one to report it
   }
-  remember(pipeline, model, applyOpening(after, now, reason, policy));
+  const openedState = applyOpening(after, now, reason, policy);
+  remember(pipeline, model, openedState);
   if (opened) {
     events.onOpened?.({
       pipeline,
       model,
       reason,
-      openUntil: now + policy.openMs,
+      // With recovery `ramp`: the first probe slot.
+      openUntil: openedState.openUntil ?? now,
+      recovery: policy.recovery,
       alert: reason === 'upstream_auth' || reason === 'model_not_found',
     });
   }

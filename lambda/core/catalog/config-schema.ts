@@ -20,6 +20,7 @@ import {
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
 import { rateLimitSchema } from './rate-limit-config-schema.js';
+import { recoveryFields, recoverySettingsShape } from './recovery-config-schema.js';
 import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
 import { timeoutsField } from './timeouts-config-schema.js';
 import { vertexProviderSchema } from './vertex-config-schema.js';
@@ -100,8 +101,9 @@ const breakerFields = {
   failureRate: z.number().gt(0).max(1),
   /** Consecutive 429s that open the breaker. */
   consecutive429: positiveInt,
-  /** How long an opened breaker stays open, in ms. */
+  /** How long an opened breaker stays open, in ms (with recovery `window`). */
   openMs: positiveInt,
+  ...recoveryFields,
 };
 
 /** The top-level `breaker` block: every pipeline's breakers, every field defaulted. */
@@ -116,6 +118,8 @@ export const breakerSettingsSchema = z.strictObject({
   consecutive429: breakerFields.consecutive429.default(2),
   /** Default 900000 (15 min). */
   openMs: breakerFields.openMs.default(900_000),
+  /** How an opened breaker returns: `recovery`, `probeIntervalMs`, `probeSuccesses`, `rampSteps`, `rampStepMs`. */
+  ...recoverySettingsShape,
 });
 
 /** A pipeline's own `breaker` block: each field left out keeps the top-level value. */

@@ -1,6 +1,7 @@
 import type { BreakerPolicy } from '../breaker/breaker-policy.js';
-import { type BreakerSnapshot, isCooling, isOpen, windowCounts } from '../breaker/breaker-state.js';
+import { type BreakerSnapshot, isCooling, windowCounts } from '../breaker/breaker-state.js';
 import type { Breakers } from '../breaker/breakers.js';
+import { type BreakerPhase, breakerPhase, rampEnd, rampShare } from '../breaker/recovery.js';
 import { isRouteCooling } from '../breaker/route-cooling.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { type ChainSource, envVarName, resolveEffectiveChain } from '../catalog/chain-sources.js';
@@ -62,6 +63,18 @@ export interface BreakerView {
   routeCoolingUntil: string | null;
   /** The pipeline whose 429 set that cooling. */
   routeCooledBy: string | null;
+  /** How the pipeline's breakers return (docs/concepts.md#breaker-recovery): `window` or `ramp`. */
+  recovery: 'window' | 'ramp';
+  /** `open` and `probing` show as state `open`, `ramp` and `closed` as `closed`. */
+  phase: BreakerPhase;
+  /** Probe successes in a row since the opening (recovery `ramp`). */
+  probeStreak: number;
+  /** While open on recovery `ramp`: when the next probe slot starts; null when it is free now. */
+  nextProbeAt: string | null;
+  /** During the ramp: the share of traffic (percent) the route may take now. */
+  rampShare: number | null;
+  /** During the ramp: when it ends and the breaker is closed. */
+  rampUntil: string | null;
 }
 
 /** The routing service behind the HTTP app: which chain a request runs on, and running it. */
@@ -192,16 +205,25 @@ function breakerView(
   policy: BreakerPolicy,
 ): Omit<BreakerView, 'routeCoolingUntil' | 'routeCooledBy'> {
   const counts = s ? windowCounts(s, now, policy) : { attempts: 0, failures: 0 };
+  const phase = breakerPhase(s, now);
+  const open = phase === 'open' || phase === 'probing';
+  const probing = s?.probing === true;
   return {
     pipeline,
     model,
     route,
-    state: s && isOpen(s, now) ? 'open' : 'closed',
+    state: open ? 'open' : 'closed',
     openUntil: iso(s?.openUntil, now),
-    openReason: s && isOpen(s, now) ? (s.openReason ?? null) : null,
+    openReason: open ? (s?.openReason ?? null) : null,
     windowAttempts: counts.attempts,
     windowFailures: counts.failures,
     consecutive429: s?.consecutive429 ?? 0,
     coolingUntil: s && isCooling(s, now) ? iso(s.coolUntil, now) : null,
+    recovery: policy.recovery,
+    phase,
+    probeStreak: probing ? (s?.probeStreak ?? 0) : 0,
+    nextProbeAt: probing ? iso(s?.openUntil, now) : null,
+    rampShare: (phase === 'ramp' && s && rampShare(s, now)) || null,
+    rampUntil: phase === 'ramp' && s ? iso(rampEnd(s), now) : null,
   };
 }

@@ -46,6 +46,12 @@ export interface SkippedRoute {
 }
 
 /**
+ * How a `ramp` breaker let an attempt through (docs/concepts.md#breaker-recovery): `probe`, the
+ * one attempt of a probe slot while it is open; `ramp`, admitted by the ramp's share.
+ */
+export type RecoveryAdmission = 'probe' | 'ramp';
+
+/**
  * One line per attempt. Never holds prompt text, output text or secrets. An attempt with outcome
  * `not_configured` sent nothing (this process has no key for the provider): it has no `status`.
  */
@@ -79,6 +85,10 @@ export interface AttemptLedgerEntry {
   timeoutPhase?: TimeoutPhase | undefined;
   /** Routes passed over for account-route cooling before this attempt was chosen; absent when none. */
   skipped?: SkippedRoute[] | undefined;
+  /** Set when the route's breaker is recovering: a probe, or admitted by the ramp; absent otherwise. */
+  recovery?: RecoveryAdmission | undefined;
+  /** With `recovery: "ramp"`: the share (percent) the ramp admitted at the time. */
+  rampShare?: number | undefined;
 }
 
 /** One line per request, written when it ends. */

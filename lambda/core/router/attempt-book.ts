@@ -104,6 +104,7 @@ export class AttemptBook {
       at: this.deps.clock.now(),
       outcome: error?.failureClass ?? 'ok',
       retryAfterMs: record.retryAfterMs,
+      ...(record.recovery === 'probe' ? { probe: true } : {}),
     });
   }
 

@@ -1,7 +1,8 @@
-import { type BreakerSnapshot, isCooling, isOpen } from '../breaker/breaker-state.js';
+import { type BreakerSnapshot, isCooling } from '../breaker/breaker-state.js';
 import { isRouteCooling, type RouteCooling } from '../breaker/route-cooling.js';
 import type { Tier } from '../dsl/types.js';
 import type { AttemptAction, AttemptStep, SkippedRoute } from '../ledger/ledger-entry.js';
+import { type RecoveryGate, recoveryGate } from './recovery-gate.js';
 import type {
   AttemptRecord,
   LimitHit,
@@ -59,32 +60,32 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
   let last: PlannedAttempt | undefined;
   // Routes already reported as skipped for account-route cooling: once per request each.
   const reported = new Set<string>();
+  const recovering = recoveryGate(deps);
 
   return {
     async next(n) {
       health ??= await readHealth(request.pipeline, tiers, deps);
       const now = deps.clock.now();
-      const routes = routeState(health, now, failed, tiers.routesOf);
+      const routes = routeState(health, now, failed, tiers.routesOf, recovering);
       const selection =
         sameModelFirst(last, tiers, routes) ?? selectModel(tiers.list, routes.asModels, deps.random);
       const routeKey = selection && routes.pick(selection.key);
       const route = routeKey !== undefined ? deps.models(routeKey) : undefined;
       if (!selection || routeKey === undefined || !route) return undefined;
       const failOpen = routes.isBlocked(routeKey);
-      const step = stepOf(selection.key, routeKey, last);
-      const skipped = skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported);
-      const record: AttemptRecord = {
-        attempt: n,
+      const snapshot = health.snapshots.get(routeKey);
+      const admitted = failOpen ? {} : await recovering.admit(request.pipeline, routeKey, snapshot, now);
+      // Another request (here or in another container) has this probe slot: select again without it.
+      if (!admitted) return this.next(n);
+      const record = newRecord(n, {
         tier: tiers.list[selection.tier]?.number ?? selection.tier + 1,
         model: selection.key,
         provider: route.model.provider,
         action: actionOf(failOpen, routeKey, last?.routeKey),
-        ...(step ? { step } : {}),
-        outcome: 'ok',
-        status: 200,
-        latencyMs: 0,
-        ...(skipped.length > 0 ? { skipped } : {}),
-      };
+        step: stepOf(selection.key, routeKey, last),
+        skipped: skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported),
+        ...admitted,
+      });
       last = { route, routeKey, record };
       return last;
     },
@@ -100,6 +101,22 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       const every = tiers.list.flatMap((t) => t.members.flatMap((m) => tiers.routesOf(m.key)));
       return every.every((route) => failed.has(route)) ? bound : undefined;
     },
+  };
+}
+
+/** The record of attempt `n`, still without an outcome; an absent step and no skips leave no field. */
+function newRecord(
+  n: number,
+  { step, skipped, ...fields }: Omit<AttemptRecord, 'attempt' | 'outcome' | 'status' | 'latencyMs'>,
+): AttemptRecord {
+  return {
+    attempt: n,
+    ...fields,
+    ...(step ? { step } : {}),
+    outcome: 'ok',
+    status: 200,
+    latencyMs: 0,
+    ...(skipped && skipped.length > 0 ? { skipped } : {}),
   };
 }
 
@@ -197,18 +214,19 @@ function skippedFor(
 /**
  * Route-level health, seen as model-level eligibility for {@link selectModel}: a model is blocked
  * when none of its routes is both healthy and unfailed, failed when every route has failed. A route
- * is blocked by its pipeline breaker (open, or cooling after a `Retry-After`) or by its account
- * route's cooling.
+ * is blocked by its pipeline breaker (open, a probe slot taken or lost, not admitted by a ramp, or
+ * cooling after a `Retry-After`) or by its account route's cooling.
  */
 function routeState(
   { snapshots, cooling }: Health,
   now: number,
   failed: ReadonlySet<string>,
   routesOf: (model: string) => readonly string[],
+  recovering: RecoveryGate,
 ) {
   const ownBlock = (route: string) => {
     const s = snapshots.get(route);
-    return s !== undefined && (isOpen(s, now) || isCooling(s, now));
+    return s !== undefined && (isCooling(s, now) || recovering.blocks(route, s, now));
   };
   const accountCooling = (route: string) => isRouteCooling(cooling.get(route), now);
   const isBlocked = (route: string) => ownBlock(route) || accountCooling(route);

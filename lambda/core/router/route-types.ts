@@ -102,6 +102,8 @@ export type AttemptRecord = Pick<
   | 'timeoutPhase'
   | 'latencyMs'
   | 'skipped'
+  | 'recovery'
+  | 'rampShare'
 >;
 
 /** How a committed attempt finally ended: completely (with usage) or with an error after output. */

@@ -17,6 +17,8 @@ const ABSORBED_COLOR = '#f59e0b';
 const OTHER_COLOR = '#94a3b8';
 const QUOTA_COLOR = '#0f766e';
 const REASON_COLORS: Record<string, string> = { consecutive_429: '#f97316', failure_rate: '#b91c1c' };
+/** Colours of a `ramp` breaker's way back (docs/concepts.md#breaker-recovery). */
+const RECOVERY_COLORS: Record<string, string> = { probing: '#facc15', ramp: '#22c55e' };
 
 /** The numbers a reader (or a test) can take from `#demo-data`. */
 export interface ReportData {
@@ -28,6 +30,11 @@ export interface ReportData {
     upstream429: number;
     absorbed429: number;
     breakerOpenings: number;
+    /** Stretches of `ramp` breakers probing while open. */
+    probingPhases: number;
+    /** Ramps started, and those that ran to their end (the breaker closed). */
+    ramps: number;
+    rampsClosed: number;
   };
   ledger: LedgerCheck;
   phases: PhaseStats[];
@@ -79,7 +86,7 @@ function phaseRows(stats: DemoStats): string {
   );
 }
 
-function breakerRows(scenario: DemoScenario, openings: readonly BreakerInterval[]): GanttRow[] {
+function breakerRows(scenario: DemoScenario, intervals: readonly BreakerInterval[]): GanttRow[] {
   // The main pipeline's official models always get a row, opened or not; then every breaker that
   // opened, main pipeline first.
   const key = (pipeline: string, model: string) =>
@@ -87,19 +94,19 @@ function breakerRows(scenario: DemoScenario, openings: readonly BreakerInterval[
   const keys = new Set(
     scenario.providers.filter((p) => p.tier === 1).map((p) => key(scenario.mainPipeline, p.modelKey)),
   );
-  const opened = new Set(openings.map((o) => key(o.pipeline, o.model)));
+  const opened = new Set(intervals.map((o) => key(o.pipeline, o.model)));
   for (const k of [...opened].sort()) keys.add(k);
   return [...keys].map((k) => {
     const [, pipeline = '', model = ''] = k.split('\u0000');
     return {
       label: `${pipeline} / ${model}`,
-      bars: openings
+      bars: intervals
         .filter((o) => o.pipeline === pipeline && o.model === model)
         .map((o) => ({
           startMs: o.startMs,
           endMs: o.endMs,
-          color: REASON_COLORS[o.reason] ?? '#64748b',
-          title: `${pipeline} / ${model}: open ${(o.startMs / 1000).toFixed(1)}-${(o.endMs / 1000).toFixed(1)} s (${o.reason})`,
+          color: (o.phase === 'open' ? REASON_COLORS[o.reason] : RECOVERY_COLORS[o.phase]) ?? '#64748b',
+          title: `${pipeline} / ${model}: ${o.phase} ${(o.startMs / 1000).toFixed(1)}-${(o.endMs / 1000).toFixed(1)} s (${o.reason})`,
         })),
     };
   });
@@ -131,6 +138,16 @@ function checkTable(check: LedgerCheck): string {
   );
 }
 
+/** How the demo's breakers come back, in words. */
+function recoveryText(b: DemoScenario['breaker']): string {
+  if (b.recovery === 'window') return `and stay open ${(b.openMs / 1000).toFixed(1)} s`;
+  const steps = b.rampSteps.map((s) => `${s} %`).join(', ');
+  return (
+    `and come back through recovery <code>ramp</code>: one probe per ${(b.probeIntervalMs / 1000).toFixed(1)} s slot while open, ` +
+    `${b.probeSuccesses} probe successes in a row start the ramp (${steps} of the traffic, ${(b.rampStepMs / 1000).toFixed(1)} s each)`
+  );
+}
+
 function setupSection(scenario: DemoScenario, stats: DemoStats): string {
   const phases = scenario.phases
     .map(
@@ -159,7 +176,7 @@ function setupSection(scenario: DemoScenario, stats: DemoStats): string {
     `(<code>${e(scenario.cron.pipelines[0] ?? '')}</code>...), each waking once with ${scenario.cron.requestsEach} requests. ` +
     `Provider time runs fast: one quota minute lasts ${scenario.minuteMs} ms. Breakers open after ${b.consecutive429} consecutive 429s, ` +
     `or at ${Math.round(b.failureRate * 100)} % failures over at least ${b.minSamples} attempts in ${(b.windowMs / 1000).toFixed(1)} s, ` +
-    `and stay open ${(b.openMs / 1000).toFixed(1)} s; up to ${scenario.maxAttempts} attempts per request. ` +
+    `${recoveryText(b)}; up to ${scenario.maxAttempts} attempts per request. ` +
     `Callers, gateway and upstreams share one process; its event-loop delay was ${formatMs(stats.loopDelayP99Ms)} at p99, ${formatMs(stats.loopDelayMaxMs)} at most.</p>` +
     `<table><tr><th>phase</th><th>time</th><th>req/s</th><th style="text-align:left">what happens</th></tr>${phases}</table>` +
     `<table><tr><th>provider</th><th>model</th><th>tier</th><th>quota req/s</th><th>median latency</th><th>outage</th>` +
@@ -188,11 +205,12 @@ function chartSections(scenario: DemoScenario, stats: DemoStats): string {
     { label: '429s that reached the caller', color: ERROR_COLOR, values: perSecond((b) => b.reached429) },
     { label: 'other failures absorbed', color: OTHER_COLOR, values: perSecond((b) => b.absorbedOther) },
   ];
-  const rows = breakerRows(scenario, stats.openings);
+  const rows = breakerRows(scenario, [...stats.openings, ...stats.recovery]);
   const reasons: [string, string][] = Object.entries(REASON_COLORS).map(([reason, color]) => [
     color,
-    reason.replaceAll('_', ' '),
+    `open: ${reason.replaceAll('_', ' ')}`,
   ]);
+  for (const [phase, color] of Object.entries(RECOVERY_COLORS)) reasons.push([color, phase]);
   return `<h2>Requests per second by serving tier</h2>
 <p class="note">Successful requests by the tier of the model that answered, by send time. Above the official tier's
 quota (dashed) its breakers open and the overflow drains to the aggregator; when they close, the official tier is
@@ -210,12 +228,14 @@ ${stackedBarChart({
 that failed anyway (reached the caller). Other upstream failures that fallback absorbed (the outage's 503s) in grey.</p>
 ${legend(limits.map((s): [string, string] => [s.color, s.label]))}
 ${stackedBarChart({ ...frame, label: 'upstream failures per second', unit: 'per second', height: 200, series: limits })}
-<h2>Breaker open intervals</h2>
-<p class="note">One row per (pipeline, model) breaker, a bar while it was open. Each pipeline keeps its own
-breakers, but a 429 cools its account route (provider, upstream model) for every pipeline, so in the cron
-burst the pipelines skip a spent quota instead of each learning about it with 429s of their own.</p>
+<h2>Breaker timeline</h2>
+<p class="note">One row per (pipeline, model) breaker: open, then probing (one probe request per probe slot while
+it is still open), then the ramp (a growing share of the pipeline's traffic), then closed (no bar). A failure while
+probing keeps it open; one during the ramp opens it again. Each pipeline keeps its own breakers, but a 429 cools
+its account route (provider, upstream model) for every pipeline, so in the cron burst the pipelines skip a spent
+quota instead of each learning about it with 429s of their own.</p>
 ${legend(reasons)}
-${ganttChart({ ...frame, label: 'breaker open intervals', rows, rowHeight: rows.length > 16 ? 11 : 16 })}`;
+${ganttChart({ ...frame, label: 'breaker timeline', rows, rowHeight: rows.length > 16 ? 11 : 16 })}`;
 }
 
 /** The whole report page. */
@@ -238,6 +258,9 @@ export function renderReport(input: {
       upstream429: total.upstream429,
       absorbed429: total.absorbed429,
       breakerOpenings: stats.openings.length,
+      probingPhases: stats.recovery.filter((r) => r.phase === 'probing').length,
+      ramps: stats.recovery.filter((r) => r.phase === 'ramp').length,
+      rampsClosed: stats.recovery.filter((r) => r.phase === 'ramp' && r.endMs === r.untilMs).length,
     },
     ledger: check,
     phases: stats.phases,

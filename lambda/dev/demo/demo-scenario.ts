@@ -3,7 +3,7 @@
  * a return to normal, then a cron burst where many pipelines wake in the same second. Every
  * number lives here, so the live view, the summary and the report describe the same run.
  */
-import type { BreakerPolicy } from '../../core/breaker/breaker-policy.js';
+import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../../core/breaker/breaker-policy.js';
 import type { ProviderSpec } from './provider-spec.js';
 
 /** One stretch of the story with a steady arrival rate on the main pipeline. */
@@ -63,7 +63,10 @@ export interface DemoScenario {
   phases: DemoPhase[];
   cron: CronBurst;
   providers: DemoProviderSpec[];
-  /** Breaker policy for every pipeline: the defaults, with times scaled down to fit the run. */
+  /**
+   * Breaker policy for every pipeline: the defaults, with times scaled down to fit the run, and
+   * recovery `ramp` (docs/concepts.md#breaker-recovery) so the official tier returns gradually.
+   */
   breaker: BreakerPolicy;
   /** Upstream attempts per request. */
   maxAttempts: number;
@@ -168,7 +171,18 @@ export function createDemoScenario(seconds = DEFAULT_DEMO_SECONDS, seed = 7): De
         price: { inputPerMTok: 0.13, outputPerMTok: 0.4 },
       },
     ],
-    breaker: { windowMs: breakerMs, minSamples: 5, failureRate: 0.3, consecutive429: 2, openMs: breakerMs },
+    breaker: {
+      ...DEFAULT_BREAKER_POLICY,
+      windowMs: breakerMs,
+      minSamples: 5,
+      failureRate: 0.3,
+      consecutive429: 2,
+      openMs: breakerMs,
+      // The seed's 30 s probe slots and 1-minute ramp steps, on the same scale as the 15 minutes.
+      recovery: 'ramp',
+      probeIntervalMs: Math.max(100, Math.round(breakerMs / 30)),
+      rampStepMs: Math.max(100, Math.round(breakerMs / 15)),
+    },
     maxAttempts: 3,
     // Generous for answers of at most 3 s: on a starved machine an expired timer runs before the
     // answer that already arrived, and a tight timeout would turn that stall into failures.

@@ -75,6 +75,8 @@ export interface DemoStats {
   bins: TimeBin[];
   /** Every breaker opening, in order. */
   openings: BreakerInterval[];
+  /** Probing and ramp intervals of `ramp` breakers (docs/concepts.md#breaker-recovery), in order. */
+  recovery: BreakerInterval[];
   providers: ProviderStats[];
   /** Requests not sent (too many in flight, or overdue after a stall): the machine was too slow. */
   shed: number;
@@ -141,6 +143,7 @@ function phaseStats(name: string, label: string, records: readonly CallRecord[],
 export function computeStats(input: {
   scenario: DemoScenario;
   records: readonly CallRecord[];
+  /** Every breaker interval: openings, probing, ramps. */
   openings: readonly BreakerInterval[];
   providers: readonly SimulatedProvider[];
   shed: number;
@@ -195,7 +198,8 @@ export function computeStats(input: {
     }),
     binMs,
     bins,
-    openings: [...input.openings].sort((a, b) => a.startMs - b.startMs),
+    openings: [...input.openings].filter((i) => i.phase === 'open').sort((a, b) => a.startMs - b.startMs),
+    recovery: [...input.openings].filter((i) => i.phase !== 'open').sort((a, b) => a.startMs - b.startMs),
     providers: input.providers.map((p) => ({
       provider: p.spec.provider,
       modelKey: p.spec.modelKey,

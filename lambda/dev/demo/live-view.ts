@@ -64,7 +64,9 @@ function bar(fraction: number, width: number, fill = '#', empty = '.'): string {
 /** `generate/gpt-mini 4.1s, cron-03/gpt-mini 2.0s +25 more`, cut to fit `width`. */
 export function describeOpen(open: readonly BreakerInterval[], elapsedMs: number, width: number): string {
   if (open.length === 0) return 'none';
-  const parts = open.map((o) => `${o.pipeline}/${o.model} ${seconds(o.endMs - elapsedMs)}`);
+  const left = (o: BreakerInterval) =>
+    o.phase === 'probing' ? 'probing' : Number.isFinite(o.endMs) ? seconds(o.endMs - elapsedMs) : 'open';
+  const parts = open.map((o) => `${o.pipeline}/${o.model} ${left(o)}`);
   let text = '';
   for (const [i, part] of parts.entries()) {
     const more = parts.length - i - 1;

@@ -149,6 +149,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     }
     await server.close(1_000);
     server = undefined;
+    timeline.close(Date.now() - startedAt);
 
     const stats = computeStats({
       scenario,

@@ -75,6 +75,15 @@ export function describeOpenings(openings: readonly BreakerInterval[], scenario:
   ];
 }
 
+/** `recovery: 31 probing phases, 12 ramps (10 ran to closed)`; nothing when no breaker ramps. */
+export function describeRecovery(recovery: readonly BreakerInterval[]): string[] {
+  if (recovery.length === 0) return [];
+  const probing = recovery.filter((r) => r.phase === 'probing').length;
+  const ramps = recovery.filter((r) => r.phase === 'ramp');
+  const closed = ramps.filter((r) => r.endMs === r.untilMs).length;
+  return [`recovery: ${probing} probing phases, ${ramps.length} ramps (${closed} ran to closed)`];
+}
+
 /** The whole summary, ready to print. */
 export function formatSummary(input: {
   scenario: DemoScenario;
@@ -94,6 +103,7 @@ export function formatSummary(input: {
     phaseTable(stats),
     '',
     ...describeOpenings(stats.openings, scenario),
+    ...describeRecovery(stats.recovery),
     total.errors === 0
       ? `users saw errors: none of ${total.requests} requests; ${total.absorbed429} upstream 429s absorbed`
       : `users saw errors: ${total.errors} of ${total.requests} requests`,

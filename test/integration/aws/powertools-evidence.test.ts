@@ -36,7 +36,14 @@ function records(metric: string): { dimensions: string[]; record: EmfRecord }[] 
 function open(reason: BreakerOpened['reason'], alert: boolean): void {
   const metrics = new Metrics({ namespace: 'Switchyard', serviceName: 'switchyard' });
   const log = powertoolsLogger(new Logger({ serviceName: 'switchyard' }));
-  reportBreakerOpened(log, metrics, { pipeline: 'p', model: 'm', reason, openUntil: 0, alert });
+  reportBreakerOpened(log, metrics, {
+    pipeline: 'p',
+    model: 'm',
+    reason,
+    openUntil: 0,
+    recovery: 'window',
+    alert,
+  });
 }
 
 describe('breaker-opening metrics', () => {

@@ -70,11 +70,11 @@ describe('switchyard breakers', () => {
     );
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(
-      /^PIPELINE +MODEL +ROUTE +STATE +OPEN-UNTIL +REASON +WINDOW\(attempts\/failures\) +429-STREAK +COOLING-UNTIL +ROUTE-COOLING-UNTIL\(by\)$/,
+      /^PIPELINE +MODEL +ROUTE +STATE +OPEN-UNTIL +REASON +WINDOW\(attempts\/failures\) +429-STREAK +COOLING-UNTIL +ROUTE-COOLING-UNTIL\(by\) +RECOVERY$/,
     );
-    expect(lines[1]).toMatch(/^p +a +- +open +\S+Z +consecutive_429 +2\/2 +0 +- +-$/);
-    expect(lines[2]).toMatch(/^p +b +- +closed +- +- +2\/1 +0 +\S+Z +-$/);
-    expect(lines[3]).toMatch(/^p +c +- +closed +- +- +0\/0 +0 +- +\S+Z \(nightly\)$/);
+    expect(lines[1]).toMatch(/^p +a +- +open +\S+Z +consecutive_429 +2\/2 +0 +- +- +-$/);
+    expect(lines[2]).toMatch(/^p +b +- +closed +- +- +2\/1 +0 +\S+Z +- +-$/);
+    expect(lines[3]).toMatch(/^p +c +- +closed +- +- +0\/0 +0 +- +\S+Z \(nightly\) +-$/);
     expect(lines).toHaveLength(4);
     table.close();
   });
@@ -105,6 +105,41 @@ describe('switchyard breakers', () => {
     expect(lines[1]).toMatch(/^p +a +fake +closed /);
     expect(lines[2]).toMatch(/^p +a +azure +open /);
     expect(lines[3]).toMatch(/^p +b +- +closed /);
+    table.close();
+  });
+
+  it('shows where ramp breakers are on their way back: first probe, probing, ramp share', async () => {
+    const table = await openBreakerTable(dynalite);
+    const ramp = { ...DEFAULT_BREAKER_POLICY, recovery: 'ramp' as const };
+    // Opened one probe interval and a second ago, so the CLI (on the real clock) reads the present.
+    const clock = createFakeClock(Date.now() - ramp.probeIntervalMs - 1_000);
+    const c = containerOn(table.store, clock, ramp);
+    for (const model of ['a', 'b', 'c']) {
+      await c.record(model, 'rate_limited');
+      await c.record(model, 'rate_limited');
+    }
+    const opened = clock.now();
+    clock.advance(ramp.probeIntervalMs);
+    // b: one probe claimed and answered; c: three probes answered, so its ramp starts.
+    await c.breakers.claimProbe('p', 'b', opened + ramp.probeIntervalMs);
+    await c.record('b', 'ok', { probe: true });
+    for (let i = 0; i < 3; i++) await c.record('c', 'ok', { probe: true });
+    const config = writeTempConfig({ ...ABC_CONFIG, breaker: { recovery: 'ramp' } });
+
+    const json = await runCliCaptured(['breakers', '--config', config, '--json'], dynamoEnv(table.tableName));
+    const [a, b, cView] = JSON.parse(json.stdout).data;
+    // The CLI reads with the real clock: the first probe slot of a is due.
+    expect(a).toMatchObject({ recovery: 'ramp', state: 'open', phase: 'probing', nextProbeAt: null });
+    expect(b).toMatchObject({ state: 'open', phase: 'probing', probeStreak: 1 });
+    expect(b.nextProbeAt).toBe(new Date(clock.now() + ramp.probeIntervalMs).toISOString());
+    expect(cView).toMatchObject({ state: 'closed', phase: 'ramp', rampShare: 10, openReason: null });
+    expect(cView.rampUntil).toBe(new Date(clock.now() + 4 * ramp.rampStepMs).toISOString());
+
+    const text = await runCliCaptured(['breakers', '--config', config], dynamoEnv(table.tableName));
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/ probing 0 ok, next now$/);
+    expect(lines[2]).toMatch(/ probing 1 ok, next \S+Z$/);
+    expect(lines[3]).toMatch(/^p +c +- +closed .* ramp 10% until \S+Z$/);
     table.close();
   });
 

@@ -22,6 +22,8 @@ function countingStore(inner: BreakerStore = createMemoryBreakerStore()) {
     tryOpen: (...args) => inner.tryOpen(...args),
     readRoutes: (...args) => inner.readRoutes(...args),
     coolRoute: (...args) => inner.coolRoute(...args),
+    claimProbe: (...args) => inner.claimProbe(...args),
+    startRamp: (...args) => inner.startRamp(...args),
   };
   return {
     store,

@@ -4,13 +4,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createAccountCooling } from '../../../lambda/core/breaker/account-cooling.js';
+import { DEFAULT_BREAKER_POLICY } from '../../../lambda/core/breaker/breaker-policy.js';
 import type { BreakerStore } from '../../../lambda/core/breaker/breaker-store.js';
 import type { BreakersOptions } from '../../../lambda/core/breaker/breakers.js';
 import { createMemoryBreakerStore } from '../../../lambda/stores/memory-breaker-store.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
 
 const T0 = 1_700_000_000_000;
-const POLICY = { windowMs: 900_000, minSamples: 5, failureRate: 0.3, consecutive429: 2, openMs: 900_000 };
+const POLICY = {
+  ...DEFAULT_BREAKER_POLICY,
+  windowMs: 900_000,
+  minSamples: 5,
+  failureRate: 0.3,
+  consecutive429: 2,
+  openMs: 900_000,
+};
 
 /** A memory store that counts its route calls, or fails them. */
 function storeWith(behaviour: 'counts' | 'fails') {

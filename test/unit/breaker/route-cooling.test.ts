@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_BREAKER_POLICY } from '../../../lambda/core/breaker/breaker-policy.js';
 import type { BreakerStore } from '../../../lambda/core/breaker/breaker-store.js';
 import { createBreakers } from '../../../lambda/core/breaker/breakers.js';
 import {
@@ -62,6 +63,7 @@ describe('breakers with account-route cooling', () => {
       store,
       clock,
       policyFor: () => ({
+        ...DEFAULT_BREAKER_POLICY,
         windowMs: 900_000,
         minSamples: 5,
         failureRate: 0.3,

@@ -225,6 +225,12 @@ describe('attempt loop', () => {
       coolRoute: async () => {
         throw new Error('socket hang up');
       },
+      claimProbe: async () => {
+        throw new Error('socket hang up');
+      },
+      startRamp: async () => {
+        throw new Error('socket hang up');
+      },
     };
     const h = createRouterHarness({
       models: { A: [RATE_LIMITED], B: [OK] },
