@@ -8,8 +8,22 @@ import {
 } from '../aws/ssm-chains.js';
 import { loadConfig } from '../config/config-file.js';
 import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
+import {
+  type OverrideDocument,
+  overrideAt,
+  readOverride,
+  timedInForce,
+} from '../core/catalog/chain-override.js';
 import { envVarName } from '../core/catalog/chain-sources.js';
 import type { ParsedChain } from '../core/dsl/types.js';
+import { canaryStatus } from './canary-status.js';
+import {
+  abortCanary,
+  type OverrideFlags,
+  promoteCanary,
+  setOverride,
+  wantsOverride,
+} from './chain-override-command.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_OK } from './cli-io.js';
 import { resolvePipelineSource } from './effective-source.js';
 import { formatTable } from './format-table.js';
@@ -19,17 +33,26 @@ import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';
 export const CHAIN_USAGE = [
   'usage: switchyard chain get <pipeline>',
   '       switchyard chain set <pipeline> "<chain>" [--force]',
+  '       switchyard chain set <pipeline> "<chain>" --for DURATION | --until TIME [--pin] [--env]',
+  '       switchyard chain set <pipeline> "<chain>" --canary PERCENT [--env]',
+  '       switchyard chain promote <pipeline>',
+  '       switchyard chain abort <pipeline>',
+  '       switchyard chain status <pipeline> --ledger FILE|-',
   '       switchyard chain clear <pipeline>',
   '       switchyard chain history <pipeline>',
   '       switchyard chain rollback <pipeline> [--to VERSION] [--force]',
   'the operator override is the SSM parameter <prefix>/chains/<pipeline>; clear deletes it (and its history),',
   'so the pipeline returns to its config chain',
+  '--for 2h / --until 2026-12-01T20:00:00Z: the chain applies until then, and the pipeline returns by itself to',
+  'what was in force before; --pin also ignores breaker openings of its routes meanwhile; --canary 10 sends 10 %',
+  'of the requests to the chain until promote or abort; --env prints the MODEL_<PIPELINE> value instead of writing SSM',
   'every form takes --config FILE; the SSM prefix is SWITCHYARD_SSM_PREFIX, else aws.ssmPrefix, else /switchyard',
 ].join('\n');
 
 const PIPELINE_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-interface ChainContext {
+/** What every `chain` action works with. */
+export interface ChainContext {
   pipeline: string;
   catalog: Catalog;
   store: SsmChainStore;
@@ -51,6 +74,12 @@ export async function chainCommand(args: string[], io: CliIo): Promise<number> {
       config: { type: 'string' },
       force: { type: 'boolean', default: false },
       to: { type: 'string' },
+      for: { type: 'string' },
+      until: { type: 'string' },
+      pin: { type: 'boolean', default: false },
+      canary: { type: 'string' },
+      env: { type: 'boolean', default: false },
+      ledger: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -70,11 +99,26 @@ export async function chainCommand(args: string[], io: CliIo): Promise<number> {
   const cacheSeconds = config.aws.chainCacheMs / 1000;
   const context: ChainContext = { pipeline, catalog, store, cacheSeconds, io, force: values.force };
 
+  const flags: OverrideFlags = {
+    for: values.for,
+    until: values.until,
+    pin: values.pin,
+    canary: values.canary,
+    env: values.env,
+  };
+  if (action !== 'set' && wantsOverride(flags))
+    throw new CliUsageError('--for, --until, --pin, --canary and --env belong to chain set');
   switch (action) {
     case 'get':
       return getChain(context);
     case 'set':
-      return setChain(context, chain ?? '');
+      return setChain(context, chain ?? '', flags);
+    case 'promote':
+      return promoteCanary(context);
+    case 'abort':
+      return abortCanary(context);
+    case 'status':
+      return canaryStatus(context, values.ledger);
     case 'clear':
       return clearChain(context);
     case 'history':
@@ -129,22 +173,48 @@ async function getChain(c: ChainContext): Promise<number> {
   const name = c.store.parameterName(c.pipeline);
   const current = await ssmCall(`reading ${name}`, () => c.store.current(c.pipeline));
   if (!current) return noOverride(c);
-  const parsed = c.catalog.parse(current.chain);
+  const reading = readOverride(current.chain);
+  const inForce = reading.ok ? overrideAt(reading.document, Date.now()) : undefined;
+  const parsed = c.catalog.parse(inForce?.chain ?? '');
   const lines = [
     `pipeline   ${c.pipeline}`,
     `source     ${await overrideStanding(c, name, current.chain)}`,
     `parameter  ${name}`,
     `version    ${current.version}${current.modified ? ` (${isoSeconds(current.modified)})` : ''}`,
-    `chain      ${current.chain}`,
-    `tiers      ${parsed.tiers.length > 0 ? tiersLine(parsed) : '(no model)'}`,
+    `chain      ${reading.ok ? (inForce?.chain ?? '(none of its own: the next source applies)') : current.chain}`,
   ];
+  if (inForce?.chain !== undefined)
+    lines.push(`tiers      ${parsed.tiers.length > 0 ? tiersLine(parsed) : '(no model)'}`);
+  if (reading.ok) lines.push(...overrideDetail(c, reading.document));
   printLines(c.io, lines);
+  if (!reading.ok) {
+    c.io.stderr(`note: ${reading.problem}; the gateway skips this override\n`);
+    return EXIT_OK;
+  }
+  if (inForce?.chain === undefined) return EXIT_OK;
   printWarnings(c.io, parsed);
   if (parsed.tiers.length === 0)
     c.io.stderr(
       'note: this override resolves to no model here; the gateway skips it and uses the config chain\n',
     );
   return EXIT_OK;
+}
+
+/** `chain get`'s lines about a timed override (in force or ended) and a canary. */
+function overrideDetail(c: ChainContext, document: OverrideDocument): string[] {
+  const { timed, canary } = document;
+  const next =
+    document.chain ?? `the next source (config: ${c.catalog.config.pipelines[c.pipeline]?.chain ?? 'none'})`;
+  const lines: string[] = [];
+  if (timed && timedInForce(document, Date.now())) {
+    const pin = timed.pin ? ' (a pin: breaker openings of its routes are ignored)' : '';
+    lines.push(`until      ${timed.until}${pin}`, `then       ${next}`);
+  } else if (timed) {
+    lines.push(`ended      the timed override of ${timed.chain} ended at ${timed.until}`);
+  }
+  if (canary && !(timed && timedInForce(document, Date.now())))
+    lines.push(`canary     ${canary.percent} % of requests on ${canary.chain} since ${canary.since}`);
+  return lines;
 }
 
 /** Whether this override is what the gateway routes by, by the same rule the gateway uses. */
@@ -162,7 +232,7 @@ async function overrideStanding(c: ChainContext, parameter: string, chain: strin
   }
 }
 
-async function setChain(c: ChainContext, chain: string): Promise<number> {
+async function setChain(c: ChainContext, chain: string, flags: OverrideFlags): Promise<number> {
   const text = chain.trim();
   const parsed = c.catalog.parse(text);
   if (parsed.tiers.length === 0) {
@@ -177,7 +247,9 @@ async function setChain(c: ChainContext, chain: string): Promise<number> {
     );
     return EXIT_BAD_INPUT;
   }
+  if (wantsOverride(flags)) return setOverride(c, text, flags);
   const name = c.store.parameterName(c.pipeline);
+  const ending = await endingOverride(c, name);
   const version = await ssmCall(`writing ${name}`, () =>
     c.store.put(c.pipeline, text, `chain of ${c.pipeline}, set by switchyard chain set`),
   );
@@ -185,8 +257,27 @@ async function setChain(c: ChainContext, chain: string): Promise<number> {
     `pipeline ${c.pipeline} now routes on: ${text}`,
     `tiers: ${tiersLine(parsed)}`,
     `written ${name} version ${version}; ${pickedUp(c)}`,
+    ...ending,
   ]);
   return EXIT_OK;
+}
+
+/**
+ * What a plain `set` replaces besides a chain: it ends a timed override (said so), and refuses to
+ * end a canary, which `promote` or `abort` finishes.
+ */
+async function endingOverride(c: ChainContext, name: string): Promise<string[]> {
+  const current = await ssmCall(`reading ${name}`, () => c.store.current(c.pipeline));
+  const reading = current ? readOverride(current.chain) : undefined;
+  if (!reading?.ok) return [];
+  const { canary, timed } = reading.document;
+  if (canary)
+    throw new CliUsageError(
+      `a canary of ${canary.chain} at ${canary.percent} % is running on ${c.pipeline}; promote or abort it first`,
+    );
+  return timed && timedInForce(reading.document, Date.now())
+    ? [`this ends the timed override of ${timed.chain} that ran until ${timed.until}`]
+    : [];
 }
 
 async function showHistory(c: ChainContext): Promise<number> {

@@ -7,6 +7,7 @@ import {
 } from '../core/chat/chat-request-schema.js';
 import { type AnswerIds, completionBody } from '../core/chat/openai-format.js';
 import type { Target } from '../core/gateway/target.js';
+import type { ChainVariant } from '../core/ledger/ledger-entry.js';
 import type { CommittedStream } from '../core/router/route-chat.js';
 import type { RouteFailure, RouteSuccess } from '../core/router/route-types.js';
 import { terminalError } from '../core/router/terminal-error.js';
@@ -60,8 +61,8 @@ async function answered({ gateway }: TargetDeps, call: ChatCall): Promise<Respon
   const { target, requestId } = call;
   const result = await gateway.generate(target, toChatRequest(call.body), { requestId, signal: call.signal });
   return result.ok
-    ? completionResponse(result, requestId)
-    : failureResponse(result, target.pipeline, requestId);
+    ? completionResponse(result, requestId, target.variant)
+    : failureResponse(result, target.pipeline, requestId, target.variant);
 }
 
 /** A stream also ends when its reader cancels the body, so it gets a signal of its own. */
@@ -71,9 +72,9 @@ async function streamed({ gateway }: TargetDeps, call: ChatCall): Promise<Respon
   if (call.signal.aborted) caller.abort();
   else call.signal.addEventListener('abort', () => caller.abort(), { once: true });
   const result = await gateway.stream(target, toChatRequest(call.body), { requestId, signal: caller.signal });
-  if (!result.ok) return failureResponse(result, target.pipeline, requestId);
+  if (!result.ok) return failureResponse(result, target.pipeline, requestId, target.variant);
   const includeUsage = call.body.stream_options?.include_usage === true;
-  return streamResponse(result, requestId, includeUsage, () => caller.abort());
+  return streamResponse(result, { requestId, includeUsage, variant: target.variant }, () => caller.abort());
 }
 
 /** The ids of the answer: the chat completion id follows the request id. */
@@ -81,33 +82,45 @@ function answerIds(requestId: string, model: string): AnswerIds {
   return { id: `chatcmpl-${requestId}`, created: Math.floor(Date.now() / 1000), model };
 }
 
-function completionResponse(result: RouteSuccess<ChatResult>, requestId: string): Response {
+function completionResponse(
+  result: RouteSuccess<ChatResult>,
+  requestId: string,
+  variant: ChainVariant | undefined,
+): Response {
   return new Response(JSON.stringify(completionBody(result.value, answerIds(requestId, result.model))), {
     status: 200,
-    headers: { ...routeHeaders(requestId, result), 'content-type': 'application/json' },
+    headers: { ...routeHeaders(requestId, result, variant), 'content-type': 'application/json' },
   });
 }
 
 function streamResponse(
   result: RouteSuccess<CommittedStream>,
-  requestId: string,
-  includeUsage: boolean,
+  {
+    requestId,
+    includeUsage,
+    variant,
+  }: { requestId: string; includeUsage: boolean; variant: ChainVariant | undefined },
   abortCaller: () => void,
 ): Response {
   const stream = sseBody(result, { ids: answerIds(requestId, result.model), includeUsage, abortCaller });
   return new Response(stream, {
     status: 200,
     headers: {
-      ...routeHeaders(requestId, result),
+      ...routeHeaders(requestId, result, variant),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
     },
   });
 }
 
-function failureResponse(result: RouteFailure, pipeline: string, requestId: string): Response {
+function failureResponse(
+  result: RouteFailure,
+  pipeline: string,
+  requestId: string,
+  variant: ChainVariant | undefined,
+): Response {
   const t = terminalError(result, pipeline);
-  const headers = routeHeaders(requestId, result);
+  const headers = routeHeaders(requestId, result, variant);
   if (t.retryAfterSeconds !== undefined) headers['retry-after'] = String(t.retryAfterSeconds);
   return errorResponse(t.status, errorBody(t.message, t.type, t.code), headers);
 }

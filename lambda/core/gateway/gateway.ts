@@ -14,6 +14,7 @@ import type { RouteModel, RouteResult, RouterDeps } from '../router/route-types.
 import type { Clock, Random, Sleep } from '../time.js';
 import { type AnswerContext, generateAnswer, type OutputDeps, streamAnswer } from './answer-flow.js';
 import { onceLogger } from './once-logger.js';
+import { routerFor, splitCanary } from './override-routing.js';
 import { AD_HOC_PREFIX, resolveTarget, type TargetLookup } from './resolve-target.js';
 import type { Target, UnknownTarget } from './target.js';
 
@@ -100,7 +101,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     catalog.hasPipeline(name) || (deps.envOverrides?.(envVarName(name)) ?? false);
 
   const pipelineTarget = async (pipeline: string): Promise<Target | undefined> => {
-    const effective = await resolveEffectiveChain(pipeline, deps.sources, catalog, log);
+    const effective = await resolveEffectiveChain(pipeline, deps.sources, catalog, log, clock.now());
     if (!effective) return undefined;
     return { kind: 'pipeline', ...effective, policy: catalog.policy(pipeline) };
   };
@@ -115,13 +116,17 @@ export function createGateway(deps: GatewayDeps): Gateway {
       signal: context.signal,
       stream,
     },
-    router: routerDeps,
+    router: routerFor(routerDeps, target),
     policy: outputPolicy(catalog.config, target.pipeline),
     output: deps.output,
   });
 
   return {
-    resolveTarget: (model, headerPipeline) => resolveTarget(lookup, model, headerPipeline),
+    // A canary is drawn once per request, here, so the header, the ledger and the chain agree.
+    resolveTarget: async (model, headerPipeline) => {
+      const target = await resolveTarget(lookup, model, headerPipeline);
+      return target.kind === 'unknown' || !target.canary ? target : splitCanary(target, deps.random());
+    },
     generate: (target, chat, context) => generateAnswer(answering(target, context, false), chat),
     stream: (target, chat, context) => streamAnswer(answering(target, context, true), chat),
 

@@ -18,6 +18,9 @@ function recordingLogger() {
   return { log, lines };
 }
 
+/** Any instant: these sources hold no timed override. */
+const NOW = 1_700_000_000_000;
+
 describe('chain sources', () => {
   const catalog = createCatalog(testConfig());
   const keys = (tiers: { members: { key: string }[] }[] | undefined) =>
@@ -38,11 +41,11 @@ describe('chain sources', () => {
       createSsmChainSource({ get: async () => 'b' }),
       createConfigChainSource(catalog),
     ];
-    const effective = await resolveEffectiveChain('comment-filter', sources, catalog, log);
+    const effective = await resolveEffectiveChain('comment-filter', sources, catalog, log, NOW);
     expect(effective).toMatchObject({ source: 'env', chain: 'c' });
-    const withoutEnv = await resolveEffectiveChain('comment-filter', sources.slice(1), catalog, log);
+    const withoutEnv = await resolveEffectiveChain('comment-filter', sources.slice(1), catalog, log, NOW);
     expect(withoutEnv).toMatchObject({ source: 'ssm', chain: 'b' });
-    const configOnly = await resolveEffectiveChain('comment-filter', sources.slice(2), catalog, log);
+    const configOnly = await resolveEffectiveChain('comment-filter', sources.slice(2), catalog, log, NOW);
     expect(configOnly?.source).toBe('config');
     expect(keys(configOnly?.tiers)).toEqual([['a', 'b'], ['c']]);
   });
@@ -53,7 +56,7 @@ describe('chain sources', () => {
       createEnvChainSource({ MODEL_COMMENT_FILTER: 'typo-model' }),
       createConfigChainSource(catalog),
     ];
-    const effective = await resolveEffectiveChain('comment-filter', sources, catalog, log);
+    const effective = await resolveEffectiveChain('comment-filter', sources, catalog, log, NOW);
     expect(effective?.source).toBe('config');
     expect(lines).toEqual([
       expect.objectContaining({
@@ -75,6 +78,7 @@ describe('chain sources', () => {
       [failing, createConfigChainSource(catalog)],
       catalog,
       log,
+      NOW,
     );
     expect(effective?.source).toBe('config');
     expect(lines[0]?.level).toBe('error');
@@ -87,6 +91,7 @@ describe('chain sources', () => {
       [createEnvChainSource({ MODEL_COMMENT_FILTER: '  ' }), createConfigChainSource(catalog)],
       catalog,
       log,
+      NOW,
     );
     expect(effective?.source).toBe('config');
     expect(lines).toEqual([]);
@@ -95,7 +100,7 @@ describe('chain sources', () => {
   it('resolves nothing for an unknown pipeline with no override', async () => {
     const { log } = recordingLogger();
     expect(
-      await resolveEffectiveChain('nope', [createConfigChainSource(catalog)], catalog, log),
+      await resolveEffectiveChain('nope', [createConfigChainSource(catalog)], catalog, log, NOW),
     ).toBeUndefined();
   });
 
@@ -106,6 +111,7 @@ describe('chain sources', () => {
       [createEnvChainSource({ MODEL_ADHOC: 'a' })],
       catalog,
       log,
+      NOW,
     );
     expect(effective?.source).toBe('env');
   });
