@@ -59,6 +59,8 @@ export interface ChainContext {
   cacheSeconds: number;
   io: CliIo;
   force: boolean;
+  /** Ms since epoch, from `io.clock` or the system's. */
+  now(): number;
 }
 
 /**
@@ -97,7 +99,8 @@ export async function chainCommand(args: string[], io: CliIo): Promise<number> {
     ssmPrefix: resolveSsmPrefix(config, io.env),
   });
   const cacheSeconds = config.aws.chainCacheMs / 1000;
-  const context: ChainContext = { pipeline, catalog, store, cacheSeconds, io, force: values.force };
+  const now = () => io.clock?.now() ?? Date.now();
+  const context: ChainContext = { pipeline, catalog, store, cacheSeconds, io, force: values.force, now };
 
   const flags: OverrideFlags = {
     for: values.for,
@@ -174,7 +177,7 @@ async function getChain(c: ChainContext): Promise<number> {
   const current = await ssmCall(`reading ${name}`, () => c.store.current(c.pipeline));
   if (!current) return noOverride(c);
   const reading = readOverride(current.chain);
-  const inForce = reading.ok ? overrideAt(reading.document, Date.now()) : undefined;
+  const inForce = reading.ok ? overrideAt(reading.document, c.now()) : undefined;
   const parsed = c.catalog.parse(inForce?.chain ?? '');
   const lines = [
     `pipeline   ${c.pipeline}`,
@@ -206,13 +209,13 @@ function overrideDetail(c: ChainContext, document: OverrideDocument): string[] {
   const next =
     document.chain ?? `the next source (config: ${c.catalog.config.pipelines[c.pipeline]?.chain ?? 'none'})`;
   const lines: string[] = [];
-  if (timed && timedInForce(document, Date.now())) {
+  if (timed && timedInForce(document, c.now())) {
     const pin = timed.pin ? ' (a pin: breaker openings of its routes are ignored)' : '';
     lines.push(`until      ${timed.until}${pin}`, `then       ${next}`);
   } else if (timed) {
     lines.push(`ended      the timed override of ${timed.chain} ended at ${timed.until}`);
   }
-  if (canary && !(timed && timedInForce(document, Date.now())))
+  if (canary && !(timed && timedInForce(document, c.now())))
     lines.push(`canary     ${canary.percent} % of requests on ${canary.chain} since ${canary.since}`);
   return lines;
 }
@@ -221,7 +224,13 @@ function overrideDetail(c: ChainContext, document: OverrideDocument): string[] {
 async function overrideStanding(c: ChainContext, parameter: string, chain: string): Promise<string> {
   if (!c.catalog.hasPipeline(c.pipeline))
     return `none: the config has no pipeline ${c.pipeline}, so the gateway does not route it`;
-  const { effective } = await resolvePipelineSource(c.pipeline, c.catalog, c.io.env, { parameter, chain });
+  const { effective } = await resolvePipelineSource(
+    c.pipeline,
+    c.catalog,
+    c.io.env,
+    { parameter, chain },
+    c.now(),
+  );
   switch (effective?.source) {
     case 'ssm':
       return 'ssm: this operator override is in force';
@@ -275,7 +284,7 @@ async function endingOverride(c: ChainContext, name: string): Promise<string[]> 
     throw new CliUsageError(
       `a canary of ${canary.chain} at ${canary.percent} % is running on ${c.pipeline}; promote or abort it first`,
     );
-  return timed && timedInForce(reading.document, Date.now())
+  return timed && timedInForce(reading.document, c.now())
     ? [`this ends the timed override of ${timed.chain} that ran until ${timed.until}`]
     : [];
 }

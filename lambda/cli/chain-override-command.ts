@@ -88,7 +88,7 @@ function documentOf(c: ChainContext, raw: string | undefined): OverrideDocument 
 
 /** `chain set` with `--for`/`--until` (and `--pin`) or `--canary`: writes the document, or prints it with `--env`. */
 export async function setOverride(c: ChainContext, chain: string, flags: OverrideFlags): Promise<number> {
-  const now = Date.now();
+  const now = c.now();
   const change = changeOf(chain, flags, now);
   if (flags.env) return printEnvOverride(c, change, now);
   const name = c.store.parameterName(c.pipeline);

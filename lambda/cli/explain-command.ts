@@ -112,7 +112,8 @@ async function explainPipeline(
   const overridden = io.env[envVarName(target)] !== undefined;
   if (!catalog.hasPipeline(target) && !overridden) return undefined;
   const override = withSsm ? await readOverride(target, config, io) : undefined;
-  const { effective, skipped } = await resolvePipelineSource(target, catalog, io.env, override);
+  const now = io.clock?.now() ?? Date.now();
+  const { effective, skipped } = await resolvePipelineSource(target, catalog, io.env, override, now);
   return {
     effective: effective ?? { pipeline: target, source: 'config', chain: '', tiers: [], warnings: [] },
     skipped,

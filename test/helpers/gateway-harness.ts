@@ -1,10 +1,12 @@
 import OpenAI from 'openai';
 import type { AdmissionStore } from '../../lambda/core/admission/admission-store.js';
+import type { ChainParameterStore } from '../../lambda/core/catalog/chain-sources.js';
 import { jobsSchema } from '../../lambda/core/catalog/jobs-config-schema.js';
 import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import type { AnswerCache } from '../../lambda/core/last-resort/answer-cache.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { silentLogger } from '../../lambda/core/logger.js';
+import type { Clock, Random } from '../../lambda/core/time.js';
 import { startFakeBedrock } from '../../lambda/dev/fakes/bedrock-fake.js';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
@@ -67,6 +69,12 @@ export async function startGatewayHarness(
     answers?: AnswerCache;
     /** Admission counters; default: the gateway's own memory store. */
     admissionStore?: AdmissionStore;
+    /** The operators' overrides, read on every request between env and config. */
+    overrides?: ChainParameterStore;
+    /** The gateway's clock; default the system's. */
+    clock?: Clock;
+    /** The gateway's random source (tier picks, canary draws); default the system's. */
+    random?: Random;
     /** Adds to the config before it is parsed (limits, schedules, model settings...). */
     configure?: (config: Record<string, unknown> & { models: Record<string, object> }) => void;
   } = {},
@@ -106,6 +114,9 @@ export async function startGatewayHarness(
     maxBodyBytes: options.maxBodyBytes,
     answers: options.answers,
     admissionStore: options.admissionStore,
+    overrides: options.overrides,
+    clock: options.clock,
+    random: options.random,
     jobs: options.jobs && { ...options.jobs, retentionDays: config.jobs.retentionDays },
   });
   const server: RunningServer = await startServer(local.app, { port: 0, host: '127.0.0.1' });
