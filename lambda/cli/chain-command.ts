@@ -9,6 +9,7 @@ import {
 import { loadConfig } from '../config/config-file.js';
 import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
 import {
+  describeOverride,
   type OverrideDocument,
   overrideAt,
   readOverride,
@@ -216,7 +217,9 @@ function overrideDetail(c: ChainContext, document: OverrideDocument): string[] {
     lines.push(`ended      the timed override of ${timed.chain} ended at ${timed.until}`);
   }
   if (canary && !(timed && timedInForce(document, c.now())))
-    lines.push(`canary     ${canary.percent} % of requests on ${canary.chain} since ${canary.since}`);
+    lines.push(
+      `canary     ${canary.percent} % of requests on ${canary.chain} since ${canary.since}; the rest on the chain above`,
+    );
   return lines;
 }
 
@@ -237,7 +240,9 @@ async function overrideStanding(c: ChainContext, parameter: string, chain: strin
     case 'env':
       return `env: ${envVarName(c.pipeline)} in this environment wins over this override`;
     default:
-      return 'config: this override resolves to no model, so the gateway skips it';
+      return overrideAt(documentOrEmpty(chain), c.now()).chain === undefined
+        ? 'config: this override has no chain in force of its own, so the next source applies'
+        : 'config: this override resolves to no model, so the gateway skips it';
   }
 }
 
@@ -297,7 +302,7 @@ async function showHistory(c: ChainContext): Promise<number> {
     String(v.version),
     v.modified ? isoSeconds(v.modified) : '?',
     shortPrincipal(v.by),
-    v.chain,
+    shownValue(v.chain),
   ]);
   c.io.stdout(`${name} (newest first)\n\n${formatTable(['VERSION', 'MODIFIED', 'BY', 'CHAIN'], rows)}\n`);
   return EXIT_OK;
@@ -309,21 +314,27 @@ async function rollback(c: ChainContext, to: string | undefined): Promise<number
     throw new CliUsageError(`--to must be a version number, not '${to}'`);
   const name = c.store.parameterName(c.pipeline);
   const check = (target: ChainVersion) => {
-    const parsed = c.catalog.parse(target.chain);
-    if (parsed.tiers.length === 0 && !c.force) {
-      throw new RollbackError(
-        `version ${target.version} ('${target.chain}') resolves to no model in this catalog; pass --force to restore it anyway`,
-      );
+    const reading = readOverride(target.chain);
+    const chains = reading.ok
+      ? [reading.document.chain, reading.document.timed?.chain, reading.document.canary?.chain]
+      : [target.chain];
+    for (const chain of chains.filter((text): text is string => text !== undefined)) {
+      const parsed = c.catalog.parse(chain);
+      if (parsed.tiers.length === 0 && !c.force) {
+        throw new RollbackError(
+          `version ${target.version} ('${shownValue(target.chain)}') resolves to no model in this catalog; pass --force to restore it anyway`,
+        );
+      }
+      printWarnings(c.io, parsed);
     }
-    printWarnings(c.io, parsed);
   };
   try {
     const result = await ssmCall(`rolling back ${name}`, () =>
       c.store.rollback(c.pipeline, { toVersion, check }),
     );
     printLines(c.io, [
-      `pipeline ${c.pipeline} now routes on: ${result.to.chain}`,
-      `restored version ${result.to.version} over version ${result.from.version} (${result.from.chain})`,
+      `pipeline ${c.pipeline} now routes on: ${shownValue(result.to.chain)}`,
+      `restored version ${result.to.version} over version ${result.from.version} (${shownValue(result.from.chain)})`,
       `written ${name} version ${result.version}; ${pickedUp(c)}`,
     ]);
     return EXIT_OK;
@@ -347,10 +358,10 @@ async function clearChain(c: ChainContext): Promise<number> {
       ? `the config has no pipeline ${c.pipeline}; nothing routes it now`
       : `pipeline ${c.pipeline} now routes on its config chain: ${configChain}`;
   printLines(c.io, [
-    `cleared the operator override of ${c.pipeline} (was: ${current.chain}, version ${current.version})`,
+    `cleared the operator override of ${c.pipeline} (was: ${shownValue(current.chain)}, version ${current.version})`,
     now,
     `deleted ${name}; ${pickedUp(c)}`,
-    `SSM deleted the override's history with it; to restore it: switchyard chain set ${c.pipeline} "${current.chain}"`,
+    `SSM deleted the override's history with it; to restore it: ${restoreCommand(c, name, current.chain)}`,
   ]);
   const envName = envVarName(c.pipeline);
   if (c.io.env[envName]?.trim())
@@ -358,6 +369,24 @@ async function clearChain(c: ChainContext): Promise<number> {
       `note: ${envName} is set in this environment; wherever it is set, it wins over the config chain\n`,
     );
   return EXIT_OK;
+}
+
+/** A plain chain comes back with `chain set`; a document (a timed override, a canary) with the AWS CLI, as it was. */
+function restoreCommand(c: ChainContext, parameter: string, raw: string): string {
+  if (!raw.trim().startsWith('{')) return `switchyard chain set ${c.pipeline} "${raw}"`;
+  return `aws ssm put-parameter --name ${parameter} --type String --overwrite --value '${raw.replaceAll("'", "'\\''")}'`;
+}
+
+/** The override document of a raw value; an unreadable one as empty. */
+function documentOrEmpty(raw: string): OverrideDocument {
+  const reading = readOverride(raw);
+  return reading.ok ? reading.document : {};
+}
+
+/** A stored value for people: a plain chain as it is, a document in one line. */
+function shownValue(raw: string): string {
+  const reading = readOverride(raw);
+  return reading.ok && raw.trim().startsWith('{') ? describeOverride(reading.document) : raw;
 }
 
 /** `2025-06-01T12:00:00Z`: the second is as precise as an operator needs. */

@@ -35,6 +35,11 @@ export function wantsOverride(flags: OverrideFlags): boolean {
 
 type Change = { timed: TimedOverride } | { canary: CanaryOverride };
 
+/** `2026-12-01T20:00:00Z`: ISO 8601 without the milliseconds when there are none. */
+function instant(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
 /** The timed override or canary the flags ask for, checked; `now` in ms. */
 function changeOf(chain: string, flags: OverrideFlags, now: number): Change {
   const until = overrideEnd(flags, now);
@@ -42,13 +47,13 @@ function changeOf(chain: string, flags: OverrideFlags, now: number): Change {
     if (until !== undefined || flags.pin)
       throw new CliUsageError('--canary cannot be combined with --for, --until or --pin');
     const percent = parseCanaryPercent(flags.canary);
-    return { canary: { chain, percent, since: new Date(now).toISOString() } };
+    return { canary: { chain, percent, since: instant(now) } };
   }
   if (until === undefined) {
     const flag = flags.pin ? '--pin' : '--env';
     throw new CliUsageError(`${flag} needs an end: add --for DURATION or --until TIME`);
   }
-  return { timed: { chain, until: new Date(until).toISOString(), pin: flags.pin } };
+  return { timed: { chain, until: instant(until), pin: flags.pin } };
 }
 
 /** The document after the change; refuses what would overlap (a pin over a canary, two canaries). */
