@@ -13,7 +13,7 @@ import { CliUsageError, EXIT_OK } from './cli-io.js';
 import { overrideEnd, parseCanaryPercent } from './override-time.js';
 import { ssmCall } from './ssm-cli-support.js';
 
-/** The flags of `chain set` that make a timed override, a pin or a canary (docs/operations.md#timed-overrides-and-canaries). */
+/** The flags of `chain set` that make a timed override, a pin or a canary (docs/operations.md#timed-overrides-pins-and-canaries). */
 export interface OverrideFlags {
   for?: string | undefined;
   until?: string | undefined;
