@@ -35,7 +35,7 @@ export const CHAIN_USAGE = [
   'usage: switchyard chain get <pipeline>',
   '       switchyard chain set <pipeline> "<chain>" [--force]',
   '       switchyard chain set <pipeline> "<chain>" --for DURATION | --until TIME [--pin] [--env]',
-  '       switchyard chain set <pipeline> "<chain>" --canary PERCENT [--env]',
+  '       switchyard chain set <pipeline> "<chain>" --canary PERCENT [--auto-abort] [--env]',
   '       switchyard chain promote <pipeline>',
   '       switchyard chain abort <pipeline>',
   '       switchyard chain status <pipeline> --ledger FILE|-',
@@ -46,7 +46,8 @@ export const CHAIN_USAGE = [
   'so the pipeline returns to its config chain',
   '--for 2h / --until 2026-12-01T20:00:00Z: the chain applies until then, and the pipeline returns by itself to',
   'what was in force before; --pin also ignores breaker openings of its routes meanwhile; --canary 10 sends 10 %',
-  'of the requests to the chain until promote or abort; --env prints the MODEL_<PIPELINE> value instead of writing SSM',
+  'of the requests to the chain until promote or abort (--auto-abort: each container stops it once its failure rate',
+  'reaches the breaker threshold); --env prints the MODEL_<PIPELINE> value instead of writing SSM',
   'every form takes --config FILE; the SSM prefix is SWITCHYARD_SSM_PREFIX, else aws.ssmPrefix, else /switchyard',
 ].join('\n');
 
@@ -82,6 +83,7 @@ export async function chainCommand(args: string[], io: CliIo): Promise<number> {
       pin: { type: 'boolean', default: false },
       canary: { type: 'string' },
       env: { type: 'boolean', default: false },
+      'auto-abort': { type: 'boolean', default: false },
       ledger: { type: 'string' },
     },
     allowPositionals: true,
@@ -109,9 +111,10 @@ export async function chainCommand(args: string[], io: CliIo): Promise<number> {
     pin: values.pin,
     canary: values.canary,
     env: values.env,
+    autoAbort: values['auto-abort'],
   };
   if (action !== 'set' && wantsOverride(flags))
-    throw new CliUsageError('--for, --until, --pin, --canary and --env belong to chain set');
+    throw new CliUsageError('--for, --until, --pin, --canary, --auto-abort and --env belong to chain set');
   switch (action) {
     case 'get':
       return getChain(context);
@@ -218,7 +221,7 @@ function overrideDetail(c: ChainContext, document: OverrideDocument): string[] {
   }
   if (canary && !(timed && timedInForce(document, c.now())))
     lines.push(
-      `canary     ${canary.percent} % of requests on ${canary.chain} since ${canary.since}; the rest on the chain above`,
+      `canary     ${canary.percent} % of requests on ${canary.chain} since ${canary.since}; the rest on the chain above${canary.autoAbort ? ' (auto-abort)' : ''}`,
     );
   return lines;
 }

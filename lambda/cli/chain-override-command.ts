@@ -21,6 +21,8 @@ export interface OverrideFlags {
   canary?: string | undefined;
   /** Print the `MODEL_<P>` value instead of writing SSM. */
   env: boolean;
+  /** With `canary`: each container stops the canary when it fails. */
+  autoAbort: boolean;
 }
 
 export function wantsOverride(flags: OverrideFlags): boolean {
@@ -29,7 +31,8 @@ export function wantsOverride(flags: OverrideFlags): boolean {
     flags.until !== undefined ||
     flags.pin ||
     flags.canary !== undefined ||
-    flags.env
+    flags.env ||
+    flags.autoAbort
   );
 }
 
@@ -47,8 +50,9 @@ function changeOf(chain: string, flags: OverrideFlags, now: number): Change {
     if (until !== undefined || flags.pin)
       throw new CliUsageError('--canary cannot be combined with --for, --until or --pin');
     const percent = parseCanaryPercent(flags.canary);
-    return { canary: { chain, percent, since: instant(now) } };
+    return { canary: { chain, percent, since: instant(now), autoAbort: flags.autoAbort } };
   }
+  if (flags.autoAbort) throw new CliUsageError('--auto-abort belongs to --canary');
   if (until === undefined) {
     const flag = flags.pin ? '--pin' : '--env';
     throw new CliUsageError(`${flag} needs an end: add --for DURATION or --until TIME`);
@@ -123,6 +127,11 @@ function changeLines(c: ChainContext, next: OverrideDocument): string[] {
   return [
     `pipeline ${c.pipeline} sends ${canary.percent} % of its requests to the canary: ${canary.chain}`,
     `the rest stays on: ${after}`,
+    ...(canary.autoAbort
+      ? [
+          "auto-abort: each container sends every request to the stable chain once the canary's failure rate reaches the breaker threshold",
+        ]
+      : []),
     `finish with: switchyard chain promote ${c.pipeline}  or  switchyard chain abort ${c.pipeline}`,
   ];
 }

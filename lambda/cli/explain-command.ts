@@ -39,7 +39,7 @@ interface ExplainOutput {
   /** With `until`: a pin, whose routes' breaker openings are ignored. */
   pinned?: boolean;
   /** A running canary; `chain` and `tiers` are then the stable chain's. */
-  canary?: { chain: string; tiers: string[][]; percent: number; since: string };
+  canary?: { chain: string; tiers: string[][]; percent: number; since: string; autoAbort: boolean };
 }
 
 /** A pipeline resolved through its sources, with what the human output says about them. */
@@ -139,7 +139,8 @@ function overrideFields(effective: EffectiveChain): Pick<ExplainOutput, 'until' 
   const { canary } = effective;
   if (canary) {
     const tiers = canary.tiers.map((tier) => tier.members.map((m) => m.key));
-    fields.canary = { chain: canary.chain, tiers, percent: canary.percent, since: canary.since };
+    const { percent, since, autoAbort } = canary;
+    fields.canary = { chain: canary.chain, tiers, percent, since, autoAbort };
   }
   return fields;
 }

@@ -44,6 +44,7 @@ function pipelineView(t: Target) {
           tiers: t.canary.tiers.map((tier) => tier.members.map((m) => m.key)),
           percent: t.canary.percent,
           since: t.canary.since,
+          autoAbort: t.canary.autoAbort,
         }
       : null,
   };

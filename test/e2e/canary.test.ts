@@ -113,6 +113,27 @@ describe('a canary chain change (local gateway, fake SSM, fake upstream, seeded 
     await chain('clear', 'p');
   });
 
+  it('with --auto-abort, stops sending to a failing canary once its failure rate reaches the breaker threshold', async () => {
+    const set = await chain('set', 'p', 'b', '--canary', '50', '--auto-abort');
+    expect(set.stdout).toContain('auto-abort: each container sends every request to the stable chain');
+    h.openai.setDefault('model-b', { status: 503 });
+    const variants: (string | null)[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      const res = await h.post({ model: 'p', ...HELLO });
+      await res.arrayBuffer();
+      variants.push(res.headers.get('x-switchyard-chain-variant'));
+    }
+    // Every canary request fails: the default breaker (5 samples, 30 %) stops it at the fifth.
+    const fifth = variants.map((v, i) => (v === 'canary' ? i : -1)).filter((i) => i >= 0)[4] ?? -1;
+    expect(fifth).toBeGreaterThan(0);
+    expect(variants.filter((v) => v === 'canary')).toHaveLength(5);
+    expect(variants.slice(fifth + 1).every((v) => v === 'stable')).toBe(true);
+    // The stored canary is the operator's to finish.
+    expect(aws.ssm.value(PARAM)).toContain('"canary"');
+    h.openai.reset();
+    await chain('abort', 'p');
+  });
+
   it('says so when there is no canary to finish', async () => {
     for (const action of ['promote', 'abort']) {
       const out = await chain(action, 'p');

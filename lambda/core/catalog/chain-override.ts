@@ -21,6 +21,11 @@ const canarySchema = z.strictObject({
   percent: z.number().gt(0).lt(100),
   /** When the canary started (ISO 8601): `chain status` counts requests from here. */
   since: z.iso.datetime({ offset: true }),
+  /**
+   * Each container stops sending requests to the canary once its failure rate reaches the
+   * pipeline's breaker thresholds (`failureRate` over at least `minSamples` in `windowMs`). Default false.
+   */
+  autoAbort: z.boolean().default(false),
 });
 
 export const overrideDocumentSchema = z.strictObject({
@@ -106,7 +111,10 @@ export function describeOverride(document: OverrideDocument): string {
     const kind = document.timed.pin ? 'pin' : 'timed';
     parts.push(`${kind} ${document.timed.chain} until ${document.timed.until}`);
   }
-  if (document.canary) parts.push(`canary ${document.canary.percent} % ${document.canary.chain}`);
+  if (document.canary) {
+    const auto = document.canary.autoAbort ? ' (auto-abort)' : '';
+    parts.push(`canary ${document.canary.percent} % ${document.canary.chain}${auto}`);
+  }
   const steady = document.chain ?? '(the config chain)';
   if (parts.length === 0) return steady;
   return `${parts.join('; ')}; ${document.timed ? 'then' : 'stable'} ${steady}`;

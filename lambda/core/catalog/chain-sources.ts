@@ -26,6 +26,8 @@ export interface CanaryChain {
   percent: number;
   /** When it started, ISO 8601. */
   since: string;
+  /** Each container stops it by itself when it fails (docs/design.md#timed-overrides-and-canaries). */
+  autoAbort: boolean;
 }
 
 /** The chain a pipeline runs on right now, and where it came from. */
@@ -171,5 +173,6 @@ function canaryChain(
 ): { canary: CanaryChain } | undefined {
   const parsed = parsedChain(catalog, log, pipeline, source, canary.chain);
   if (!parsed) return undefined;
-  return { canary: { chain: canary.chain, ...parsed, percent: canary.percent, since: canary.since } };
+  const { percent, since, autoAbort } = canary;
+  return { canary: { chain: canary.chain, ...parsed, percent, since, autoAbort } };
 }

@@ -6,13 +6,14 @@ import type { Catalog } from '../catalog/catalog.js';
 import { type ChainSource, envVarName, resolveEffectiveChain } from '../catalog/chain-sources.js';
 import type { ChatRequest, ChatResult } from '../chat/chat-model.js';
 import { echoable } from '../chat/request-bounds.js';
-import type { LedgerSink } from '../ledger/ledger-entry.js';
+import type { LedgerEntry, LedgerSink } from '../ledger/ledger-entry.js';
 import type { Logger } from '../logger.js';
 import { outputPolicy } from '../output/output-policy.js';
 import type { CommittedStream } from '../router/route-chat.js';
 import type { RouteModel, RouteResult, RouterDeps } from '../router/route-types.js';
 import type { Clock, Random, Sleep } from '../time.js';
 import { type AnswerContext, generateAnswer, type OutputDeps, streamAnswer } from './answer-flow.js';
+import { canaryOutcome, createCanaryGuard } from './canary-guard.js';
 import { onceLogger } from './once-logger.js';
 import { routerFor, splitCanary } from './override-routing.js';
 import { AD_HOC_PREFIX, resolveTarget, type TargetLookup } from './resolve-target.js';
@@ -107,6 +108,26 @@ export function createGateway(deps: GatewayDeps): Gateway {
   };
   const lookup: TargetLookup = { catalog, isPipeline, pipelineTarget, echo };
 
+  const guard = createCanaryGuard();
+  /** With `autoAbort`, a canary request's end feeds this container's guard. */
+  const canaryWatch = (target: Target) => {
+    const { canary } = target;
+    if (target.variant !== 'canary' || !canary?.autoAbort) return undefined;
+    return (entry: LedgerEntry) => {
+      const outcome = entry.type === 'request' ? canaryOutcome(entry.reason) : undefined;
+      if (outcome === undefined) return;
+      const policy = catalog.policy(target.pipeline).breaker;
+      if (!guard.record(target.pipeline, canary.since, outcome === 'failed', clock.now(), policy)) return;
+      deps.log.error('canary aborted automatically in this container', {
+        pipeline: target.pipeline,
+        canary: canary.chain,
+        since: canary.since,
+        failureRate: policy.failureRate,
+        action: `switchyard chain abort ${target.pipeline}`,
+      });
+    };
+  };
+
   const answering = (target: Target, context: CallContext, stream: boolean): AnswerContext => ({
     request: {
       requestId: context.requestId,
@@ -116,7 +137,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       signal: context.signal,
       stream,
     },
-    router: routerFor(routerDeps, target),
+    router: routerFor(routerDeps, target, canaryWatch(target)),
     policy: outputPolicy(catalog.config, target.pipeline),
     output: deps.output,
   });
@@ -125,7 +146,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     // A canary is drawn once per request, here, so the header, the ledger and the chain agree.
     resolveTarget: async (model, headerPipeline) => {
       const target = await resolveTarget(lookup, model, headerPipeline);
-      return target.kind === 'unknown' || !target.canary ? target : splitCanary(target, deps.random());
+      if (target.kind === 'unknown' || !target.canary) return target;
+      if (guard.aborted(target.pipeline, target.canary.since)) return { ...target, variant: 'stable' };
+      return splitCanary(target, deps.random());
     },
     generate: (target, chat, context) => generateAnswer(answering(target, context, false), chat),
     stream: (target, chat, context) => streamAnswer(answering(target, context, true), chat),

@@ -1,4 +1,5 @@
 import type { Breakers } from '../breaker/breakers.js';
+import type { LedgerEntry } from '../ledger/ledger-entry.js';
 import type { RouterDeps } from '../router/route-types.js';
 import type { Target } from './target.js';
 
@@ -24,13 +25,23 @@ export function splitCanary(target: Target, draw: number): Target {
 
 /**
  * The router's dependencies for one request of `target`: with a variant, every ledger line says
- * which; with a pin, selection does not see breaker openings of the chain's routes. Recording is
+ * which (and `observe` sees it); with a pin, selection does not see breaker openings of the chain's routes. Recording is
  * untouched, so a pinned route's attempts, failures, openings and alerts are kept as ever.
  */
-export function routerFor(deps: RouterDeps, target: Target): RouterDeps {
+export function routerFor(
+  deps: RouterDeps,
+  target: Target,
+  observe?: (entry: LedgerEntry) => void,
+): RouterDeps {
   if (!target.variant && !target.pinned) return deps;
   const { variant } = target;
-  const ledger: RouterDeps['ledger'] = variant ? (entry) => deps.ledger({ ...entry, variant }) : deps.ledger;
+  const ledger: RouterDeps['ledger'] = variant
+    ? (entry) => {
+        const labelled = { ...entry, variant };
+        deps.ledger(labelled);
+        observe?.(labelled);
+      }
+    : deps.ledger;
   if (!target.pinned) return { ...deps, ledger };
   const routesOf = deps.routesOf ?? ((model: string) => [model]);
   const held = new Set(target.tiers.flatMap((t) => t.members.flatMap((m) => routesOf(m.key))));

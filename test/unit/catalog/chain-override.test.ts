@@ -57,7 +57,7 @@ describe('a timed override in force', () => {
   });
 
   it('hides a canary while it is in force', () => {
-    const both = { ...document, canary: { chain: 'c', percent: 10, since: UNTIL } };
+    const both = { ...document, canary: { chain: 'c', percent: 10, since: UNTIL, autoAbort: false } };
     expect(overrideAt(both, UNTIL_MS - 1).canary).toBeUndefined();
     expect(overrideAt(both, UNTIL_MS).canary?.chain).toBe('c');
   });
@@ -81,7 +81,7 @@ describe('writing an override', () => {
     expect(describeOverride({ chain: 'a', timed: { chain: 'b', until: UNTIL, pin: true } })).toBe(
       `pin b until ${UNTIL}; then a`,
     );
-    expect(describeOverride({ canary: { chain: 'c', percent: 10, since: UNTIL } })).toBe(
+    expect(describeOverride({ canary: { chain: 'c', percent: 10, since: UNTIL, autoAbort: false } })).toBe(
       'canary 10 % c; stable (the config chain)',
     );
   });

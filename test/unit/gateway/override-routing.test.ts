@@ -27,6 +27,7 @@ const canary = {
   warnings: [],
   percent: 10,
   since: '2026-12-01T06:00:00Z',
+  autoAbort: false,
 };
 
 describe('the canary split', () => {

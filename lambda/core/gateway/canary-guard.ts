@@ -1,0 +1,59 @@
+import { setBounded } from '../bounded-map.js';
+import type { BreakerPolicy } from '../breaker/breaker-policy.js';
+import type { TerminalReason } from '../ledger/ledger-entry.js';
+
+/** The samples one canary keeps at most; older ones leave first (the window usually drops them sooner). */
+const MAX_SAMPLES = 1000;
+
+/**
+ * Whether a canary request's end counts against the canary: every route failed (`exhausted`,
+ * `deadline`, a stream cut after output, a last resort). A caller's own error (`stopped`) and a
+ * caller who left (`cancelled`) say nothing about the chain and are not counted.
+ */
+export function canaryOutcome(reason: TerminalReason): 'ok' | 'failed' | undefined {
+  if (reason === 'success') return 'ok';
+  if (reason === 'stopped' || reason === 'cancelled') return undefined;
+  return 'failed';
+}
+
+/**
+ * The automatic abort of a canary set with `--auto-abort` (docs/design.md#timed-overrides-and-canaries),
+ * kept by each container for itself: once the canary's requests in the last `windowMs` number at
+ * least `minSamples` and at least `failureRate` of them failed (the pipeline's breaker thresholds),
+ * this container sends every request to the stable chain until the canary is replaced. The stored
+ * canary is left alone: only an operator writes overrides.
+ */
+export interface CanaryGuard {
+  /** True once the canary that started at `since` has been aborted here. */
+  aborted(pipeline: string, since: string): boolean;
+  /** Adds one canary request's outcome at `now` (ms); true when this sample aborts the canary. */
+  record(pipeline: string, since: string, failed: boolean, now: number, policy: BreakerPolicy): boolean;
+}
+
+interface CanaryRecord {
+  samples: { at: number; failed: boolean }[];
+  aborted: boolean;
+}
+
+export function createCanaryGuard(): CanaryGuard {
+  const canaries = new Map<string, CanaryRecord>();
+  const keyOf = (pipeline: string, since: string) => `${pipeline}\n${since}`;
+  return {
+    aborted: (pipeline, since) => canaries.get(keyOf(pipeline, since))?.aborted === true,
+    record(pipeline, since, failed, now, policy) {
+      const key = keyOf(pipeline, since);
+      let canary = canaries.get(key);
+      if (!canary) {
+        canary = { samples: [], aborted: false };
+        setBounded(canaries, key, canary);
+      }
+      if (canary.aborted) return false;
+      canary.samples = canary.samples.filter((s) => s.at > now - policy.windowMs).slice(-(MAX_SAMPLES - 1));
+      canary.samples.push({ at: now, failed });
+      const failures = canary.samples.filter((s) => s.failed).length;
+      canary.aborted =
+        canary.samples.length >= policy.minSamples && failures / canary.samples.length >= policy.failureRate;
+      return canary.aborted;
+    },
+  };
+}
