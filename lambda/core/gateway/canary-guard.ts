@@ -1,6 +1,9 @@
 import { setBounded } from '../bounded-map.js';
 import type { BreakerPolicy } from '../breaker/breaker-policy.js';
-import type { TerminalReason } from '../ledger/ledger-entry.js';
+import type { LedgerEntry, TerminalReason } from '../ledger/ledger-entry.js';
+import type { Logger } from '../logger.js';
+import type { Clock } from '../time.js';
+import type { Target } from './target.js';
 
 /** The samples one canary keeps at most; older ones leave first (the window usually drops them sooner). */
 const MAX_SAMPLES = 1000;
@@ -55,5 +58,36 @@ export function createCanaryGuard(): CanaryGuard {
         canary.samples.length >= policy.minSamples && failures / canary.samples.length >= policy.failureRate;
       return canary.aborted;
     },
+  };
+}
+
+/** What {@link watchCanary} needs from the gateway. */
+export interface CanaryWatching {
+  guard: CanaryGuard;
+  clock: Clock;
+  log: Logger;
+  /** The pipeline's breaker thresholds. */
+  policy(pipeline: string): BreakerPolicy;
+}
+
+/**
+ * For a request drawn to a canary set with `autoAbort`: an observer of its ledger lines that feeds
+ * the request's end to the guard and logs the abort, once, as an ERROR. Undefined otherwise.
+ */
+export function watchCanary(target: Target, w: CanaryWatching): ((entry: LedgerEntry) => void) | undefined {
+  const { canary, pipeline } = target;
+  if (target.variant !== 'canary' || !canary?.autoAbort) return undefined;
+  return (entry) => {
+    const outcome = entry.type === 'request' ? canaryOutcome(entry.reason) : undefined;
+    if (outcome === undefined) return;
+    const policy = w.policy(pipeline);
+    if (!w.guard.record(pipeline, canary.since, outcome === 'failed', w.clock.now(), policy)) return;
+    w.log.error('canary aborted automatically in this container', {
+      pipeline,
+      canary: canary.chain,
+      since: canary.since,
+      failureRate: policy.failureRate,
+      action: `switchyard chain abort ${pipeline}`,
+    });
   };
 }

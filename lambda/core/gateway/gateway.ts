@@ -6,14 +6,14 @@ import type { Catalog } from '../catalog/catalog.js';
 import { type ChainSource, envVarName, resolveEffectiveChain } from '../catalog/chain-sources.js';
 import type { ChatRequest, ChatResult } from '../chat/chat-model.js';
 import { echoable } from '../chat/request-bounds.js';
-import type { LedgerEntry, LedgerSink } from '../ledger/ledger-entry.js';
+import type { LedgerSink } from '../ledger/ledger-entry.js';
 import type { Logger } from '../logger.js';
 import { outputPolicy } from '../output/output-policy.js';
 import type { CommittedStream } from '../router/route-chat.js';
 import type { RouteModel, RouteResult, RouterDeps } from '../router/route-types.js';
 import type { Clock, Random, Sleep } from '../time.js';
 import { type AnswerContext, generateAnswer, type OutputDeps, streamAnswer } from './answer-flow.js';
-import { canaryOutcome, createCanaryGuard } from './canary-guard.js';
+import { createCanaryGuard, watchCanary } from './canary-guard.js';
 import { onceLogger } from './once-logger.js';
 import { routerFor, splitCanary } from './override-routing.js';
 import { AD_HOC_PREFIX, resolveTarget, type TargetLookup } from './resolve-target.js';
@@ -109,24 +109,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const lookup: TargetLookup = { catalog, isPipeline, pipelineTarget, echo };
 
   const guard = createCanaryGuard();
-  /** With `autoAbort`, a canary request's end feeds this container's guard. */
-  const canaryWatch = (target: Target) => {
-    const { canary } = target;
-    if (target.variant !== 'canary' || !canary?.autoAbort) return undefined;
-    return (entry: LedgerEntry) => {
-      const outcome = entry.type === 'request' ? canaryOutcome(entry.reason) : undefined;
-      if (outcome === undefined) return;
-      const policy = catalog.policy(target.pipeline).breaker;
-      if (!guard.record(target.pipeline, canary.since, outcome === 'failed', clock.now(), policy)) return;
-      deps.log.error('canary aborted automatically in this container', {
-        pipeline: target.pipeline,
-        canary: canary.chain,
-        since: canary.since,
-        failureRate: policy.failureRate,
-        action: `switchyard chain abort ${target.pipeline}`,
-      });
-    };
-  };
+  const watching = { guard, clock, log: deps.log, policy: (p: string) => catalog.policy(p).breaker };
 
   const answering = (target: Target, context: CallContext, stream: boolean): AnswerContext => ({
     request: {
@@ -137,7 +120,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       signal: context.signal,
       stream,
     },
-    router: routerFor(routerDeps, target, canaryWatch(target)),
+    router: routerFor(routerDeps, target, watchCanary(target, watching)),
     policy: outputPolicy(catalog.config, target.pipeline),
     output: deps.output,
   });
@@ -147,8 +130,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     resolveTarget: async (model, headerPipeline) => {
       const target = await resolveTarget(lookup, model, headerPipeline);
       if (target.kind === 'unknown' || !target.canary) return target;
-      if (guard.aborted(target.pipeline, target.canary.since)) return { ...target, variant: 'stable' };
-      return splitCanary(target, deps.random());
+      // A canary this container aborted draws 1, which no share reaches: the stable chain.
+      return splitCanary(target, guard.aborted(target.pipeline, target.canary.since) ? 1 : deps.random());
     },
     generate: (target, chat, context) => generateAnswer(answering(target, context, false), chat),
     stream: (target, chat, context) => streamAnswer(answering(target, context, true), chat),

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BREAKER_POLICY } from '../../../lambda/core/breaker/breaker-policy.js';
-import { canaryOutcome, createCanaryGuard } from '../../../lambda/core/gateway/canary-guard.js';
+import { canaryOutcome, createCanaryGuard, watchCanary } from '../../../lambda/core/gateway/canary-guard.js';
+import type { Target } from '../../../lambda/core/gateway/target.js';
+import type { Logger } from '../../../lambda/core/logger.js';
+import { createFakeClock } from '../../helpers/fake-clock.js';
 
 const policy = { ...DEFAULT_BREAKER_POLICY, minSamples: 5, failureRate: 0.4, windowMs: 60_000 };
 const SINCE = '2026-12-01T18:00:00Z';
@@ -60,5 +63,51 @@ describe('the canary guard', () => {
     ['cancelled', undefined],
   ] as const)('counts a request that ended %s as %s', (reason, outcome) => {
     expect(canaryOutcome(reason)).toBe(outcome);
+  });
+});
+
+describe('watching a canary request', () => {
+  const canary = { chain: 'b', tiers: [], warnings: [], percent: 10, since: SINCE, autoAbort: true };
+  const target = (extra: Partial<Target>) =>
+    ({ pipeline: 'p', canary, variant: 'canary', ...extra }) as Target;
+  const request = (reason: 'exhausted' | 'success') =>
+    ({
+      type: 'request',
+      requestId: 'r',
+      pipeline: 'p',
+      reason,
+      attempts: 1,
+      route: '',
+      latencyMs: 1,
+    }) as never;
+
+  it('logs one ERROR naming the command when the canary’s requests abort it', () => {
+    const errors: unknown[] = [];
+    const log = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (m: string, f?: unknown) => errors.push([m, f]),
+    } as Logger;
+    const w = { guard: createCanaryGuard(), clock: createFakeClock(T0), log, policy: () => policy };
+    for (let i = 0; i < 7; i += 1) watchCanary(target({}), w)?.(request('exhausted'));
+    expect(errors).toEqual([
+      [
+        'canary aborted automatically in this container',
+        expect.objectContaining({ pipeline: 'p', canary: 'b', action: 'switchyard chain abort p' }),
+      ],
+    ]);
+    expect(w.guard.aborted('p', SINCE)).toBe(true);
+  });
+
+  it('watches only canary requests of a canary set with autoAbort', () => {
+    const w = {
+      guard: createCanaryGuard(),
+      clock: createFakeClock(T0),
+      log: {} as Logger,
+      policy: () => policy,
+    };
+    expect(watchCanary(target({ variant: 'stable' }), w)).toBeUndefined();
+    expect(watchCanary(target({ canary: { ...canary, autoAbort: false } }), w)).toBeUndefined();
   });
 });
