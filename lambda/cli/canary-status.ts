@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChainVariant } from '../core/ledger/ledger-entry.js';
 import type { ChainContext } from './chain-command.js';
 import { runningCanary } from './chain-override-command.js';

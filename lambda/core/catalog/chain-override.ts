@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * An operator override's value (docs/design.md#timed-overrides-and-canaries). A plain chain string
