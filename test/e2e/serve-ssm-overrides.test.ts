@@ -42,6 +42,8 @@ describe('switchyard serve --ssm (real process, fake SSM, fake upstream)', () =>
       out += d;
     });
     await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(out), 20_000);
+    // The start-up lines follow the URL.
+    await waitFor(() => out.includes('chain overrides:'), 5_000);
     expect(out).toContain('chain overrides: SSM /switchyard/chains/ (each read at most every 0.2 s)');
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
     const servedBy = async () => {
