@@ -15,7 +15,7 @@ import {
   readOverride,
   timedInForce,
 } from '../core/catalog/chain-override.js';
-import { envVarName } from '../core/catalog/chain-sources.js';
+import { envVarName, useMismatch } from '../core/catalog/chain-sources.js';
 import type { ParsedChain } from '../core/dsl/types.js';
 import { canaryStatus } from './canary-status.js';
 import {
@@ -255,6 +255,11 @@ async function setChain(c: ChainContext, chain: string, flags: OverrideFlags): P
   if (parsed.tiers.length === 0) {
     const why = parsed.warnings.map((w) => w.message).join('; ') || 'it is empty';
     c.io.stderr(`switchyard chain: '${text}' resolves to no model (${why}); nothing written\n`);
+    return EXIT_BAD_INPUT;
+  }
+  const mismatch = useMismatch(c.pipeline, parsed.tiers, c.catalog);
+  if (mismatch !== undefined) {
+    c.io.stderr(`switchyard chain: '${text}' ${mismatch}; the gateway would skip it; nothing written\n`);
     return EXIT_BAD_INPUT;
   }
   printWarnings(c.io, parsed);

@@ -113,11 +113,12 @@ function streamResponse(
   });
 }
 
-function failureResponse(
+/** The terminal error of a failed request in the OpenAI envelope, with the evidence headers (chat and embeddings). */
+export function failureResponse(
   result: RouteFailure,
   pipeline: string,
   requestId: string,
-  variant: ChainVariant | undefined,
+  variant?: ChainVariant,
 ): Response {
   const t = terminalError(result, pipeline);
   const headers = routeHeaders(requestId, result, variant);

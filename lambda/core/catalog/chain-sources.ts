@@ -1,4 +1,5 @@
 import type { DslWarning, Tier } from '../dsl/types.js';
+import { type ChainUse, chainUse } from '../embeddings/embedding-space.js';
 import type { Logger } from '../logger.js';
 import type { Catalog } from './catalog.js';
 import { type CanaryOverride, overrideAt, readOverride } from './chain-override.js';
@@ -139,7 +140,7 @@ async function readSource(source: ChainSource, pipeline: string, log: Logger): P
   }
 }
 
-/** The chain's tiers and warnings; undefined (logged) when it resolves to no model. */
+/** The chain's tiers and warnings; undefined (logged) when it resolves to no model or serves something else than the pipeline. */
 function parsedChain(
   catalog: Catalog,
   log: Logger,
@@ -154,6 +155,16 @@ function parsedChain(
       source,
       chain,
       warnings: parsed.warnings.map((w) => w.message),
+    });
+    return undefined;
+  }
+  const unsuited = useMismatch(pipeline, parsed.tiers, catalog);
+  if (unsuited !== undefined) {
+    log.error('chain does not serve what the pipeline serves; source skipped', {
+      pipeline,
+      source,
+      chain,
+      problem: unsuited,
     });
     return undefined;
   }
@@ -175,4 +186,23 @@ function canaryChain(
   if (!parsed) return undefined;
   const { percent, since, autoAbort } = canary;
   return { canary: { chain: canary.chain, ...parsed, percent, since, autoAbort } };
+}
+
+/**
+ * Why an override cannot stand in for the pipeline's config chain (docs/concepts.md#embeddings):
+ * it mixes embedding spaces or chat and embedding models, or it serves something else than the
+ * config chain does (chat for embeddings, another vector size). Undefined when it can.
+ */
+export function useMismatch(pipeline: string, tiers: readonly Tier[], catalog: Catalog): string | undefined {
+  const dimensionsOf = (key: string) => catalog.models.get(key)?.dimensions;
+  const use = chainUse(tiers, dimensionsOf);
+  if (!use.ok) return use.problem;
+  const configured = catalog.config.pipelines[pipeline]?.chain;
+  if (configured === undefined) return undefined;
+  const own = chainUse(catalog.parse(configured).tiers, dimensionsOf);
+  if (!own.ok) return undefined;
+  const describe = (u: ChainUse) => (u.kind === 'chat' ? 'chat' : `embeddings of ${u.dimensions} dimensions`);
+  return describe(use.use) === describe(own.use)
+    ? undefined
+    : `serves ${describe(use.use)}, the config chain ${describe(own.use)}`;
 }
