@@ -8,8 +8,23 @@ import {
 } from '../aws/ssm-chains.js';
 import { loadConfig } from '../config/config-file.js';
 import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
+import {
+  describeOverride,
+  type OverrideDocument,
+  overrideAt,
+  readOverride,
+  timedInForce,
+} from '../core/catalog/chain-override.js';
 import { envVarName, useMismatch } from '../core/catalog/chain-sources.js';
 import type { ParsedChain } from '../core/dsl/types.js';
+import { canaryStatus } from './canary-status.js';
+import {
+  abortCanary,
+  type OverrideFlags,
+  promoteCanary,
+  setOverride,
+  wantsOverride,
+} from './chain-override-command.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_OK } from './cli-io.js';
 import { resolvePipelineSource } from './effective-source.js';
 import { formatTable } from './format-table.js';
@@ -19,23 +34,35 @@ import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';
 export const CHAIN_USAGE = [
   'usage: switchyard chain get <pipeline>',
   '       switchyard chain set <pipeline> "<chain>" [--force]',
+  '       switchyard chain set <pipeline> "<chain>" --for DURATION | --until TIME [--pin] [--env]',
+  '       switchyard chain set <pipeline> "<chain>" --canary PERCENT [--auto-abort] [--env]',
+  '       switchyard chain promote <pipeline>',
+  '       switchyard chain abort <pipeline>',
+  '       switchyard chain status <pipeline> --ledger FILE|-',
   '       switchyard chain clear <pipeline>',
   '       switchyard chain history <pipeline>',
   '       switchyard chain rollback <pipeline> [--to VERSION] [--force]',
   'the operator override is the SSM parameter <prefix>/chains/<pipeline>; clear deletes it (and its history),',
   'so the pipeline returns to its config chain',
+  '--for 2h / --until 2026-12-01T20:00:00Z: the chain applies until then, and the pipeline returns by itself to',
+  'what was in force before; --pin also ignores breaker openings of its routes meanwhile; --canary 10 sends 10 %',
+  'of the requests to the chain until promote or abort (--auto-abort: each container stops it once its failure rate',
+  'reaches the breaker threshold); --env prints the MODEL_<PIPELINE> value instead of writing SSM',
   'every form takes --config FILE; the SSM prefix is SWITCHYARD_SSM_PREFIX, else aws.ssmPrefix, else /switchyard',
 ].join('\n');
 
 const PIPELINE_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-interface ChainContext {
+/** What every `chain` action works with. */
+export interface ChainContext {
   pipeline: string;
   catalog: Catalog;
   store: SsmChainStore;
   cacheSeconds: number;
   io: CliIo;
   force: boolean;
+  /** Ms since epoch, from `io.clock` or the system's. */
+  now(): number;
 }
 
 /**
@@ -51,6 +78,13 @@ export async function chainCommand(args: string[], io: CliIo): Promise<number> {
       config: { type: 'string' },
       force: { type: 'boolean', default: false },
       to: { type: 'string' },
+      for: { type: 'string' },
+      until: { type: 'string' },
+      pin: { type: 'boolean', default: false },
+      canary: { type: 'string' },
+      env: { type: 'boolean', default: false },
+      'auto-abort': { type: 'boolean', default: false },
+      ledger: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -68,13 +102,30 @@ export async function chainCommand(args: string[], io: CliIo): Promise<number> {
     ssmPrefix: resolveSsmPrefix(config, io.env),
   });
   const cacheSeconds = config.aws.chainCacheMs / 1000;
-  const context: ChainContext = { pipeline, catalog, store, cacheSeconds, io, force: values.force };
+  const now = () => io.clock?.now() ?? Date.now();
+  const context: ChainContext = { pipeline, catalog, store, cacheSeconds, io, force: values.force, now };
 
+  const flags: OverrideFlags = {
+    for: values.for,
+    until: values.until,
+    pin: values.pin,
+    canary: values.canary,
+    env: values.env,
+    autoAbort: values['auto-abort'],
+  };
+  if (action !== 'set' && wantsOverride(flags))
+    throw new CliUsageError('--for, --until, --pin, --canary, --auto-abort and --env belong to chain set');
   switch (action) {
     case 'get':
       return getChain(context);
     case 'set':
-      return setChain(context, chain ?? '');
+      return setChain(context, chain ?? '', flags);
+    case 'promote':
+      return promoteCanary(context);
+    case 'abort':
+      return abortCanary(context);
+    case 'status':
+      return canaryStatus(context, values.ledger);
     case 'clear':
       return clearChain(context);
     case 'history':
@@ -129,16 +180,25 @@ async function getChain(c: ChainContext): Promise<number> {
   const name = c.store.parameterName(c.pipeline);
   const current = await ssmCall(`reading ${name}`, () => c.store.current(c.pipeline));
   if (!current) return noOverride(c);
-  const parsed = c.catalog.parse(current.chain);
+  const reading = readOverride(current.chain);
+  const inForce = reading.ok ? overrideAt(reading.document, c.now()) : undefined;
+  const parsed = c.catalog.parse(inForce?.chain ?? '');
   const lines = [
     `pipeline   ${c.pipeline}`,
     `source     ${await overrideStanding(c, name, current.chain)}`,
     `parameter  ${name}`,
     `version    ${current.version}${current.modified ? ` (${isoSeconds(current.modified)})` : ''}`,
-    `chain      ${current.chain}`,
-    `tiers      ${parsed.tiers.length > 0 ? tiersLine(parsed) : '(no model)'}`,
+    `chain      ${reading.ok ? (inForce?.chain ?? '(none of its own: the next source applies)') : current.chain}`,
   ];
+  if (inForce?.chain !== undefined)
+    lines.push(`tiers      ${parsed.tiers.length > 0 ? tiersLine(parsed) : '(no model)'}`);
+  if (reading.ok) lines.push(...overrideDetail(c, reading.document));
   printLines(c.io, lines);
+  if (!reading.ok) {
+    c.io.stderr(`note: ${reading.problem}; the gateway skips this override\n`);
+    return EXIT_OK;
+  }
+  if (inForce?.chain === undefined) return EXIT_OK;
   printWarnings(c.io, parsed);
   if (parsed.tiers.length === 0)
     c.io.stderr(
@@ -147,22 +207,49 @@ async function getChain(c: ChainContext): Promise<number> {
   return EXIT_OK;
 }
 
+/** `chain get`'s lines about a timed override (in force or ended) and a canary. */
+function overrideDetail(c: ChainContext, document: OverrideDocument): string[] {
+  const { timed, canary } = document;
+  const next =
+    document.chain ?? `the next source (config: ${c.catalog.config.pipelines[c.pipeline]?.chain ?? 'none'})`;
+  const lines: string[] = [];
+  if (timed && timedInForce(document, c.now())) {
+    const pin = timed.pin ? ' (a pin: breaker openings of its routes are ignored)' : '';
+    lines.push(`until      ${timed.until}${pin}`, `then       ${next}`);
+  } else if (timed) {
+    lines.push(`ended      the timed override of ${timed.chain} ended at ${timed.until}`);
+  }
+  if (canary && !(timed && timedInForce(document, c.now())))
+    lines.push(
+      `canary     ${canary.percent} % of requests on ${canary.chain} since ${canary.since}; the rest on the chain above${canary.autoAbort ? ' (auto-abort)' : ''}`,
+    );
+  return lines;
+}
+
 /** Whether this override is what the gateway routes by, by the same rule the gateway uses. */
 async function overrideStanding(c: ChainContext, parameter: string, chain: string): Promise<string> {
   if (!c.catalog.hasPipeline(c.pipeline))
     return `none: the config has no pipeline ${c.pipeline}, so the gateway does not route it`;
-  const { effective } = await resolvePipelineSource(c.pipeline, c.catalog, c.io.env, { parameter, chain });
+  const { effective } = await resolvePipelineSource(
+    c.pipeline,
+    c.catalog,
+    c.io.env,
+    { parameter, chain },
+    c.now(),
+  );
   switch (effective?.source) {
     case 'ssm':
       return 'ssm: this operator override is in force';
     case 'env':
       return `env: ${envVarName(c.pipeline)} in this environment wins over this override`;
     default:
-      return 'config: this override resolves to no model, so the gateway skips it';
+      return overrideAt(documentOrEmpty(chain), c.now()).chain === undefined
+        ? 'config: this override has no chain in force of its own, so the next source applies'
+        : 'config: this override resolves to no model, so the gateway skips it';
   }
 }
 
-async function setChain(c: ChainContext, chain: string): Promise<number> {
+async function setChain(c: ChainContext, chain: string, flags: OverrideFlags): Promise<number> {
   const text = chain.trim();
   const parsed = c.catalog.parse(text);
   if (parsed.tiers.length === 0) {
@@ -182,7 +269,9 @@ async function setChain(c: ChainContext, chain: string): Promise<number> {
     );
     return EXIT_BAD_INPUT;
   }
+  if (wantsOverride(flags)) return setOverride(c, text, flags);
   const name = c.store.parameterName(c.pipeline);
+  const ending = await endingOverride(c, name);
   const version = await ssmCall(`writing ${name}`, () =>
     c.store.put(c.pipeline, text, `chain of ${c.pipeline}, set by switchyard chain set`),
   );
@@ -190,8 +279,27 @@ async function setChain(c: ChainContext, chain: string): Promise<number> {
     `pipeline ${c.pipeline} now routes on: ${text}`,
     `tiers: ${tiersLine(parsed)}`,
     `written ${name} version ${version}; ${pickedUp(c)}`,
+    ...ending,
   ]);
   return EXIT_OK;
+}
+
+/**
+ * What a plain `set` replaces besides a chain: it ends a timed override (said so), and refuses to
+ * end a canary, which `promote` or `abort` finishes.
+ */
+async function endingOverride(c: ChainContext, name: string): Promise<string[]> {
+  const current = await ssmCall(`reading ${name}`, () => c.store.current(c.pipeline));
+  const reading = current ? readOverride(current.chain) : undefined;
+  if (!reading?.ok) return [];
+  const { canary, timed } = reading.document;
+  if (canary)
+    throw new CliUsageError(
+      `a canary of ${canary.chain} at ${canary.percent} % is running on ${c.pipeline}; promote or abort it first`,
+    );
+  return timed && timedInForce(reading.document, c.now())
+    ? [`this ends the timed override of ${timed.chain} that ran until ${timed.until}`]
+    : [];
 }
 
 async function showHistory(c: ChainContext): Promise<number> {
@@ -202,7 +310,7 @@ async function showHistory(c: ChainContext): Promise<number> {
     String(v.version),
     v.modified ? isoSeconds(v.modified) : '?',
     shortPrincipal(v.by),
-    v.chain,
+    shownValue(v.chain),
   ]);
   c.io.stdout(`${name} (newest first)\n\n${formatTable(['VERSION', 'MODIFIED', 'BY', 'CHAIN'], rows)}\n`);
   return EXIT_OK;
@@ -214,21 +322,27 @@ async function rollback(c: ChainContext, to: string | undefined): Promise<number
     throw new CliUsageError(`--to must be a version number, not '${to}'`);
   const name = c.store.parameterName(c.pipeline);
   const check = (target: ChainVersion) => {
-    const parsed = c.catalog.parse(target.chain);
-    if (parsed.tiers.length === 0 && !c.force) {
-      throw new RollbackError(
-        `version ${target.version} ('${target.chain}') resolves to no model in this catalog; pass --force to restore it anyway`,
-      );
+    const reading = readOverride(target.chain);
+    const chains = reading.ok
+      ? [reading.document.chain, reading.document.timed?.chain, reading.document.canary?.chain]
+      : [target.chain];
+    for (const chain of chains.filter((text): text is string => text !== undefined)) {
+      const parsed = c.catalog.parse(chain);
+      if (parsed.tiers.length === 0 && !c.force) {
+        throw new RollbackError(
+          `version ${target.version} ('${shownValue(target.chain)}') resolves to no model in this catalog; pass --force to restore it anyway`,
+        );
+      }
+      printWarnings(c.io, parsed);
     }
-    printWarnings(c.io, parsed);
   };
   try {
     const result = await ssmCall(`rolling back ${name}`, () =>
       c.store.rollback(c.pipeline, { toVersion, check }),
     );
     printLines(c.io, [
-      `pipeline ${c.pipeline} now routes on: ${result.to.chain}`,
-      `restored version ${result.to.version} over version ${result.from.version} (${result.from.chain})`,
+      `pipeline ${c.pipeline} now routes on: ${shownValue(result.to.chain)}`,
+      `restored version ${result.to.version} over version ${result.from.version} (${shownValue(result.from.chain)})`,
       `written ${name} version ${result.version}; ${pickedUp(c)}`,
     ]);
     return EXIT_OK;
@@ -252,10 +366,10 @@ async function clearChain(c: ChainContext): Promise<number> {
       ? `the config has no pipeline ${c.pipeline}; nothing routes it now`
       : `pipeline ${c.pipeline} now routes on its config chain: ${configChain}`;
   printLines(c.io, [
-    `cleared the operator override of ${c.pipeline} (was: ${current.chain}, version ${current.version})`,
+    `cleared the operator override of ${c.pipeline} (was: ${shownValue(current.chain)}, version ${current.version})`,
     now,
     `deleted ${name}; ${pickedUp(c)}`,
-    `SSM deleted the override's history with it; to restore it: switchyard chain set ${c.pipeline} "${current.chain}"`,
+    `SSM deleted the override's history with it; to restore it: ${restoreCommand(c, name, current.chain)}`,
   ]);
   const envName = envVarName(c.pipeline);
   if (c.io.env[envName]?.trim())
@@ -263,6 +377,24 @@ async function clearChain(c: ChainContext): Promise<number> {
       `note: ${envName} is set in this environment; wherever it is set, it wins over the config chain\n`,
     );
   return EXIT_OK;
+}
+
+/** A plain chain comes back with `chain set`; a document (a timed override, a canary) with the AWS CLI, as it was. */
+function restoreCommand(c: ChainContext, parameter: string, raw: string): string {
+  if (!raw.trim().startsWith('{')) return `switchyard chain set ${c.pipeline} "${raw}"`;
+  return `aws ssm put-parameter --name ${parameter} --type String --overwrite --value '${raw.replaceAll("'", "'\\''")}'`;
+}
+
+/** The override document of a raw value; an unreadable one as empty. */
+function documentOrEmpty(raw: string): OverrideDocument {
+  const reading = readOverride(raw);
+  return reading.ok ? reading.document : {};
+}
+
+/** A stored value for people: a plain chain as it is, a document in one line. */
+function shownValue(raw: string): string {
+  const reading = readOverride(raw);
+  return reading.ok && raw.trim().startsWith('{') ? describeOverride(reading.document) : raw;
 }
 
 /** `2025-06-01T12:00:00Z`: the second is as precise as an operator needs. */

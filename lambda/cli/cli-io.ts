@@ -1,3 +1,5 @@
+import type { Clock } from '../core/time.js';
+
 /** The command's standard input: a terminal (prompts read without echo) or a pipe / file. */
 export interface CliInput extends AsyncIterable<string | Buffer> {
   /** True when a person types at a terminal. */
@@ -18,6 +20,8 @@ export interface CliIo {
   cwd: string;
   /** Standard input, for the commands that read a secret from it. Absent: such commands refuse. */
   stdin?: CliInput | undefined;
+  /** The time, for commands that write or read timed overrides. Default: the system clock. */
+  clock?: Clock | undefined;
 }
 
 /** Exit statuses: 0 done, 1 the work failed, 2 bad input (usage, config, a chain with no model). */

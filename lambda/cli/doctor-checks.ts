@@ -2,6 +2,7 @@ import { paginateGetParametersByPath, type SSMClient } from '@aws-sdk/client-ssm
 import { CallerKeysValueError, readCallerKeysParameter } from '../aws/ssm-caller-keys.js';
 import { chainOverridesPath } from '../aws/ssm-chains.js';
 import type { Catalog } from '../core/catalog/catalog.js';
+import { describeOverride, readOverride } from '../core/catalog/chain-override.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import {
   describeLocation,
@@ -140,18 +141,51 @@ export async function checkChainOverrides(
           subject,
           `the config has no pipeline ${pipeline}, so nothing routes by ${name} → ${clear}`,
         );
-      const parsed = catalog.parse(value);
-      const warnings = parsed.warnings.map((w) => w.message).join('; ');
-      if (parsed.tiers.length === 0) {
-        return line(
-          'fix',
-          subject,
-          `'${value}' resolves to no model (${warnings || 'empty'}); the gateway skips it and routes by the config chain → ${command('chain', 'set', pipeline, '"<chain>"')} or ${clear}`,
-        );
-      }
-      if (warnings) return line('warn', subject, `'${value}' is in force, with warnings: ${warnings}`);
-      return line('ok', subject, `'${value}' is in force`);
+      return overrideLine(value, catalog, subject, {
+        set: command('chain', 'set', pipeline, '"<chain>"'),
+        clear,
+      });
     });
+}
+
+/**
+ * One override's line: a plain chain, or a document (docs/design.md#timed-overrides-and-canaries)
+ * whose every chain (steady, timed, canary) must resolve to a model.
+ */
+function overrideLine(
+  value: string,
+  catalog: Catalog,
+  subject: string,
+  fixes: { set: string; clear: string },
+): DoctorLine {
+  const reading = readOverride(value);
+  if (!reading.ok)
+    return line(
+      'fix',
+      subject,
+      `${reading.problem}; the gateway skips it and routes by the config chain → ${fixes.clear}`,
+    );
+  const { document } = reading;
+  const shown = value.trim().startsWith('{') ? describeOverride(document) : value;
+  const chains = [document.chain, document.timed?.chain, document.canary?.chain].filter(
+    (chain): chain is string => chain !== undefined,
+  );
+  const allWarnings: string[] = [];
+  for (const chain of chains) {
+    const parsed = catalog.parse(chain);
+    const warnings = parsed.warnings.map((w) => w.message).join('; ');
+    if (parsed.tiers.length === 0) {
+      return line(
+        'fix',
+        subject,
+        `'${chain}' resolves to no model (${warnings || 'empty'}); the gateway skips it and routes by the config chain → ${fixes.set} or ${fixes.clear}`,
+      );
+    }
+    if (warnings) allWarnings.push(warnings);
+  }
+  if (allWarnings.length > 0)
+    return line('warn', subject, `'${shown}' is in force, with warnings: ${allWarnings.join('; ')}`);
+  return line('ok', subject, `'${shown}' is in force`);
 }
 
 /**

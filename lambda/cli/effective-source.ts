@@ -36,6 +36,7 @@ export async function resolvePipelineSource(
   catalog: Catalog,
   env: NodeJS.ProcessEnv,
   override?: OverrideSeen,
+  now: number = Date.now(),
 ): Promise<SourceReport> {
   const skipped: string[] = [];
   const log: Logger = {
@@ -50,7 +51,7 @@ export async function resolvePipelineSource(
     sources.push({ name: 'ssm', read: async () => (chain ? chain : undefined) });
   }
   sources.push(createConfigChainSource(catalog));
-  return { effective: await resolveEffectiveChain(pipeline, sources, catalog, log), skipped };
+  return { effective: await resolveEffectiveChain(pipeline, sources, catalog, log, now), skipped };
 }
 
 /**

@@ -34,6 +34,12 @@ interface ExplainOutput {
   /** The pipeline's substitution limits; `maxTier` null when every tier may answer. */
   limits?: { substitution: 'allow' | 'forbid'; maxTier: number | null };
   output?: ExplainedOutput;
+  /** A timed override's end, ISO 8601 (docs/design.md#timed-overrides-and-canaries); only while one is in force. */
+  until?: string;
+  /** With `until`: a pin, whose routes' breaker openings are ignored. */
+  pinned?: boolean;
+  /** A running canary; `chain` and `tiers` are then the stable chain's. */
+  canary?: { chain: string; tiers: string[][]; percent: number; since: string; autoAbort: boolean };
 }
 
 /** A pipeline resolved through its sources, with what the human output says about them. */
@@ -80,6 +86,7 @@ export async function explainCommand(args: string[], io: CliIo): Promise<number>
     const { substitution, maxTier } = catalog.policy(target).route;
     output.limits = { substitution, maxTier: maxTier ?? null };
     output.output = explainOutput(config, target);
+    Object.assign(output, overrideFields(pipeline.effective));
   }
 
   if (values.json) io.stdout(`${JSON.stringify(output)}\n`);
@@ -105,7 +112,8 @@ async function explainPipeline(
   const overridden = io.env[envVarName(target)] !== undefined;
   if (!catalog.hasPipeline(target) && !overridden) return undefined;
   const override = withSsm ? await readOverride(target, config, io) : undefined;
-  const { effective, skipped } = await resolvePipelineSource(target, catalog, io.env, override);
+  const now = io.clock?.now() ?? Date.now();
+  const { effective, skipped } = await resolvePipelineSource(target, catalog, io.env, override, now);
   return {
     effective: effective ?? { pipeline: target, source: 'config', chain: '', tiers: [], warnings: [] },
     skipped,
@@ -119,6 +127,38 @@ function routeTimeouts(tiers: Tier[], catalog: Catalog): Record<string, AttemptT
     tier.members.flatMap((m) => catalog.models.get(m.key)?.routes ?? []),
   );
   return Object.fromEntries(routes.map((r) => [r.key, r.timeouts]));
+}
+
+/** `until`/`pinned` of a timed override and `canary`, only when there are some. */
+function overrideFields(effective: EffectiveChain): Pick<ExplainOutput, 'until' | 'pinned' | 'canary'> {
+  const fields: Pick<ExplainOutput, 'until' | 'pinned' | 'canary'> = {};
+  if (effective.until !== undefined) {
+    fields.until = new Date(effective.until).toISOString();
+    fields.pinned = effective.pinned === true;
+  }
+  const { canary } = effective;
+  if (canary) {
+    const tiers = canary.tiers.map((tier) => tier.members.map((m) => m.key));
+    const { percent, since, autoAbort } = canary;
+    fields.canary = { chain: canary.chain, tiers, percent, since, autoAbort };
+  }
+  return fields;
+}
+
+/** The human lines of a timed override or a canary. */
+function overrideLines(output: ExplainOutput): string[] {
+  const lines: string[] = [];
+  if (output.until) {
+    const pin = output.pinned ? ' (a pin: breaker openings of its routes are ignored)' : '';
+    lines.push(`until     ${output.until}${pin}; then the next source applies again`);
+  }
+  if (output.canary) {
+    const { percent, chain, since } = output.canary;
+    lines.push(
+      `canary    ${percent} % of requests on ${chain} (since ${since}); the rest on the chain above`,
+    );
+  }
+  return lines;
 }
 
 /** The timeouts table of the human output: one row per route. */
@@ -187,6 +227,7 @@ function describe(
       `pipeline  ${target}`,
       `source    ${sourceLine(pipeline, withSsm)}`,
       `chain     ${output.chain}`,
+      ...overrideLines(output),
     );
     const configChain = catalog.config.pipelines[target]?.chain;
     if (pipeline.effective.source !== 'config' && configChain !== undefined)

@@ -1,7 +1,11 @@
 import { createWriteStream, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createCachedChainParameters } from '../aws/cached-chain-parameters.js';
+import { createSsmChainStore, resolveSsmPrefix } from '../aws/ssm-chains.js';
 import { type ConfigOrigin, loadConfig } from '../config/config-file.js';
+import type { ChainParameterStore } from '../core/catalog/chain-sources.js';
+import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { Logger } from '../core/logger.js';
 import { createLocalJobWorker } from '../jobs/runner/in-process-worker.js';
 import { selectJobBackend } from '../jobs/runner/select-job-backend.js';
@@ -22,10 +26,24 @@ import {
   type StopSignal,
 } from './cli-io.js';
 import { checkServeExposure } from './serve-exposure.js';
+import { createCliSsmClient } from './ssm-cli-support.js';
+
+/**
+ * `--ssm`: the operators' overrides `<prefix>/chains/<pipeline>` between `MODEL_<P>` and the
+ * config, as the deployed gateway reads them (timed overrides and canaries included), each read
+ * at most once per `aws.chainCacheMs`.
+ */
+function ssmOverrides(config: SwitchyardConfig, env: NodeJS.ProcessEnv): ChainParameterStore {
+  const store = createSsmChainStore({
+    client: createCliSsmClient(env),
+    ssmPrefix: resolveSsmPrefix(config, env),
+  });
+  return createCachedChainParameters(store, config.aws.chainCacheMs, systemClock);
+}
 
 export const SERVE_USAGE =
   'usage: switchyard serve [--config FILE] [--port N] [--host ADDR] [--ledger FILE] [--max-body-bytes N]' +
-  ' [--store memory|dynamodb] [--insecure]';
+  ' [--store memory|dynamodb] [--ssm] [--insecure]';
 
 /** Default port of the local gateway. */
 export const DEFAULT_PORT = 8787;
@@ -54,6 +72,7 @@ export async function serveCommand(
       'max-body-bytes': { type: 'string' },
       store: { type: 'string' },
       insecure: { type: 'boolean', default: false },
+      ssm: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
@@ -88,6 +107,7 @@ export async function serveCommand(
     jobs: { store: jobs.store, queue: jobs.queue, retentionDays: config.jobs.retentionDays },
     callerKeys: auth.callerKeys,
     accessPolicy: auth.access,
+    overrides: values.ssm ? ssmOverrides(config, io.env) : undefined,
   });
   const worker = createLocalJobWorker({
     store: jobs.store,
@@ -111,6 +131,12 @@ export async function serveCommand(
   );
   io.stdout(`pipelines: ${local.catalog.pipelines.join(', ') || '(none)'}\n`);
   io.stdout(`jobs: ${jobs.description}\n`);
+  if (values.ssm) {
+    const folder = `${resolveSsmPrefix(config, io.env)}/chains/`;
+    io.stdout(
+      `chain overrides: SSM ${folder} (each read at most every ${config.aws.chainCacheMs / 1000} s)\n`,
+    );
+  }
   for (const warning of exposure) io.stderr(`${warning}\n`);
 
   const signal = await stopSignal();

@@ -4,6 +4,7 @@ import { chatCompletionBodySchema, toChatRequest } from '../core/chat/chat-reque
 import { type AnswerIds, completionBody } from '../core/chat/openai-format.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { Target } from '../core/gateway/target.js';
+import type { ChainVariant } from '../core/ledger/ledger-entry.js';
 import type { CommittedStream } from '../core/router/route-chat.js';
 import type { RouteFailure, RouteSuccess } from '../core/router/route-types.js';
 import { terminalError } from '../core/router/terminal-error.js';
@@ -66,11 +67,17 @@ export function addChatCompletions(
 export async function answerCall(
   gateway: Gateway,
   call: ChatCall,
-  render: (result: RouteSuccess<ChatResult>, requestId: string) => Response,
+  render: (
+    result: RouteSuccess<ChatResult>,
+    requestId: string,
+    variant: ChainVariant | undefined,
+  ) => Response,
 ): Promise<Response> {
   const { target, requestId } = call;
   const result = await gateway.generate(target, call.chat, { requestId, signal: call.signal });
-  return result.ok ? render(result, requestId) : failureResponse(result, target.pipeline, requestId);
+  return result.ok
+    ? render(result, requestId, target.variant)
+    : failureResponse(result, target.pipeline, requestId, target.variant);
 }
 
 /**
@@ -87,8 +94,10 @@ export async function streamCall(
   if (call.signal.aborted) caller.abort();
   else call.signal.addEventListener('abort', () => caller.abort(), { once: true });
   const result = await gateway.stream(target, call.chat, { requestId, signal: caller.signal });
-  if (!result.ok) return failureResponse(result, target.pipeline, requestId);
-  return streamResponse(result, requestId, format(result.model), () => caller.abort());
+  if (!result.ok) return failureResponse(result, target.pipeline, requestId, target.variant);
+  return streamResponse(result, { requestId, format: format(result.model), variant: target.variant }, () =>
+    caller.abort(),
+  );
 }
 
 /** The ids of the answer: the chat completion id follows the request id. */
@@ -96,24 +105,31 @@ function answerIds(requestId: string, model: string): AnswerIds {
   return { id: `chatcmpl-${requestId}`, created: Math.floor(Date.now() / 1000), model };
 }
 
-function completionResponse(result: RouteSuccess<ChatResult>, requestId: string): Response {
+function completionResponse(
+  result: RouteSuccess<ChatResult>,
+  requestId: string,
+  variant: ChainVariant | undefined,
+): Response {
   return new Response(JSON.stringify(completionBody(result.value, answerIds(requestId, result.model))), {
     status: 200,
-    headers: { ...routeHeaders(requestId, result), 'content-type': 'application/json' },
+    headers: { ...routeHeaders(requestId, result, variant), 'content-type': 'application/json' },
   });
 }
 
 function streamResponse(
   result: RouteSuccess<CommittedStream>,
-  requestId: string,
-  format: StreamFormat,
+  {
+    requestId,
+    format,
+    variant,
+  }: { requestId: string; format: StreamFormat; variant: ChainVariant | undefined },
   abortCaller: () => void,
 ): Response {
   const stream = sseBody(result, { format, abortCaller });
   return new Response(stream, {
     status: 200,
     headers: {
-      ...routeHeaders(requestId, result),
+      ...routeHeaders(requestId, result, variant),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
     },
@@ -121,9 +137,14 @@ function streamResponse(
 }
 
 /** The terminal error of a failed request in the OpenAI envelope, with the evidence headers (chat and embeddings). */
-export function failureResponse(result: RouteFailure, pipeline: string, requestId: string): Response {
+export function failureResponse(
+  result: RouteFailure,
+  pipeline: string,
+  requestId: string,
+  variant?: ChainVariant,
+): Response {
   const t = terminalError(result, pipeline);
-  const headers = routeHeaders(requestId, result);
+  const headers = routeHeaders(requestId, result, variant);
   if (t.retryAfterSeconds !== undefined) headers['retry-after'] = String(t.retryAfterSeconds);
   return errorResponse(t.status, errorBody(t.message, t.type, t.code), headers);
 }

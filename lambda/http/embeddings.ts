@@ -7,6 +7,7 @@ import {
   embeddingInputs,
   embeddingsBodySchema,
 } from '../core/embeddings/embeddings-request-schema.js';
+import type { ChainVariant } from '../core/ledger/ledger-entry.js';
 import type { RouteSuccess } from '../core/router/route-types.js';
 import type { AskedOf } from './admission-gate.js';
 import { routeTarget, type TargetDeps, type TargetEnv } from './chat-admission.js';
@@ -52,8 +53,8 @@ export function addEmbeddings(
         sendDimensions: body.dimensions != null,
       };
       const result = await deps.gateway.embed(target, request, { requestId, signal: c.req.raw.signal });
-      if (!result.ok) return failureResponse(result, target.pipeline, requestId);
-      return embeddingsResponse(result, requestId, body.encoding_format ?? 'float');
+      if (!result.ok) return failureResponse(result, target.pipeline, requestId, target.variant);
+      return embeddingsResponse(result, requestId, body.encoding_format ?? 'float', target.variant);
     },
   );
 }
@@ -62,9 +63,10 @@ function embeddingsResponse(
   result: RouteSuccess<EmbeddingResult>,
   requestId: string,
   encoding: 'float' | 'base64',
+  variant: ChainVariant | undefined,
 ): Response {
   return new Response(JSON.stringify(embeddingsBody(result.value, result.model, encoding)), {
     status: 200,
-    headers: { ...routeHeaders(requestId, result), 'content-type': 'application/json' },
+    headers: { ...routeHeaders(requestId, result, variant), 'content-type': 'application/json' },
   });
 }

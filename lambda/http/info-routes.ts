@@ -35,6 +35,18 @@ function pipelineView(t: Target) {
     tiers: t.tiers.map((tier) => tier.members.map((m) => m.key)),
     warnings: t.warnings.map((w) => w.message),
     policy: { ...t.policy.route, breaker: t.policy.breaker },
+    // docs/design.md#timed-overrides-and-canaries: a timed override's end, a pin, a canary.
+    until: t.until === undefined ? null : new Date(t.until).toISOString(),
+    pinned: t.pinned === true,
+    canary: t.canary
+      ? {
+          chain: t.canary.chain,
+          tiers: t.canary.tiers.map((tier) => tier.members.map((m) => m.key)),
+          percent: t.canary.percent,
+          since: t.canary.since,
+          autoAbort: t.canary.autoAbort,
+        }
+      : null,
   };
 }
 

@@ -2,6 +2,7 @@ import type { Hono, MiddlewareHandler } from 'hono';
 import { type MessageIds, messageBody } from '../core/chat/anthropic-format.js';
 import type { ChatResult } from '../core/chat/chat-model.js';
 import { messagesBodySchema, messagesToChatRequest } from '../core/chat/messages-request-schema.js';
+import type { ChainVariant } from '../core/ledger/ledger-entry.js';
 import type { RouteSuccess } from '../core/router/route-types.js';
 import type { AdmissionInput } from './admission-gate.js';
 import { anthropicStreamFormat } from './anthropic-stream-format.js';
@@ -47,9 +48,13 @@ export function addMessages(
 /** The message id follows the request id. */
 const messageIds = (requestId: string, model: string): MessageIds => ({ id: `msg_${requestId}`, model });
 
-function messageResponse(result: RouteSuccess<ChatResult>, requestId: string): Response {
+function messageResponse(
+  result: RouteSuccess<ChatResult>,
+  requestId: string,
+  variant: ChainVariant | undefined,
+): Response {
   return new Response(JSON.stringify(messageBody(result.value, messageIds(requestId, result.model))), {
     status: 200,
-    headers: { ...routeHeaders(requestId, result), 'content-type': 'application/json' },
+    headers: { ...routeHeaders(requestId, result, variant), 'content-type': 'application/json' },
   });
 }

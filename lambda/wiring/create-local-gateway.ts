@@ -1,6 +1,11 @@
 import type { AdmissionStore } from '../core/admission/admission-store.js';
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
-import { createConfigChainSource, createEnvChainSource } from '../core/catalog/chain-sources.js';
+import {
+  type ChainParameterStore,
+  createConfigChainSource,
+  createEnvChainSource,
+  createSsmChainSource,
+} from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { AnswerCache } from '../core/last-resort/answer-cache.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
@@ -39,6 +44,11 @@ export interface LocalGatewayOptions {
   accessPolicy?: (() => AccessPolicy) | undefined;
   /** Admission counters; default: this process's memory (`config.admission` is the settings). */
   admissionStore?: AdmissionStore | undefined;
+  /**
+   * The operators' overrides (`<prefix>/chains/<pipeline>`), between env and config, read on every
+   * request. Default: none (a local gateway routes by env and config).
+   */
+  overrides?: ChainParameterStore | undefined;
 }
 
 export type LocalGateway = AssembledGateway;
@@ -48,7 +58,11 @@ export function createLocalGateway(options: LocalGatewayOptions): LocalGateway {
   const { config, env, log } = options;
   return assembleGateway({
     config,
-    sources: (catalog) => [createEnvChainSource(env), createConfigChainSource(catalog)],
+    sources: (catalog) => [
+      createEnvChainSource(env),
+      ...(options.overrides ? [createSsmChainSource(options.overrides)] : []),
+      createConfigChainSource(catalog),
+    ],
     envOverrides: (name) => (env[name]?.trim() ?? '') !== '',
     store: options.store ?? createMemoryBreakerStore(),
     answers: options.answers,

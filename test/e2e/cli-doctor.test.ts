@@ -107,6 +107,26 @@ describe('switchyard doctor', () => {
     expect(out.stdout.endsWith('\nnot ready: 1 to fix, 2 warnings, 5 ok\n')).toBe(true);
   });
 
+  it('reads a timed override or a canary, checking every chain it holds', async () => {
+    provision();
+    aws.ssm.put(
+      '/switchyard/chains/p',
+      JSON.stringify({ timed: { chain: 'b', until: '2099-01-01T00:00:00Z', pin: true } }),
+    );
+    aws.ssm.put(
+      '/switchyard/chains/q',
+      JSON.stringify({
+        chain: 'haiku',
+        canary: { chain: 'retired', percent: 10, since: '2026-12-01T00:00:00Z' },
+      }),
+    );
+    const out = await doctor();
+    expect(checks(out.stdout).filter((l) => l.includes('chain override'))).toEqual([
+      "ok    chain override p: 'pin b until TIME; then (the config chain)' is in force",
+      `FIX   chain override q: 'retired' resolves to no model (unknown model 'retired' at 0); the gateway skips it and routes by the config chain → switchyard chain set q "<chain>" --config ${aws.config} or switchyard chain clear q --config ${aws.config}`,
+    ]);
+  });
+
   it('passes once the broken override is cleared, with warnings only', async () => {
     provision();
     aws.ssm.put('/switchyard/chains/p', 'retired-model');

@@ -3,13 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runCli } from '../../lambda/cli/run-cli.js';
+import type { Clock } from '../../lambda/core/time.js';
 
-/** Runs the CLI in-process with captured output; `stdin`, when given, is piped in as standard input. */
+/**
+ * Runs the CLI in-process with captured output; `stdin`, when given, is piped in as standard input;
+ * `clock`, when given, is the commands' time.
+ */
 export async function runCliCaptured(
   argv: string[],
   env: NodeJS.ProcessEnv = {},
   cwd = process.cwd(),
   stdin?: string,
+  clock?: Clock,
 ) {
   let stdout = '';
   let stderr = '';
@@ -23,6 +28,7 @@ export async function runCliCaptured(
     env,
     cwd,
     stdin: stdin === undefined ? undefined : Readable.from([stdin]),
+    clock,
   });
   return { code, stdout, stderr };
 }

@@ -1,12 +1,13 @@
 import OpenAI from 'openai';
 import type { AdmissionStore } from '../../lambda/core/admission/admission-store.js';
+import type { ChainParameterStore } from '../../lambda/core/catalog/chain-sources.js';
 import { jobsSchema } from '../../lambda/core/catalog/jobs-config-schema.js';
 import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import type { AnswerCache } from '../../lambda/core/last-resort/answer-cache.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { silentLogger } from '../../lambda/core/logger.js';
-import { startFakeAnthropic } from '../../lambda/dev/fakes/anthropic-fake.js';
 import type { Clock, Random, Sleep } from '../../lambda/core/time.js';
+import { startFakeAnthropic } from '../../lambda/dev/fakes/anthropic-fake.js';
 import { startFakeBedrock } from '../../lambda/dev/fakes/bedrock-fake.js';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
@@ -73,6 +74,12 @@ export async function startGatewayHarness(
     admissionStore?: AdmissionStore;
     /** Time and randomness of the gateway; default the system's (a fake clock passes its own `sleep`). */
     time?: { clock: Clock; random: Random; sleep: Sleep };
+    /** The operators' overrides, read on every request between env and config. */
+    overrides?: ChainParameterStore;
+    /** The gateway's clock; default the system's. */
+    clock?: Clock;
+    /** The gateway's random source (tier picks, canary draws); default the system's. */
+    random?: Random;
     /** Adds to the config before it is parsed (limits, schedules, model settings...). */
     configure?: (config: Record<string, unknown> & { models: Record<string, object> }) => void;
   } = {},
@@ -120,6 +127,9 @@ export async function startGatewayHarness(
     maxBodyBytes: options.maxBodyBytes,
     answers: options.answers,
     admissionStore: options.admissionStore,
+    overrides: options.overrides,
+    clock: options.clock,
+    random: options.random,
     jobs: options.jobs && { ...options.jobs, retentionDays: config.jobs.retentionDays },
     ...options.time,
   });

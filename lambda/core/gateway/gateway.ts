@@ -16,7 +16,9 @@ import { routeEmbed } from '../router/route-embed.js';
 import type { RouteModel, RouteResult, RouterDeps } from '../router/route-types.js';
 import type { Clock, Random, Sleep } from '../time.js';
 import { type AnswerContext, generateAnswer, type OutputDeps, streamAnswer } from './answer-flow.js';
+import { createCanaryGuard, watchCanary } from './canary-guard.js';
 import { onceLogger } from './once-logger.js';
+import { routerFor, splitCanary } from './override-routing.js';
 import { AD_HOC_PREFIX, resolveTarget, type TargetLookup } from './resolve-target.js';
 import type { Target, UnknownTarget } from './target.js';
 
@@ -121,11 +123,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
     catalog.hasPipeline(name) || (deps.envOverrides?.(envVarName(name)) ?? false);
 
   const pipelineTarget = async (pipeline: string): Promise<Target | undefined> => {
-    const effective = await resolveEffectiveChain(pipeline, deps.sources, catalog, log);
+    const effective = await resolveEffectiveChain(pipeline, deps.sources, catalog, log, clock.now());
     if (!effective) return undefined;
     return { kind: 'pipeline', ...effective, policy: catalog.policy(pipeline) };
   };
   const lookup: TargetLookup = { catalog, isPipeline, pipelineTarget, echo };
+
+  const guard = createCanaryGuard();
+  const watching = { guard, clock, log: deps.log, policy: (p: string) => catalog.policy(p).breaker };
 
   const answering = (target: Target, context: CallContext, stream: boolean): AnswerContext => ({
     request: {
@@ -136,17 +141,25 @@ export function createGateway(deps: GatewayDeps): Gateway {
       signal: context.signal,
       stream,
     },
-    router: routerDeps,
+    router: routerFor(routerDeps, target, watchCanary(target, watching)),
     policy: outputPolicy(catalog.config, target.pipeline),
     output: deps.output,
   });
 
   return {
-    resolveTarget: (model, headerPipeline) => resolveTarget(lookup, model, headerPipeline),
+    // A canary is drawn once per request, here, so the header, the ledger and the chain agree.
+    resolveTarget: async (model, headerPipeline) => {
+      const target = await resolveTarget(lookup, model, headerPipeline);
+      if (target.kind === 'unknown' || !target.canary) return target;
+      // A canary this container aborted draws 1, which no share reaches: the stable chain.
+      return splitCanary(target, guard.aborted(target.pipeline, target.canary.since) ? 1 : deps.random());
+    },
     generate: (target, chat, context) => generateAnswer(answering(target, context, false), chat),
     stream: (target, chat, context) => streamAnswer(answering(target, context, true), chat),
-    embed: (target, embedding, context) =>
-      routeEmbed(answering(target, context, false).request, routerDeps, embedding),
+    embed: (target, embedding, context) => {
+      const { request, router } = answering(target, context, false);
+      return routeEmbed(request, router, embedding);
+    },
 
     async pipelines() {
       const targets = await Promise.all(catalog.pipelines.map(pipelineTarget));

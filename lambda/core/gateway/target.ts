@@ -1,6 +1,7 @@
 import type { PipelinePolicy } from '../catalog/catalog.js';
-import type { ChainSourceName } from '../catalog/chain-sources.js';
+import type { CanaryChain, ChainSourceName } from '../catalog/chain-sources.js';
 import type { DslWarning, Tier } from '../dsl/types.js';
+import type { ChainVariant } from '../ledger/ledger-entry.js';
 
 /** What a request routes over: a pipeline's effective chain, or an ad-hoc chain named in `model`. */
 export interface Target {
@@ -13,6 +14,14 @@ export interface Target {
   tiers: Tier[];
   warnings: DslWarning[];
   policy: PipelinePolicy;
+  /** Ms since epoch when a timed override's chain stops applying (docs/design.md#timed-overrides-and-canaries). */
+  until?: number | undefined;
+  /** Breaker openings of this chain's routes are ignored (a pin). */
+  pinned?: boolean | undefined;
+  /** The canary running over this (stable) chain, as `GET /v1/pipelines` shows it. */
+  canary?: CanaryChain | undefined;
+  /** Which chain of a canary this request drew; set only while a canary runs. */
+  variant?: ChainVariant | undefined;
 }
 
 /** Why a request names nothing routable: answered with 404 in the OpenAI envelope. */

@@ -28,6 +28,9 @@ export type TerminalReason =
   | 'stopped'
   | 'last_resort';
 
+/** Which chain of a running canary a request drew (docs/design.md#timed-overrides-and-canaries). */
+export type ChainVariant = 'canary' | 'stable';
+
 /** Where a last-resort answer came from (docs/design.md#last-resort). */
 export type DegradedKind = 'template' | 'cache';
 
@@ -89,6 +92,8 @@ export interface AttemptLedgerEntry {
   recovery?: RecoveryAdmission | undefined;
   /** With `recovery: "ramp"`: the share (percent) the ramp admitted at the time. */
   rampShare?: number | undefined;
+  /** While a canary runs: which chain the request drew; absent otherwise. */
+  variant?: ChainVariant | undefined;
 }
 
 /** One line per request, written when it ends. */
@@ -113,6 +118,8 @@ export interface RequestLedgerEntry {
   usage: Usage;
   costUsd: number;
   stream: boolean;
+  /** While a canary runs: which chain the request drew; absent otherwise. */
+  variant?: ChainVariant | undefined;
 }
 
 export type LedgerEntry = AttemptLedgerEntry | RequestLedgerEntry;

@@ -92,4 +92,20 @@ describe('an operator override through the API handler (fake SSM, dynalite, fake
     expect(await pipelineP()).toEqual({ source: 'config', chain: 'a' });
     expect(await modelServing()).toBe('a');
   });
+
+  it('routes by a timed override set with --for, and returns to the config chain by itself at its end', async () => {
+    const set = await operator('set', 'p', 'b', '--for', '4s');
+    expect(set.code).toBe(0);
+    await untilServedBy('b');
+    const res = await invokeStreaming(api.handler, event('GET', '/v1/pipelines'));
+    const shown = JSON.parse(res.body).data.find((d: { name: string }) => d.name === 'p');
+    expect(shown).toMatchObject({ source: 'ssm', chain: 'b', pinned: false });
+    const until = Date.parse(shown.until);
+    // Nobody acts: the parameter still holds the timed override when the container turns back.
+    await new Promise((r) => setTimeout(r, Math.max(0, until - Date.now())));
+    expect(await modelServing()).toBe('a');
+    expect(await pipelineP()).toEqual({ source: 'config', chain: 'a' });
+    expect(api.ssm.value(PARAMETER)).toContain('"timed"');
+    await operator('clear', 'p');
+  });
 });

@@ -18,6 +18,9 @@ function recordingLogger() {
   return { log, lines };
 }
 
+/** Any instant: these sources hold no timed override. */
+const NOW = 1_700_000_000_000;
+
 describe('chain sources', () => {
   const catalog = createCatalog(testConfig());
   const keys = (tiers: { members: { key: string }[] }[] | undefined) =>
@@ -38,11 +41,11 @@ describe('chain sources', () => {
       createSsmChainSource({ get: async () => 'b' }),
       createConfigChainSource(catalog),
     ];
-    const effective = await resolveEffectiveChain('comment-filter', sources, catalog, log);
+    const effective = await resolveEffectiveChain('comment-filter', sources, catalog, log, NOW);
     expect(effective).toMatchObject({ source: 'env', chain: 'c' });
-    const withoutEnv = await resolveEffectiveChain('comment-filter', sources.slice(1), catalog, log);
+    const withoutEnv = await resolveEffectiveChain('comment-filter', sources.slice(1), catalog, log, NOW);
     expect(withoutEnv).toMatchObject({ source: 'ssm', chain: 'b' });
-    const configOnly = await resolveEffectiveChain('comment-filter', sources.slice(2), catalog, log);
+    const configOnly = await resolveEffectiveChain('comment-filter', sources.slice(2), catalog, log, NOW);
     expect(configOnly?.source).toBe('config');
     expect(keys(configOnly?.tiers)).toEqual([['a', 'b'], ['c']]);
   });
@@ -53,7 +56,7 @@ describe('chain sources', () => {
       createEnvChainSource({ MODEL_COMMENT_FILTER: 'typo-model' }),
       createConfigChainSource(catalog),
     ];
-    const effective = await resolveEffectiveChain('comment-filter', sources, catalog, log);
+    const effective = await resolveEffectiveChain('comment-filter', sources, catalog, log, NOW);
     expect(effective?.source).toBe('config');
     expect(lines).toEqual([
       expect.objectContaining({
@@ -75,6 +78,7 @@ describe('chain sources', () => {
       [failing, createConfigChainSource(catalog)],
       catalog,
       log,
+      NOW,
     );
     expect(effective?.source).toBe('config');
     expect(lines[0]?.level).toBe('error');
@@ -87,6 +91,7 @@ describe('chain sources', () => {
       [createEnvChainSource({ MODEL_COMMENT_FILTER: '  ' }), createConfigChainSource(catalog)],
       catalog,
       log,
+      NOW,
     );
     expect(effective?.source).toBe('config');
     expect(lines).toEqual([]);
@@ -95,7 +100,7 @@ describe('chain sources', () => {
   it('resolves nothing for an unknown pipeline with no override', async () => {
     const { log } = recordingLogger();
     expect(
-      await resolveEffectiveChain('nope', [createConfigChainSource(catalog)], catalog, log),
+      await resolveEffectiveChain('nope', [createConfigChainSource(catalog)], catalog, log, NOW),
     ).toBeUndefined();
   });
 
@@ -106,8 +111,84 @@ describe('chain sources', () => {
       [createEnvChainSource({ MODEL_ADHOC: 'a' })],
       catalog,
       log,
+      NOW,
     );
     expect(effective?.source).toBe('env');
+  });
+});
+
+describe('timed overrides and canaries in the chain sources', () => {
+  const catalog = createCatalog(testConfig());
+  const UNTIL = '2026-12-01T20:00:00.000Z';
+  const END = Date.parse(UNTIL);
+  const ssm = (value: unknown) =>
+    createSsmChainSource({ get: async () => (typeof value === 'string' ? value : JSON.stringify(value)) });
+  const resolve = (sources: ReturnType<typeof ssm>[], now: number, log = recordingLogger().log) =>
+    resolveEffectiveChain(
+      'comment-filter',
+      [...sources, createConfigChainSource(catalog)],
+      catalog,
+      log,
+      now,
+    );
+
+  it('serves a timed SSM override until its end, then the SSM chain that was there before it', async () => {
+    const source = ssm({ chain: 'a', timed: { chain: 'c', until: UNTIL, pin: true } });
+    expect(await resolve([source], END - 1)).toMatchObject({
+      source: 'ssm',
+      chain: 'c',
+      until: END,
+      pinned: true,
+    });
+    const after = await resolve([source], END);
+    expect(after).toMatchObject({ source: 'ssm', chain: 'a' });
+    expect(after?.until).toBeUndefined();
+    expect(after?.pinned).toBeUndefined();
+  });
+
+  it('returns to the config chain at the end of a timed override that had nothing before it', async () => {
+    const source = ssm({ timed: { chain: 'c', until: UNTIL } });
+    expect((await resolve([source], END - 1))?.source).toBe('ssm');
+    expect(await resolve([source], END)).toMatchObject({ source: 'config', chain: '(a|b),c' });
+  });
+
+  it('lets a timed override in MODEL_<P> expire back to the SSM override', async () => {
+    const env = createEnvChainSource({
+      MODEL_COMMENT_FILTER: JSON.stringify({ timed: { chain: 'c', until: UNTIL, pin: true } }),
+    });
+    expect(await resolve([env, ssm('b')], END - 1)).toMatchObject({
+      source: 'env',
+      chain: 'c',
+      pinned: true,
+    });
+    expect(await resolve([env, ssm('b')], END)).toMatchObject({ source: 'ssm', chain: 'b' });
+  });
+
+  it('runs a canary without a chain of its own over the config chain', async () => {
+    const source = ssm({ canary: { chain: 'c', percent: 10, since: UNTIL } });
+    const effective = await resolve([source], END);
+    expect(effective).toMatchObject({ source: 'config', chain: '(a|b),c' });
+    expect(effective?.canary).toMatchObject({ chain: 'c', percent: 10, since: UNTIL });
+    expect(effective?.canary?.tiers.map((t) => t.members.map((m) => m.key))).toEqual([['c']]);
+  });
+
+  it('leaves out a canary whose chain resolves to no model, and logs it', async () => {
+    const { log, lines } = recordingLogger();
+    const source = ssm({ chain: 'a', canary: { chain: 'nosuch', percent: 10, since: UNTIL } });
+    const effective = await resolve([source], END, log);
+    expect(effective).toMatchObject({ source: 'ssm', chain: 'a' });
+    expect(effective?.canary).toBeUndefined();
+    expect(lines.map((l) => l.level)).toContain('error');
+  });
+
+  it('skips an override document it cannot read, logging the field', async () => {
+    const { log, lines } = recordingLogger();
+    const effective = await resolve([ssm({ timed: { chain: 'c', until: 'soon' } })], END, log);
+    expect(effective?.source).toBe('config');
+    expect(lines[0]).toMatchObject({
+      level: 'error',
+      fields: expect.objectContaining({ problem: expect.stringContaining('timed.until') }),
+    });
   });
 });
 
@@ -127,7 +208,7 @@ describe('chain sources: embedding pipelines', () => {
   it('takes an override of the same embedding space', async () => {
     const { log } = recordingLogger();
     const sources = [createEnvChainSource({ MODEL_INDEX: 'e2,e1' }), createConfigChainSource(catalog)];
-    expect(await resolveEffectiveChain('index', sources, catalog, log)).toMatchObject({ source: 'env' });
+    expect(await resolveEffectiveChain('index', sources, catalog, log, NOW)).toMatchObject({ source: 'env' });
   });
 
   it.each([
@@ -162,7 +243,9 @@ describe('chain sources: embedding pipelines', () => {
   ])('skips an override that %s, and logs why', async (_label, pipeline, variable, chain, problem) => {
     const { log, lines } = recordingLogger();
     const sources = [createEnvChainSource({ [variable]: chain }), createConfigChainSource(catalog)];
-    expect(await resolveEffectiveChain(pipeline, sources, catalog, log)).toMatchObject({ source: 'config' });
+    expect(await resolveEffectiveChain(pipeline, sources, catalog, log, NOW)).toMatchObject({
+      source: 'config',
+    });
     expect(lines).toEqual([
       expect.objectContaining({
         level: 'error',

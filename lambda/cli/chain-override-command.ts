@@ -1,0 +1,203 @@
+import {
+  type CanaryOverride,
+  describeOverride,
+  type OverrideDocument,
+  readOverride,
+  type TimedOverride,
+  timedInForce,
+  writeOverride,
+} from '../core/catalog/chain-override.js';
+import { envVarName } from '../core/catalog/chain-sources.js';
+import type { ChainContext } from './chain-command.js';
+import { CliUsageError, EXIT_OK } from './cli-io.js';
+import { overrideEnd, parseCanaryPercent } from './override-time.js';
+import { ssmCall } from './ssm-cli-support.js';
+
+/** The flags of `chain set` that make a timed override, a pin or a canary (docs/operations.md#timed-overrides-pins-and-canaries). */
+export interface OverrideFlags {
+  for?: string | undefined;
+  until?: string | undefined;
+  pin: boolean;
+  canary?: string | undefined;
+  /** Print the `MODEL_<P>` value instead of writing SSM. */
+  env: boolean;
+  /** With `canary`: each container stops the canary when it fails. */
+  autoAbort: boolean;
+}
+
+export function wantsOverride(flags: OverrideFlags): boolean {
+  return (
+    flags.for !== undefined ||
+    flags.until !== undefined ||
+    flags.pin ||
+    flags.canary !== undefined ||
+    flags.env ||
+    flags.autoAbort
+  );
+}
+
+type Change = { timed: TimedOverride } | { canary: CanaryOverride };
+
+/** `2026-12-01T20:00:00Z`: ISO 8601 without the milliseconds when there are none. */
+function instant(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
+/** The timed override or canary the flags ask for, checked; `now` in ms. */
+function changeOf(chain: string, flags: OverrideFlags, now: number): Change {
+  const until = overrideEnd(flags, now);
+  if (flags.canary !== undefined) {
+    if (until !== undefined || flags.pin)
+      throw new CliUsageError('--canary cannot be combined with --for, --until or --pin');
+    const percent = parseCanaryPercent(flags.canary);
+    return { canary: { chain, percent, since: instant(now), autoAbort: flags.autoAbort } };
+  }
+  if (flags.autoAbort) throw new CliUsageError('--auto-abort belongs to --canary');
+  if (until === undefined) {
+    const flag = flags.pin ? '--pin' : '--env';
+    throw new CliUsageError(`${flag} needs an end: add --for DURATION or --until TIME`);
+  }
+  return { timed: { chain, until: instant(until), pin: flags.pin } };
+}
+
+/** The document after the change; refuses what would overlap (a pin over a canary, two canaries). */
+function applyChange(
+  current: OverrideDocument,
+  change: Change,
+  now: number,
+  pipeline: string,
+): OverrideDocument {
+  const steady = current.chain === undefined ? {} : { chain: current.chain };
+  if (current.canary) {
+    const what = 'timed' in change ? 'a timed override' : 'another canary';
+    throw new CliUsageError(
+      `a canary of ${current.canary.chain} at ${current.canary.percent} % is running on ${pipeline}; ` +
+        `promote or abort it before ${what}`,
+    );
+  }
+  if ('timed' in change) return { ...steady, timed: change.timed };
+  if (timedInForce(current, now)) {
+    throw new CliUsageError(
+      `${pipeline} is held on ${current.timed?.chain} until ${current.timed?.until}; ` +
+        'let it end or clear it before a canary',
+    );
+  }
+  return { ...steady, canary: change.canary };
+}
+
+/** The override document of the raw value, or a usage error telling how to start over. */
+function documentOf(c: ChainContext, raw: string | undefined): OverrideDocument {
+  if (raw === undefined) return {};
+  const reading = readOverride(raw);
+  if (reading.ok) return reading.document;
+  throw new CliUsageError(
+    `the override of ${c.pipeline} cannot be read (${reading.problem}); clear it or set a plain chain first`,
+  );
+}
+
+/** `chain set` with `--for`/`--until` (and `--pin`) or `--canary`: writes the document, or prints it with `--env`. */
+export async function setOverride(c: ChainContext, chain: string, flags: OverrideFlags): Promise<number> {
+  const now = c.now();
+  const change = changeOf(chain, flags, now);
+  if (flags.env) return printEnvOverride(c, change, now);
+  const name = c.store.parameterName(c.pipeline);
+  const current = await ssmCall(`reading ${name}`, () => c.store.current(c.pipeline));
+  const next = applyChange(documentOf(c, current?.chain), change, now, c.pipeline);
+  const value = writeOverride(next) ?? chain;
+  const version = await ssmCall(`writing ${name}`, () =>
+    c.store.put(c.pipeline, value, `${describeOverride(next)}, set by switchyard chain set`),
+  );
+  c.io.stdout(
+    `${[...changeLines(c, next), `written ${name} version ${version}; ${pickedUp(c)}`].join('\n')}\n`,
+  );
+  return EXIT_OK;
+}
+
+/** What the pipeline does from now on, in words. */
+function changeLines(c: ChainContext, next: OverrideDocument): string[] {
+  const after = next.chain ?? `its config chain (${c.catalog.config.pipelines[c.pipeline]?.chain ?? 'none'})`;
+  if (next.timed) {
+    const pin = next.timed.pin ? '; pinned: breaker openings of its routes are ignored' : '';
+    return [
+      `pipeline ${c.pipeline} routes on: ${next.timed.chain} until ${next.timed.until}${pin}`,
+      `then it returns by itself to: ${after}`,
+    ];
+  }
+  const canary = next.canary as CanaryOverride;
+  return [
+    `pipeline ${c.pipeline} sends ${canary.percent} % of its requests to the canary: ${canary.chain}`,
+    `the rest stays on: ${after}`,
+    ...(canary.autoAbort
+      ? [
+          "auto-abort: each container sends every request to the stable chain once the canary's failure rate reaches the breaker threshold",
+        ]
+      : []),
+    `finish with: switchyard chain promote ${c.pipeline}  or  switchyard chain abort ${c.pipeline}`,
+  ];
+}
+
+function pickedUp(c: ChainContext): string {
+  return `running Lambda containers pick it up within ${c.cacheSeconds} s`;
+}
+
+/** `--env`: the `MODEL_<P>` value to export, on top of the chain that variable holds in this environment. */
+function printEnvOverride(c: ChainContext, change: Change, now: number): number {
+  const name = envVarName(c.pipeline);
+  const current = documentOf(c, c.io.env[name]?.trim() || undefined);
+  const value = writeOverride(applyChange(current, change, now, c.pipeline)) ?? '';
+  c.io.stdout(`${name}='${value.replaceAll("'", "'\\''")}'\n`);
+  c.io.stderr(
+    `note: set it where the gateway runs (restart a local gateway; update the function's environment in AWS); nothing written to SSM\n`,
+  );
+  return EXIT_OK;
+}
+
+/** The running canary, or a usage error naming how to start one. */
+async function runningCanary(c: ChainContext) {
+  const name = c.store.parameterName(c.pipeline);
+  const current = await ssmCall(`reading ${name}`, () => c.store.current(c.pipeline));
+  const document = documentOf(c, current?.chain);
+  if (!document.canary)
+    throw new CliUsageError(
+      `no canary is running on ${c.pipeline}; start one with: switchyard chain set ${c.pipeline} "<chain>" --canary 10`,
+    );
+  return { name, document, canary: document.canary };
+}
+
+/** `chain promote`: the canary's chain becomes the override for every request. */
+export async function promoteCanary(c: ChainContext): Promise<number> {
+  const { name, canary } = await runningCanary(c);
+  const version = await ssmCall(`writing ${name}`, () =>
+    c.store.put(c.pipeline, canary.chain, `canary of ${c.pipeline} promoted by switchyard chain promote`),
+  );
+  const lines = [
+    `promoted the canary of ${c.pipeline}: every request now routes on: ${canary.chain}`,
+    `written ${name} version ${version}; ${pickedUp(c)}`,
+  ];
+  c.io.stdout(`${lines.join('\n')}\n`);
+  return EXIT_OK;
+}
+
+/** `chain abort`: every request returns to the stable chain; an override left empty is deleted. */
+export async function abortCanary(c: ChainContext): Promise<number> {
+  const { name, document, canary } = await runningCanary(c);
+  const stable = writeOverride({ ...(document.chain ? { chain: document.chain } : {}) });
+  const configChain = c.catalog.config.pipelines[c.pipeline]?.chain ?? 'none';
+  const lines = [`aborted the canary of ${c.pipeline} (${canary.chain} at ${canary.percent} %)`];
+  if (stable === undefined) {
+    await ssmCall(`deleting ${name}`, () => c.store.delete(c.pipeline));
+    lines.push(
+      `every request routes on its config chain again: ${configChain}`,
+      `deleted ${name}; ${pickedUp(c)}`,
+    );
+  } else {
+    const version = await ssmCall(`writing ${name}`, () =>
+      c.store.put(c.pipeline, stable, `canary of ${c.pipeline} aborted by switchyard chain abort`),
+    );
+    lines.push(`every request routes on: ${stable}`, `written ${name} version ${version}; ${pickedUp(c)}`);
+  }
+  c.io.stdout(`${lines.join('\n')}\n`);
+  return EXIT_OK;
+}
+
+export { runningCanary };
