@@ -4,6 +4,7 @@ import { DEFAULT_REQUEST_BOUNDS, type RequestBounds } from '../core/chat/request
 import { redactSecrets } from '../core/failures/redact-secrets.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { Logger } from '../core/logger.js';
+import type { RequestTracing } from '../core/tracing/request-spans.js';
 import { type AccessPolicy, operatorOnly } from './access-policy.js';
 import { type AdmissionGateDeps, admissionGate } from './admission-gate.js';
 import { limitBodySize } from './body-limit.js';
@@ -14,6 +15,7 @@ import { addInfoRoutes } from './info-routes.js';
 import { createJobsApp, type JobsHttpOptions } from './jobs-routes.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdMiddleware } from './request-id.js';
+import { traceRequests } from './trace-requests.js';
 import { addUsageRoute } from './usage-route.js';
 
 const NO_ACCESS: AccessPolicy = { isOperator: () => false, readsSchedule: () => false };
@@ -39,6 +41,8 @@ export interface HttpAppOptions {
   access?: (() => AccessPolicy) | undefined;
   /** Admission of chat requests (docs/design.md#admission). Absent: every request is admitted. */
   admission?: (AdmissionGateDeps & { now: () => number }) | undefined;
+  /** Spans per chat request and attempt (docs/design.md#traces). Absent: no spans, no cost. */
+  tracing?: RequestTracing | undefined;
 }
 
 /**
@@ -51,6 +55,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
 
   app.use('*', requestIdMiddleware);
+  if (options.tracing) app.use('/v1/chat/completions', traceRequests(options.tracing));
   // Before the body limit, so a request without a valid key is refused before any of its body is read.
   if (options.callerKeys) app.use('/v1/*', callerAuth(options.callerKeys, { log }));
   app.use('/v1/*', limitBodySize(maxSize));

@@ -6,6 +6,7 @@ import type { AnswerCache } from '../core/last-resort/answer-cache.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random, Sleep } from '../core/time.js';
+import type { SpanTracer } from '../core/tracing/span-port.js';
 import type { AccessPolicy } from '../http/access-policy.js';
 import type { CallerKeySource } from '../http/caller-auth.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
@@ -39,6 +40,8 @@ export interface LocalGatewayOptions {
   accessPolicy?: (() => AccessPolicy) | undefined;
   /** Admission counters; default: this process's memory (`config.admission` is the settings). */
   admissionStore?: AdmissionStore | undefined;
+  /** Where request and attempt spans go (`startTracing`). Absent: no spans. */
+  tracer?: SpanTracer | undefined;
 }
 
 export type LocalGateway = AssembledGateway;
@@ -64,5 +67,6 @@ export function createLocalGateway(options: LocalGatewayOptions): LocalGateway {
     maxBodyBytes: options.maxBodyBytes,
     jobs: options.jobs,
     admissionStore: options.admissionStore,
+    tracer: options.tracer,
   });
 }

@@ -5,6 +5,7 @@ import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import type { AnswerCache } from '../../lambda/core/last-resort/answer-cache.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { silentLogger } from '../../lambda/core/logger.js';
+import type { SpanTracer } from '../../lambda/core/tracing/span-port.js';
 import { startFakeBedrock } from '../../lambda/dev/fakes/bedrock-fake.js';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
@@ -69,6 +70,8 @@ export async function startGatewayHarness(
     admissionStore?: AdmissionStore;
     /** Adds to the config before it is parsed (limits, schedules, model settings...). */
     configure?: (config: Record<string, unknown> & { models: Record<string, object> }) => void;
+    /** Where request and attempt spans go; default: none. */
+    tracer?: SpanTracer;
   } = {},
 ) {
   const openai = await startFakeOpenAI();
@@ -107,6 +110,7 @@ export async function startGatewayHarness(
     answers: options.answers,
     admissionStore: options.admissionStore,
     jobs: options.jobs && { ...options.jobs, retentionDays: config.jobs.retentionDays },
+    tracer: options.tracer,
   });
   const server: RunningServer = await startServer(local.app, { port: 0, host: '127.0.0.1' });
   let worker: LocalJobRunner | undefined;
