@@ -7,15 +7,15 @@ import { otelSpanTracer, TRACER_NAME } from './otel-span-tracer.js';
 import type { StartedTracing } from './start-tracing.js';
 import type { TracingSettings } from './tracing-env.js';
 
+/** The API's no-op provider: what an empty proxy delegates to (one instance per API copy). */
+const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
+
 /** A provider someone registered before us (the ADOT Lambda layer's wrapper, a `--require`d SDK). */
 function registeredProvider(): TracerProvider | undefined {
   const global = trace.getTracerProvider();
+  // Another copy of the API registers its own proxy class: that is a registration too.
   const delegate = global instanceof ProxyTracerProvider ? global.getDelegate() : global;
-  // The API's no-op provider hands out non-recording spans.
-  const probe = delegate.getTracer(TRACER_NAME).startSpan('probe');
-  const recording = probe.isRecording();
-  probe.end();
-  return recording ? delegate : undefined;
+  return delegate === NOOP_PROVIDER ? undefined : delegate;
 }
 
 /**

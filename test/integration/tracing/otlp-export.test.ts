@@ -4,9 +4,15 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { trace } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type StartedTracing, startTracing } from '../../../lambda/tracing/start-tracing.js';
-import { type GatewayHarness, HELLO, startGatewayHarness } from '../../helpers/gateway-harness.js';
+import { type GatewayHarness, HELLO, startGatewayHarness, waitFor } from '../../helpers/gateway-harness.js';
 
 interface Received {
   path: string;
@@ -75,6 +81,34 @@ describe('OTLP/HTTP export', () => {
       expect(body).toContain(name);
     }
     expect(body).not.toContain(HELLO.messages[0]?.content);
+  });
+
+  it('uses a tracer provider registered before it (as the ADOT layer registers one) and exports nothing itself', async () => {
+    collector = await startCollector();
+    const exporter = new InMemorySpanExporter();
+    const registered = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    trace.setGlobalTracerProvider(registered);
+    try {
+      tracing = await startTracing({
+        OTEL_TRACES_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      });
+      expect(tracing?.destination).toBe('the tracer provider already registered');
+      h = await startGatewayHarness({ p: { chain: 'a' } }, { tracer: tracing?.tracer });
+      expect((await h.post({ model: 'p', ...HELLO })).status).toBe(200);
+      await waitFor(() => exporter.getFinishedSpans().some((s) => s.name === 'chat p'));
+      expect(
+        exporter
+          .getFinishedSpans()
+          .map((s) => s.name)
+          .sort(),
+      ).toEqual(['chat model-a', 'chat p']);
+      await tracing?.shutdown();
+      expect(collector.received).toEqual([]);
+    } finally {
+      trace.disable();
+      await registered.shutdown();
+    }
   });
 
   it('loads nothing and sends nothing when OTEL_TRACES_EXPORTER is unset, none, or the SDK is disabled', async () => {
