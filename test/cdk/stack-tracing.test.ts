@@ -29,7 +29,7 @@ const apiFunction = (template: Template) => {
     id.startsWith('ApiFunctionHandler'),
   );
   expect(found).toHaveLength(1);
-  return (found[0]?.[1] as { Properties: Record<string, unknown> }).Properties;
+  return (found[0]?.[1] as { Properties: Record<string, unknown> } | undefined)?.Properties ?? {};
 };
 const sendsTraces = (template: Template) =>
   roleStatements(template, API_ROLE).find((s) => actionsOf(s).includes('xray:PutTraceSegments'));
