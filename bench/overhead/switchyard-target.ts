@@ -9,7 +9,7 @@
  * The modules are loaded from a source tree given at run time (default: this one), so that one
  * run can measure another commit side by side (`--baseline DIR` of the bench).
  */
-import { openSync, writeSync } from 'node:fs';
+import { existsSync, openSync, writeSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -43,6 +43,12 @@ export async function startSwitchyardTarget(upstreamPort: number, root = OWN_ROO
   const { startServer } = await load<typeof import('../../lambda/wiring/start-server.js')>(
     'lambda/wiring/start-server.ts',
   );
+  const tracingFile = 'lambda/tracing/start-tracing.ts';
+  const tracing = existsSync(join(root, tracingFile))
+    ? await (await load<typeof import('../../lambda/tracing/start-tracing.js')>(tracingFile)).startTracing(
+        process.env,
+      )
+    : undefined;
   const base = `http://127.0.0.1:${upstreamPort}`;
   const config = parseConfig({
     providers: {
@@ -66,6 +72,7 @@ export async function startSwitchyardTarget(upstreamPort: number, root = OWN_ROO
     log: silentLogger,
     ledger: createJsonLedger((line) => writeSync(sink, `${line}\n`)),
     access: envProviderAccess(config, env),
+    tracer: tracing?.tracer,
   });
   return startServer(local.app, { port: 0, host: '127.0.0.1' });
 }

@@ -11,6 +11,7 @@ import { createLocalJobWorker } from '../jobs/runner/in-process-worker.js';
 import { selectJobBackend } from '../jobs/runner/select-job-backend.js';
 import { selectAdmissionStore } from '../stores/select-admission-store.js';
 import { selectBreakerStore } from '../stores/select-breaker-store.js';
+import { startTracing } from '../tracing/start-tracing.js';
 import { createLocalGateway } from '../wiring/create-local-gateway.js';
 import { createJsonLedger, createJsonLogger, type LineWriter } from '../wiring/json-lines.js';
 import { createReloadableAuth, type ReloadableAuth } from '../wiring/reloadable-auth.js';
@@ -95,6 +96,7 @@ export async function serveCommand(
   // Jobs: memory by default; DynamoDB + SQS when SWITCHYARD_JOBS=aws or AWS_ENDPOINT_URL_SQS is set.
   const jobs = await selectJobBackend({ config, env: io.env, clock: systemClock, log });
   const auth = createReloadableAuth(config);
+  const tracing = await startTracing(io.env);
   const local = createLocalGateway({
     config,
     env: io.env,
@@ -108,6 +110,7 @@ export async function serveCommand(
     callerKeys: auth.callerKeys,
     accessPolicy: auth.access,
     overrides: values.ssm ? ssmOverrides(config, io.env) : undefined,
+    tracer: tracing?.tracer,
   });
   const worker = createLocalJobWorker({
     store: jobs.store,
@@ -137,6 +140,7 @@ export async function serveCommand(
       `chain overrides: SSM ${folder} (each read at most every ${config.aws.chainCacheMs / 1000} s)\n`,
     );
   }
+  if (tracing) io.stdout(`traces: OTLP/HTTP to ${tracing.destination}\n`);
   for (const warning of exposure) io.stderr(`${warning}\n`);
 
   const signal = await stopSignal();
@@ -148,6 +152,7 @@ export async function serveCommand(
   breakerStore.close();
   admissionStore.close();
   await ledgerFile?.close();
+  await tracing?.shutdown();
   io.stdout('switchyard: stopped\n');
   return EXIT_OK;
 }

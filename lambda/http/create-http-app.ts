@@ -4,6 +4,7 @@ import { DEFAULT_REQUEST_BOUNDS, type RequestBounds } from '../core/chat/request
 import { redactSecrets } from '../core/failures/redact-secrets.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { Logger } from '../core/logger.js';
+import type { RequestTracing } from '../core/tracing/request-spans.js';
 import { type AccessPolicy, operatorOnly } from './access-policy.js';
 import { type AdmissionGateDeps, admissionGate, chatAsked } from './admission-gate.js';
 import { anthropicErrors } from './anthropic-errors.js';
@@ -17,6 +18,7 @@ import { createJobsApp, type JobsHttpOptions } from './jobs-routes.js';
 import { addMessages } from './messages-route.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdMiddleware } from './request-id.js';
+import { traceRequests } from './trace-requests.js';
 import { addUsageRoute } from './usage-route.js';
 
 const NO_ACCESS: AccessPolicy = { isOperator: () => false, readsSchedule: () => false };
@@ -42,6 +44,8 @@ export interface HttpAppOptions {
   access?: (() => AccessPolicy) | undefined;
   /** Admission of chat requests (docs/design.md#admission). Absent: every request is admitted. */
   admission?: (AdmissionGateDeps & { now: () => number }) | undefined;
+  /** Spans per chat request and attempt (docs/design.md#traces). Absent: no spans, no cost. */
+  tracing?: RequestTracing | undefined;
 }
 
 /**
@@ -57,6 +61,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   app.use('*', requestIdMiddleware);
   // Outermost on its path, so every refusal below (keys, size, body, routing, admission) reads as Anthropic's.
   app.use('/v1/messages', anthropicErrors);
+  if (options.tracing) {
+    const trace = traceRequests(options.tracing);
+    for (const path of ['/v1/chat/completions', '/v1/messages', '/v1/embeddings']) app.use(path, trace);
+  }
   // Before the body limit, so a request without a valid key is refused before any of its body is read.
   if (options.callerKeys) app.use('/v1/*', callerAuth(options.callerKeys, { log }));
   app.use('/v1/*', limitBodySize(maxSize));

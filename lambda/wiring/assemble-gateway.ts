@@ -16,6 +16,7 @@ import type { AnswerCache } from '../core/last-resort/answer-cache.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random, Sleep } from '../core/time.js';
+import type { SpanTracer } from '../core/tracing/span-port.js';
 import { type AccessPolicy, accessPolicyFromConfig } from '../http/access-policy.js';
 import type { CallerKeySource } from '../http/caller-auth.js';
 import { createHttpApp } from '../http/create-http-app.js';
@@ -28,6 +29,7 @@ import { createAjvSchemaValidator } from '../validation/ajv-schema-validator.js'
 import { pipelineJobAdmission } from './pipeline-job-admission.js';
 import { sha256Digest } from './sha256-digest.js';
 import { systemClock, systemRandom, systemSleep } from './system-time.js';
+import { traceLedger } from './trace-ledger.js';
 
 /** Everything that differs between the local gateway and the API Lambda; the rest is assembled once, here. */
 export interface GatewayAssembly {
@@ -60,6 +62,8 @@ export interface GatewayAssembly {
   onAdmissionStoreFailure?: ((failure: AdmissionStoreFailure) => void) | undefined;
   /** Hears how full a spend cap is after each admission (0–1; 1 on a budget refusal). Default: nothing. */
   onSpendUse?: ((limit: PlannedLimit, share: number) => void) | undefined;
+  /** Where spans go (docs/design.md#traces). Absent: no spans. */
+  tracer?: SpanTracer | undefined;
 }
 
 export interface AssembledGateway {
@@ -90,8 +94,9 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
       },
     },
   });
+  const tracing = options.tracer && traceLedger(options.tracer, catalog, options.clock ?? systemClock);
   // The meter sits on the ledger, so every attempt's cost reaches the settlement.
-  const meter = createSpendMeter(options.ledger);
+  const meter = createSpendMeter(tracing ? tracing.ledger(options.ledger) : options.ledger);
   const admission = createAdmission({
     store: options.admissionStore ?? createMemoryAdmissionStore(clock),
     clock,
@@ -135,6 +140,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     bounds: config.limits,
     access: options.accessPolicy ?? (() => staticAccess),
     admission: { admission, meter, catalog, now: () => clock.now() },
+    tracing,
   });
   const jobAdmission = pipelineJobAdmission(admission, meter, catalog);
   return { app, gateway, catalog, store: options.store, jobAdmission };

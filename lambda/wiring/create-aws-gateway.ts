@@ -18,6 +18,8 @@ import {
 } from '../core/catalog/chain-sources.js';
 import { selectAdmissionStore } from '../stores/select-admission-store.js';
 import { breakerStoreSettings, selectBreakerStore } from '../stores/select-breaker-store.js';
+import { otelSpanTracer } from '../tracing/otel-span-tracer.js';
+import { tracingSettings } from '../tracing/tracing-env.js';
 import { type AssembledGateway, assembleGateway } from './assemble-gateway.js';
 import { type AwsContainer, awsJobs, remoteKeyReaders } from './aws-container.js';
 import { breakerLogEvents } from './breaker-log-events.js';
@@ -83,5 +85,7 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     admissionSettings: createSsmAdmissionSettings({ source, config: config.admission, log }),
     onAdmissionStoreFailure: (failure) => reportAdmissionStoreFailure(metrics, failure),
     onSpendUse: (limit, share) => reportSpendUse(metrics, limit, share),
+    // On AWS the ADOT Lambda layer registers the SDK (docs/operations.md#traces-on-aws): only the API is bundled.
+    tracer: tracingSettings(env) ? otelSpanTracer() : undefined,
   });
 }

@@ -11,6 +11,7 @@ import type { AnswerCache } from '../core/last-resort/answer-cache.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random, Sleep } from '../core/time.js';
+import type { SpanTracer } from '../core/tracing/span-port.js';
 import type { AccessPolicy } from '../http/access-policy.js';
 import type { CallerKeySource } from '../http/caller-auth.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
@@ -49,6 +50,8 @@ export interface LocalGatewayOptions {
    * request. Default: none (a local gateway routes by env and config).
    */
   overrides?: ChainParameterStore | undefined;
+  /** Where request and attempt spans go (`startTracing`). Absent: no spans. */
+  tracer?: SpanTracer | undefined;
 }
 
 export type LocalGateway = AssembledGateway;
@@ -78,5 +81,6 @@ export function createLocalGateway(options: LocalGatewayOptions): LocalGateway {
     maxBodyBytes: options.maxBodyBytes,
     jobs: options.jobs,
     admissionStore: options.admissionStore,
+    tracer: options.tracer,
   });
 }

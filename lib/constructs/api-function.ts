@@ -1,6 +1,7 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import { addAdotTracing } from './adot-tracing.js';
 import { BundledFunction } from './bundled-function.js';
 import type { JobQueues } from './job-queues.js';
 import { grantRouting } from './routing-grants.js';
@@ -48,5 +49,6 @@ export function createApiFunction(scope: Construct, id: string, props: ApiFuncti
     [props.jobs.table.tableArn],
   );
   fn.allow('EnqueueJobs', ['sqs:SendMessage'], [props.jobs.queues.queue.queueArn]);
+  addAdotTracing(fn, props.config.aws.tracing);
   return fn;
 }

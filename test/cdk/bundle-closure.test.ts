@@ -60,6 +60,14 @@ describe('Lambda bundles', () => {
     },
   );
 
+  it('the API bundle holds the OpenTelemetry API only: the SDK and exporter come from the ADOT layer on AWS', async () => {
+    const inputs = await bundleInputs('lambda/handlers/api.ts');
+    const otel = inputs.filter((path) => path.includes('node_modules/@opentelemetry/'));
+    expect(otel.some((path) => path.includes('node_modules/@opentelemetry/api/'))).toBe(true);
+    expect(otel.filter((path) => !path.includes('node_modules/@opentelemetry/api/'))).toEqual([]);
+    expect(inputs).not.toContain('lambda/tracing/otel-sdk.ts');
+  });
+
   it("would see zod's locales if a file imported the z namespace by name", async () => {
     const inputs = await bundleInputs('test/fixtures/zod-named-import.ts');
     expect(zodLocalesIn(inputs).length).toBeGreaterThan(30);

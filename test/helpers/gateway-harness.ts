@@ -7,6 +7,7 @@ import type { AnswerCache } from '../../lambda/core/last-resort/answer-cache.js'
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { silentLogger } from '../../lambda/core/logger.js';
 import type { Clock, Random, Sleep } from '../../lambda/core/time.js';
+import type { SpanTracer } from '../../lambda/core/tracing/span-port.js';
 import { startFakeAnthropic } from '../../lambda/dev/fakes/anthropic-fake.js';
 import { startFakeBedrock } from '../../lambda/dev/fakes/bedrock-fake.js';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
@@ -82,6 +83,8 @@ export async function startGatewayHarness(
     random?: Random;
     /** Adds to the config before it is parsed (limits, schedules, model settings...). */
     configure?: (config: Record<string, unknown> & { models: Record<string, object> }) => void;
+    /** Where request and attempt spans go; default: none. */
+    tracer?: SpanTracer;
   } = {},
 ) {
   const openai = await startFakeOpenAI();
@@ -132,6 +135,7 @@ export async function startGatewayHarness(
     random: options.random,
     jobs: options.jobs && { ...options.jobs, retentionDays: config.jobs.retentionDays },
     ...options.time,
+    tracer: options.tracer,
   });
   const server: RunningServer = await startServer(local.app, { port: 0, host: '127.0.0.1' });
   let worker: LocalJobRunner | undefined;

@@ -45,6 +45,40 @@ export const awsStreamingSchema = z
     },
   );
 
+/**
+ * Traces on AWS through the AWS Distro for OpenTelemetry (ADOT) Lambda layer
+ * (docs/operations.md#traces-on-aws): the layer registers the OpenTelemetry SDK and a collector,
+ * and Switchyard's request and attempt spans go to it. Off unless `adotLayerArn` is set.
+ */
+export const awsTracingSchema = z.strictObject({
+  /**
+   * Version ARN of an ADOT Lambda layer for Node.js in the stack's region and architecture (arm64),
+   * e.g. `arn:aws:lambda:us-east-1:901920570463:layer:aws-otel-nodejs-arm64-ver-1-30-2:1`.
+   * Default: none (no layer, no traces on AWS).
+   */
+  adotLayerArn: z
+    .string()
+    .regex(
+      /^arn:aws[a-z-]*:lambda:[a-z0-9-]+:\d{12}:layer:[A-Za-z0-9_-]+:\d+$/,
+      'must be a Lambda layer version ARN such as arn:aws:lambda:us-east-1:901920570463:layer:aws-otel-nodejs-arm64-ver-1-30-2:1',
+    )
+    .optional(),
+  /**
+   * The layer's start-up script (`AWS_LAMBDA_EXEC_WRAPPER`). Default `/opt/otel-handler` (the
+   * `aws-otel-nodejs` layers); the `AWSOpenTelemetryDistroJs` layers use `/opt/otel-instrument`.
+   */
+  execWrapper: z
+    .string()
+    .regex(/^\/opt\/[A-Za-z0-9_./-]+$/, 'must be a script under /opt such as /opt/otel-handler')
+    .default('/opt/otel-handler'),
+  /**
+   * Where the layer's collector reads its configuration (`OPENTELEMETRY_COLLECTOR_CONFIG_URI`,
+   * e.g. `s3://bucket.s3.eu-west-1.amazonaws.com/collector.yaml`). Default: the layer's own, which
+   * exports to AWS X-Ray.
+   */
+  collectorConfigUri: z.string().trim().min(1).optional(),
+});
+
 /** AWS mode settings. */
 export const awsSchema = z.strictObject({
   /** Prefix of the SSM parameters: chains live at `<ssmPrefix>/chains/<pipeline>`. Default `/switchyard`. */
@@ -65,6 +99,7 @@ export const awsSchema = z.strictObject({
   alarmEmail: z.email().optional(),
   capacity: awsCapacitySchema.prefault({}),
   streaming: awsStreamingSchema.prefault({}),
+  tracing: awsTracingSchema.prefault({}),
 });
 
 export type AwsConfig = z.infer<typeof awsSchema>;

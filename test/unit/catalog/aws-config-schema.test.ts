@@ -16,10 +16,11 @@ describe('config: the aws section (alarm e-mail, capacity, streaming)', () => {
       providerKeyCacheMs: 300_000,
       capacity: { workerMaxConcurrency: 10, stageRateLimit: 500 },
       streaming: { integrationTimeoutSeconds: 29 },
+      tracing: { execWrapper: '/opt/otel-handler' },
     };
     expect(parseConfig(base).aws).toStrictEqual(expected);
     expect(withAws({}).aws).toStrictEqual(expected);
-    expect(withAws({ capacity: {}, streaming: {} }).aws).toStrictEqual(expected);
+    expect(withAws({ capacity: {}, streaming: {}, tracing: {} }).aws).toStrictEqual(expected);
   });
 
   it('accepts an alarm e-mail, capacity and streaming settings as given', () => {
