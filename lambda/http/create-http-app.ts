@@ -12,6 +12,7 @@ import { addChatCompletions } from './chat-completions.js';
 import type { HttpEnv } from './http-env.js';
 import { addInfoRoutes } from './info-routes.js';
 import { createJobsApp, type JobsHttpOptions } from './jobs-routes.js';
+import { addObserveRoutes, type ObserveRoutes } from './observe-routes.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdMiddleware } from './request-id.js';
 import { addUsageRoute } from './usage-route.js';
@@ -39,6 +40,8 @@ export interface HttpAppOptions {
   access?: (() => AccessPolicy) | undefined;
   /** Admission of chat requests (docs/design.md#admission). Absent: every request is admitted. */
   admission?: (AdmissionGateDeps & { now: () => number }) | undefined;
+  /** `GET /metrics` and the status page (docs/operations.md#metrics). Absent: those routes 404. */
+  observe?: ObserveRoutes | undefined;
 }
 
 /**
@@ -64,6 +67,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   addChatCompletions(app, { gateway, catalog, bounds }, admission && admissionGate(admission, admission.now));
   addInfoRoutes(app, gateway, catalog);
   if (admission) addUsageRoute(app, admission.admission, log);
+  if (options.observe) {
+    addObserveRoutes(app, options.observe, { gateway, catalog, log, callerKeys: options.callerKeys, access });
+  }
   if (options.jobs) {
     app.route('/v1/jobs', createJobsApp({ gateway, catalog, bounds, jobs: options.jobs, log, access }));
   }

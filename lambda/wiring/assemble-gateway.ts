@@ -25,6 +25,7 @@ import { createRouteModels, type ProviderAccess } from '../providers/create-chat
 import { createMemoryAdmissionStore } from '../stores/memory-admission-store.js';
 import { createMemoryAnswerCache } from '../stores/memory-answer-cache.js';
 import { createAjvSchemaValidator } from '../validation/ajv-schema-validator.js';
+import { createObservers } from './observe-gateway.js';
 import { pipelineJobAdmission } from './pipeline-job-admission.js';
 import { sha256Digest } from './sha256-digest.js';
 import { systemClock, systemRandom, systemSleep } from './system-time.js';
@@ -77,11 +78,13 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
   const catalog = createCatalog(config);
   const staticAccess = accessPolicyFromConfig(config);
   const clock = options.clock ?? systemClock;
+  // Metrics and the status page hear the same ledger lines and breaker events as everything else.
+  const observers = createObservers(config, clock);
   const breakers = createBreakers({
     store: options.store,
     clock,
     policyFor: (pipeline) => catalog.policy(pipeline).breaker,
-    events: options.breakerEvents,
+    events: observers.breakerEvents(options.breakerEvents),
     routeCooling: {
       ...config.rateLimit,
       accountRouteOf: (key) => {
@@ -91,7 +94,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     },
   });
   // The meter sits on the ledger, so every attempt's cost reaches the settlement.
-  const meter = createSpendMeter(options.ledger);
+  const meter = createSpendMeter(observers.ledger(options.ledger));
   const admission = createAdmission({
     store: options.admissionStore ?? createMemoryAdmissionStore(clock),
     clock,
@@ -135,6 +138,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     bounds: config.limits,
     access: options.accessPolicy ?? (() => staticAccess),
     admission: { admission, meter, catalog, now: () => clock.now() },
+    observe: observers.routes(gateway, admission),
   });
   const jobAdmission = pipelineJobAdmission(admission, meter, catalog);
   return { app, gateway, catalog, store: options.store, jobAdmission };

@@ -9,6 +9,7 @@ import { admissionSchema } from './admission-config-schema.js';
 import { awsSchema } from './aws-config-schema.js';
 import { chainName, envVarName, keyName, name, pipelineName, positiveInt } from './config-fields.js';
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
+import { metricsSchema, statusPageSchema } from './observe-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
 import { rateLimitSchema } from './rate-limit-config-schema.js';
 import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
@@ -183,6 +184,10 @@ const configObjectSchema = z.strictObject({
   webhooks: webhooksSchema.prefault({}),
   structuredOutput: structuredOutputSchema.prefault({}),
   answerCache: answerCacheSchema.prefault({}),
+  /** `GET /metrics` in Prometheus text format. Default: off. */
+  metrics: metricsSchema.prefault({}),
+  /** `GET /status`, the live status page. Default: off. */
+  statusPage: statusPageSchema.prefault({}),
 });
 
 /** The whole config file; also checks that webhooks are https:// outside loopback unless allowed. */
