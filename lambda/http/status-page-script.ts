@@ -61,7 +61,7 @@ export const STATUS_PAGE_SCRIPT = `
       ['model', r.model ?? '\\u2014'], ['latency', r.latencyMs + ' ms', 'num'], ['attempts', trail(r)]])));
     fill('limits', s.limits.map((l) => row([
       ['scope', l.scope + ' ' + l.name], ['limit', l.field], ['used', (l.kind === 'spend' ? usd(l.used) + ' of ' + usd(l.limit) : l.used + ' of ' + l.limit) + ' per ' + l.window, 'num'],
-      ['resets', l.resetsAt ? time(l.resetsAt) : 'sliding minute']])), s.limitsError || 'No admission limits are configured.');
+      ['resets', l.resetsAt ? new Date(l.resetsAt).toLocaleString() : 'sliding minute']])), s.limitsError || 'No admission limits are configured.');
     fill('spend', s.spend.map((p) => row([['pipeline', p.pipeline], ['requests', p.requests, 'num'], ['spent', usd(p.costUsd), 'num']])));
     $('generated').textContent = 'updated ' + time(s.generatedAt);
   }
