@@ -25,7 +25,7 @@ import { checkServeExposure } from './serve-exposure.js';
 
 export const SERVE_USAGE =
   'usage: switchyard serve [--config FILE] [--port N] [--host ADDR] [--ledger FILE] [--max-body-bytes N]' +
-  ' [--store memory|dynamodb] [--insecure]';
+  ' [--store memory|dynamodb] [--insecure] [--metrics] [--status]';
 
 /** Default port of the local gateway. */
 export const DEFAULT_PORT = 8787;
@@ -54,6 +54,8 @@ export async function serveCommand(
       'max-body-bytes': { type: 'string' },
       store: { type: 'string' },
       insecure: { type: 'boolean', default: false },
+      metrics: { type: 'boolean', default: false },
+      status: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
@@ -65,7 +67,14 @@ export async function serveCommand(
   }
 
   const storeSettings = cliStoreSettings(values.store, io.env);
-  const { config, origin } = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
+  const loaded = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
+  const { origin } = loaded;
+  // --metrics / --status turn on what the config may leave off; the other settings stay the config's.
+  const config = {
+    ...loaded.config,
+    metrics: { ...loaded.config.metrics, enabled: loaded.config.metrics.enabled || values.metrics },
+    statusPage: { ...loaded.config.statusPage, enabled: loaded.config.statusPage.enabled || values.status },
+  };
   const exposure = checkServeExposure(values.host, config, values.insecure);
   const breakerStore = await selectBreakerStore(storeSettings, { ensureTable: true });
   const admissionStore = selectAdmissionStore(storeSettings, systemClock);
@@ -111,6 +120,8 @@ export async function serveCommand(
   );
   io.stdout(`pipelines: ${local.catalog.pipelines.join(', ') || '(none)'}\n`);
   io.stdout(`jobs: ${jobs.description}\n`);
+  if (config.statusPage.enabled) io.stdout(`status page: ${server.url}/status\n`);
+  if (config.metrics.enabled) io.stdout(`metrics: ${server.url}/metrics\n`);
   for (const warning of exposure) io.stderr(`${warning}\n`);
 
   const signal = await stopSignal();
