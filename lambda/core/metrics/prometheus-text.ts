@@ -32,12 +32,15 @@ export const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 const escapeHelp = (text: string) => text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
 const escapeLabel = (text: string) => text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
-/** A sample value: `+Inf`, `-Inf`, `NaN`, or the shortest decimal that reads back as the same number. */
+/**
+ * A sample value: `+Inf`, `-Inf`, `NaN`, an integer as is, any other number to 15 significant
+ * digits, so a sum of prices reads `0.0000087`, not `0.000008700000000000001`.
+ */
 export function formatValue(value: number): string {
   if (Number.isNaN(value)) return 'NaN';
   if (value === Number.POSITIVE_INFINITY) return '+Inf';
   if (value === Number.NEGATIVE_INFINITY) return '-Inf';
-  return String(value);
+  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(15)));
 }
 
 function formatLabels(labels: Labels): string {
