@@ -56,6 +56,11 @@ export function checkDeployable(config: SwitchyardConfig, settings: DeploySettin
         `providers.${name}: apiKeyEnv (${provider.apiKeyEnv}) only works locally; add apiKeySecret (an SSM SecureString /path or a Secrets Manager name) to deploy`,
       );
     }
+    if (provider.type === 'vertex' && !provider.apiKeySecret) {
+      throw new Error(
+        `providers.${name}: apiKeyEnv and credentialsFile only work locally; add apiKeySecret (an SSM SecureString /path or a Secrets Manager name holding the service-account key JSON) to deploy`,
+      );
+    }
   }
   const catalog = createCatalog(config);
   const timeout = settings.integrationTimeoutSeconds;

@@ -45,10 +45,10 @@ export function createAwsProviderKeys(options: AwsProviderKeysOptions): AwsProvi
   const underPrefix = (name: string) => name.startsWith(`${source.prefix}/`);
   const secretOf = (provider: string): string | undefined => {
     const p = config.providers[provider];
-    return p?.type === 'openai' ? p.apiKeySecret : undefined;
+    return p !== undefined && p.type !== 'bedrock' ? p.apiKeySecret : undefined;
   };
   const remoteNames = Object.values(config.providers).flatMap((p) =>
-    p.type === 'openai' && p.apiKeySecret !== undefined && !underPrefix(p.apiKeySecret)
+    p.type !== 'bedrock' && p.apiKeySecret !== undefined && !underPrefix(p.apiKeySecret)
       ? [p.apiKeySecret]
       : [],
   );
@@ -82,9 +82,11 @@ export function createAwsProviderKeys(options: AwsProviderKeysOptions): AwsProvi
     },
     apiKey(name) {
       const provider = config.providers[name];
-      if (provider?.type !== 'openai') return undefined;
+      if (provider === undefined || provider.type === 'bedrock') return undefined;
       const secret = secretOf(name);
-      if (secret === undefined) return provider.apiKeyEnv === undefined ? 'not-needed' : undefined;
+      // A keyless OpenAI-compatible server gets a placeholder; a vertex provider always needs its key.
+      if (secret === undefined)
+        return provider.type === 'openai' && provider.apiKeyEnv === undefined ? 'not-needed' : undefined;
       let value: string | undefined;
       if (underPrefix(secret)) {
         source.kick();

@@ -8,7 +8,7 @@ import {
 } from '../aws/ssm-chains.js';
 import { loadConfig } from '../config/config-file.js';
 import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
-import { envVarName } from '../core/catalog/chain-sources.js';
+import { envVarName, useMismatch } from '../core/catalog/chain-sources.js';
 import type { ParsedChain } from '../core/dsl/types.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_OK } from './cli-io.js';
 import { resolvePipelineSource } from './effective-source.js';
@@ -168,6 +168,11 @@ async function setChain(c: ChainContext, chain: string): Promise<number> {
   if (parsed.tiers.length === 0) {
     const why = parsed.warnings.map((w) => w.message).join('; ') || 'it is empty';
     c.io.stderr(`switchyard chain: '${text}' resolves to no model (${why}); nothing written\n`);
+    return EXIT_BAD_INPUT;
+  }
+  const mismatch = useMismatch(c.pipeline, parsed.tiers, c.catalog);
+  if (mismatch !== undefined) {
+    c.io.stderr(`switchyard chain: '${text}' ${mismatch}; the gateway would skip it; nothing written\n`);
     return EXIT_BAD_INPUT;
   }
   printWarnings(c.io, parsed);

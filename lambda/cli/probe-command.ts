@@ -31,14 +31,26 @@ export interface ProbeResult {
 /** Models probed at once: enough to be quick, few enough not to trip a provider's rate limit. */
 const CONCURRENCY = 4;
 
-async function probeOne(model: ChatModel, upstream: string, timeoutMs: number): Promise<ProbeResult> {
+/** The smallest call that proves the route: a one-word prompt, or for an embedding model one short text. */
+function probeCall(model: ChatModel, dimensions: number | undefined, timeoutMs: number): Promise<unknown> {
+  const options = { signal: AbortSignal.timeout(timeoutMs), timeoutMs };
+  if (dimensions !== undefined && model.embed)
+    return model.embed({ input: ['ok'], dimensions, sendDimensions: false }, options);
+  return model.generate(
+    { messages: [{ role: 'user', content: 'Reply with the single word: ok' }], maxTokens: 5 },
+    options,
+  );
+}
+
+async function probeOne(
+  model: ChatModel,
+  entry: { model: string; dimensions?: number | undefined },
+  timeoutMs: number,
+): Promise<ProbeResult> {
   const started = performance.now();
-  const base = { model: model.key, provider: model.provider, upstream };
+  const base = { model: model.key, provider: model.provider, upstream: entry.model };
   try {
-    await model.generate(
-      { messages: [{ role: 'user', content: 'Reply with the single word: ok' }], maxTokens: 5 },
-      { signal: AbortSignal.timeout(timeoutMs), timeoutMs },
-    );
+    await probeCall(model, entry.dimensions, timeoutMs);
     return {
       ...base,
       outcome: 'ok',
@@ -101,7 +113,7 @@ export async function probeCommand(args: string[], io: CliIo): Promise<number> {
     for (let entry = queue.shift(); entry; entry = queue.shift()) {
       const route = routes.get(entry.key);
       if (!route) continue;
-      const result = await probeOne(route.model, entry.model, timeoutMs);
+      const result = await probeOne(route.model, entry, timeoutMs);
       results.push(result);
       if (!values.json)
         io.stderr(`probed ${results.length}/${entries.length}: ${result.model} ${result.outcome}\n`);

@@ -54,6 +54,7 @@ export function providerKeyLocations(config: SwitchyardConfig): ProviderKeyLocat
           name: p.apiKeySecret,
         };
       if (p.apiKeyEnv !== undefined) return { provider, kind: 'unset', apiKeyEnv: p.apiKeyEnv };
+      if (p.type === 'vertex') return { provider, kind: 'unset', apiKeyEnv: 'credentialsFile' };
       return { provider, kind: 'not-needed', why: 'keyless endpoint' };
     });
 }

@@ -12,7 +12,7 @@ import {
   providerKeyStates,
   writeProviderKey,
 } from './provider-key-store.js';
-import { checkProviderKey, readSecretInput } from './secret-input.js';
+import { checkProviderKey, checkServiceAccountKey, readSecretInput } from './secret-input.js';
 import {
   awsCall,
   createCliSecretsClient,
@@ -83,9 +83,13 @@ async function setKey(
   clients: () => ProviderKeyClients,
 ): Promise<number> {
   const location = writableLocation(config, provider);
-  const key = checkProviderKey(
-    await readSecretInput(io, `API key of provider ${provider} (for ${describeLocation(location)}): `),
+  const raw = await readSecretInput(
+    io,
+    `API key of provider ${provider} (for ${describeLocation(location)}): `,
   );
+  // A Vertex provider's key is the service-account key JSON, several lines as downloaded.
+  const key =
+    config.providers[provider]?.type === 'vertex' ? checkServiceAccountKey(raw) : checkProviderKey(raw);
   const service = location.kind === 'ssm' ? SSM_SERVICE : SECRETS_MANAGER_SERVICE;
   const result = await awsCall(service, `writing ${describeLocation(location)}`, () =>
     writeProviderKey(location, key, clients()),

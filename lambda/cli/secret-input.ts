@@ -1,3 +1,4 @@
+import { parseServiceAccount } from '../providers/vertex/service-account.js';
 import { type CliInput, type CliIo, CliUsageError } from './cli-io.js';
 
 /** Largest secret read from standard input, in bytes: Secrets Manager's limit (64 KiB). */
@@ -66,4 +67,15 @@ export function checkProviderKey(raw: string): string {
       'the key contains whitespace or a line break; nothing written (pass exactly one line)',
     );
   return key;
+}
+
+/**
+ * A `vertex` provider's key as it will be stored: the service-account key JSON, checked (the
+ * fields a token needs, a PEM private key) and written on one line. The problem names a field,
+ * never a value.
+ */
+export function checkServiceAccountKey(raw: string): string {
+  const parsed = parseServiceAccount(raw.trim());
+  if (!parsed.ok) throw new CliUsageError(`${parsed.problem}; nothing written`);
+  return JSON.stringify(JSON.parse(raw));
 }

@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Admission, Refusal, Ticket } from '../core/admission/admission.js';
-import { chainReservation } from '../core/admission/chain-reservation.js';
+import { type AskedChat, chainReservation } from '../core/admission/chain-reservation.js';
 import type { SpendMeter } from '../core/admission/spend-meter.js';
 import type { Catalog } from '../core/catalog/catalog.js';
 import type { ChatCompletionBody } from '../core/chat/chat-request-schema.js';
@@ -28,6 +28,15 @@ export type AdmissionInput = {
   out: { json: Pick<ChatCompletionBody, 'messages' | 'max_tokens' | 'max_completion_tokens' | 'stream'> };
 };
 
+/** What a request asks that bears on its reservation, read from its validated body. */
+export type AskedOf<B> = (body: B) => AskedChat;
+
+/** A chat request: its messages, and its own output bound when it has one. */
+export const chatAsked: AskedOf<AdmissionInput['out']['json']> = (body) => ({
+  inputChars: JSON.stringify(body.messages).length,
+  maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+});
+
 const UNITS = { requests: 'requests per minute', tokens: 'tokens per minute', spend: 'US$ per UTC day' };
 
 /** The caller's view of a refusal: 429 (503 for a fail-closed store) with `Retry-After`. */
@@ -47,19 +56,20 @@ export function refusalResponse(refusal: Refusal, requestId: string, now: number
   return errorResponse(429, errorBody(message, 'rate_limit_error', code, limit.field), headers);
 }
 
-/** The admission middleware of `POST /v1/chat/completions`, placed after `routeTarget`. */
-export function admissionGate(
+/**
+ * The admission middleware of `POST /v1/chat/completions` (and, with its own `askedOf`, of
+ * `POST /v1/embeddings`), placed after `routeTarget`.
+ */
+export function admissionGate<B extends object>(
   deps: AdmissionGateDeps,
   now: () => number,
-): MiddlewareHandler<TargetEnv, string, AdmissionInput> {
+  askedOf: AskedOf<B>,
+): MiddlewareHandler<TargetEnv, string, { out: { json: B } }> {
   const { admission, meter, catalog } = deps;
   return async (c, next) => {
     const body = c.req.valid('json');
     const target = c.var.target;
-    const asked = {
-      inputChars: JSON.stringify(body.messages).length,
-      maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
-    };
+    const asked = askedOf(body);
     const outcome = await admission.admit({
       keyName: c.var.callerKeyName,
       pipeline: target.kind === 'pipeline' ? target.pipeline : undefined,
@@ -70,7 +80,8 @@ export function admissionGate(
     if (ticket.holds.length === 0) return next();
     await meteredNext(meter, admission, ticket, c.var.requestId, next);
     // A stream settles on its request line; anything else has ended by now.
-    if (!(body.stream === true && c.res.status === 200)) meter.close(c.var.requestId);
+    const streamed = 'stream' in body && body.stream === true;
+    if (!(streamed && c.res.status === 200)) meter.close(c.var.requestId);
     if (ticket.budgetRemainingUsd !== undefined)
       c.res.headers.set(BUDGET_REMAINING_HEADER, ticket.budgetRemainingUsd.toFixed(6));
   };

@@ -10,8 +10,10 @@ import {
   type BoundViolation,
   checkMessageCount,
   checkOutputTokens,
+  echoable,
   type RequestBounds,
 } from '../core/chat/request-bounds.js';
+import { chainUse } from '../core/embeddings/embedding-space.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { Target } from '../core/gateway/target.js';
 import type { HttpEnv, HttpVariables } from './http-env.js';
@@ -24,6 +26,18 @@ export interface TargetEnv extends HttpEnv {
 
 /** The fields of the validated body the checks read. */
 type BodyInput<K extends keyof ChatCompletionBody> = { out: { json: Pick<ChatCompletionBody, K> } };
+
+/** What `routeTarget` reads of a body: the target, and output tokens where the route has them. */
+type RoutedInput = {
+  out: {
+    json: { model?: string | undefined } & Partial<
+      Pick<ChatCompletionBody, 'max_tokens' | 'max_completion_tokens'>
+    >;
+  };
+};
+
+/** What a route serves: chat (completions, jobs) or embeddings; a target must suit it. */
+export type RouteUse = 'chat' | 'embeddings';
 
 /** What {@link routeTarget} needs from the app. */
 export interface TargetDeps {
@@ -51,12 +65,15 @@ export function withinMessageLimit(
 
 /**
  * Resolves the pipeline or chain (`model`, or the `x-switchyard-pipeline` header) into
- * `c.var.target`: 404 `model_not_found` when it names nothing routable, 400 `limit_exceeded`
- * naming the token field when it asks more than the chain's models allow.
+ * `c.var.target`: 404 `model_not_found` when it names nothing routable, 400 `wrong_model_kind`
+ * when its models do not serve this route (embedding models on a chat route and back, or a chain
+ * that mixes embedding spaces, docs/concepts.md#embeddings), 400 `limit_exceeded` naming the
+ * token field when it asks more than the chain's models allow.
  */
 export function routeTarget(
   deps: TargetDeps,
-): MiddlewareHandler<TargetEnv, string, BodyInput<'model' | 'max_tokens' | 'max_completion_tokens'>> {
+  serves: RouteUse = 'chat',
+): MiddlewareHandler<TargetEnv, string, RoutedInput> {
   const outputLimit = (key: string) => deps.catalog.models.get(key)?.maxOutputTokens;
   return async (c, next) => {
     const body = c.req.valid('json');
@@ -67,9 +84,23 @@ export function routeTarget(
         errorBody(target.message, 'invalid_request_error', 'model_not_found', target.param),
       );
     }
+    const unsuited = useProblem(deps.catalog, target, serves);
+    if (unsuited)
+      return errorResponse(400, errorBody(unsuited, 'invalid_request_error', 'wrong_model_kind', 'model'));
     const violation = checkOutputTokens(body, target.tiers, outputLimit, deps.bounds);
     if (violation) return overBound(violation);
     c.set('target', target);
     await next();
   };
+}
+
+/** Why the target's chain cannot serve this route, or undefined when it can. */
+function useProblem(catalog: Catalog, target: Target, serves: RouteUse): string | undefined {
+  const use = chainUse(target.tiers, (key) => catalog.models.get(key)?.dimensions);
+  const chain = `'${echoable(target.pipeline, catalog.config.limits.maxEchoChars)}'`;
+  if (!use.ok) return `${chain} ${use.problem}`;
+  if (use.use.kind === serves) return undefined;
+  return serves === 'chat'
+    ? `${chain} names embedding models; send it to POST /v1/embeddings`
+    : `${chain} names chat models; POST /v1/embeddings needs models with dimensions`;
 }

@@ -105,7 +105,8 @@ function streamResponse(
   });
 }
 
-function failureResponse(result: RouteFailure, pipeline: string, requestId: string): Response {
+/** The terminal error of a failed request in the OpenAI envelope, with the evidence headers (chat and embeddings). */
+export function failureResponse(result: RouteFailure, pipeline: string, requestId: string): Response {
   const t = terminalError(result, pipeline);
   const headers = routeHeaders(requestId, result);
   if (t.retryAfterSeconds !== undefined) headers['retry-after'] = String(t.retryAfterSeconds);

@@ -5,10 +5,11 @@ import { redactSecrets } from '../core/failures/redact-secrets.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { Logger } from '../core/logger.js';
 import { type AccessPolicy, operatorOnly } from './access-policy.js';
-import { type AdmissionGateDeps, admissionGate } from './admission-gate.js';
+import { type AdmissionGateDeps, admissionGate, chatAsked } from './admission-gate.js';
 import { limitBodySize } from './body-limit.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
 import { addChatCompletions } from './chat-completions.js';
+import { addEmbeddings, embeddingsAsked } from './embeddings.js';
 import type { HttpEnv } from './http-env.js';
 import { addInfoRoutes } from './info-routes.js';
 import { createJobsApp, type JobsHttpOptions } from './jobs-routes.js';
@@ -64,7 +65,16 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     app.use('/v1/pipelines', operatorOnly(access));
   }
   const admission = options.admission;
-  addChatCompletions(app, { gateway, catalog, bounds }, admission && admissionGate(admission, admission.now));
+  addChatCompletions(
+    app,
+    { gateway, catalog, bounds },
+    admission && admissionGate(admission, admission.now, chatAsked),
+  );
+  addEmbeddings(
+    app,
+    { gateway, catalog, bounds },
+    admission && admissionGate(admission, admission.now, embeddingsAsked),
+  );
   addInfoRoutes(app, gateway, catalog);
   if (admission) addUsageRoute(app, admission.admission, log);
   if (options.observe) {

@@ -1,9 +1,13 @@
 import type { CatalogRoute } from '../core/catalog/catalog.js';
+import { vertexBaseURL } from '../core/catalog/vertex-config-schema.js';
 import type { ChatModel } from '../core/chat/chat-model.js';
 import { ProviderError } from '../core/failures/provider-error.js';
 import type { RouteModel } from '../core/router/route-types.js';
+import type { Clock } from '../core/time.js';
 import { type BedrockCredentials, createBedrockChatModel } from './bedrock/bedrock-chat-model.js';
 import { createOpenAIChatModel } from './openai/openai-chat-model.js';
+import { createVertexChatModel } from './vertex/vertex-chat-model.js';
+import { createVertexTokens, type VertexTokens } from './vertex/vertex-tokens.js';
 
 /**
  * How the gateway gets what a provider needs; each deployment mode supplies its own.
@@ -18,7 +22,7 @@ export interface ProviderAccess {
    * The current API key of an OpenAI-compatible provider, or undefined when this process has none
    * (never configured, not written yet, or unreadable): the attempt then fails at once, without a
    * network call, as `not_configured` (the chain falls back; no breaker sample, no alert). A
-   * blank string counts as none.
+   * blank string counts as none. For a `vertex` provider: the service-account key JSON.
    */
   apiKey(providerName: string): string | undefined;
   /**
@@ -48,8 +52,34 @@ function currentKey(entry: CatalogRoute, access: ProviderAccess): () => string {
   };
 }
 
-function createChatModel(entry: CatalogRoute, access: ProviderAccess): ChatModel {
+/** What the models of one process share: the access tokens of each `vertex` provider. */
+interface SharedAuth {
+  access: ProviderAccess;
+  clock: Clock;
+  vertex: Map<string, VertexTokens>;
+}
+
+function vertexTokens(entry: CatalogRoute, shared: SharedAuth): VertexTokens {
+  const { provider, providerName } = entry;
+  let tokens = shared.vertex.get(providerName);
+  if (!tokens && provider.type === 'vertex') {
+    tokens = createVertexTokens({
+      provider: providerName,
+      credentials: () => shared.access.apiKey(providerName),
+      hint: () => shared.access.keyHint(providerName),
+      refreshBeforeExpiryMs: provider.refreshBeforeExpiryMs,
+      tokenTimeoutMs: provider.tokenTimeoutMs,
+      clock: shared.clock,
+    });
+    shared.vertex.set(providerName, tokens);
+  }
+  if (!tokens) throw new Error(`provider '${providerName}' is not a vertex provider`);
+  return tokens;
+}
+
+function createChatModel(entry: CatalogRoute, shared: SharedAuth): ChatModel {
   const { provider } = entry;
+  const { access } = shared;
   if (provider.type === 'bedrock') {
     return createBedrockChatModel({
       key: entry.key,
@@ -58,6 +88,16 @@ function createChatModel(entry: CatalogRoute, access: ProviderAccess): ChatModel
       region: provider.region,
       endpoint: provider.endpoint,
       credentials: access.bedrockCredentials,
+      connectMs: entry.timeouts.connectMs,
+    });
+  }
+  if (provider.type === 'vertex') {
+    return createVertexChatModel({
+      key: entry.key,
+      provider: entry.providerName,
+      model: entry.model,
+      baseURL: vertexBaseURL(provider),
+      tokens: vertexTokens(entry, shared),
       connectMs: entry.timeouts.connectMs,
     });
   }
@@ -75,11 +115,13 @@ function createChatModel(entry: CatalogRoute, access: ProviderAccess): ChatModel
 export function createRouteModels(
   models: Iterable<CatalogRoute>,
   access: ProviderAccess,
+  clock: Clock = { now: Date.now },
 ): Map<string, RouteModel> {
   const routes = new Map<string, RouteModel>();
+  const shared: SharedAuth = { access, clock, vertex: new Map() };
   for (const entry of models) {
     routes.set(entry.key, {
-      model: createChatModel(entry, access),
+      model: createChatModel(entry, shared),
       timeouts: entry.timeouts,
       price: entry.price,
     });

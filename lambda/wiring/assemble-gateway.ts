@@ -114,7 +114,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
   const gateway = createGateway({
     catalog,
     sources: options.sources(catalog),
-    models: createRouteModels(catalog.routes.values(), options.access),
+    models: createRouteModels(catalog.routes.values(), options.access, clock),
     breakers,
     clock,
     random: options.random ?? systemRandom,

@@ -9,21 +9,39 @@ import type { BundledFunction } from './bundled-function.js';
  */
 export const INFERENCE_PROFILE_PREFIXES = ['us', 'us-gov', 'eu', 'apac', 'jp', 'au', 'ca', 'global'] as const;
 
+/**
+ * The regions each profile prefix may route to, as the region part of an ARN: the geography's
+ * region names (a new region of the geography is covered without a deploy), every region for
+ * `global.`. Japan's profiles route to Tokyo and Osaka, Australia's to Sydney and Melbourne.
+ */
+export const PROFILE_DESTINATIONS: Readonly<Record<(typeof INFERENCE_PROFILE_PREFIXES)[number], string>> = {
+  us: 'us-*',
+  'us-gov': 'us-gov-*',
+  eu: 'eu-*',
+  apac: 'ap-*',
+  jp: 'ap-northeast-*',
+  au: 'ap-southeast-*',
+  ca: 'ca-*',
+  global: '*',
+};
+
 const PROFILE_ID = new RegExp(`^(${INFERENCE_PROFILE_PREFIXES.join('|')})\\.(.+)$`);
 
 /** An inference-profile id split into its prefix and the foundation model it routes to; else undefined. */
 export function parseInferenceProfileId(
   modelId: string,
-): { prefix: string; foundationModel: string } | undefined {
+): { prefix: keyof typeof PROFILE_DESTINATIONS; foundationModel: string } | undefined {
   const match = PROFILE_ID.exec(modelId);
-  return match?.[1] && match[2] ? { prefix: match[1], foundationModel: match[2] } : undefined;
+  return match?.[1] && match[2]
+    ? { prefix: match[1] as keyof typeof PROFILE_DESTINATIONS, foundationModel: match[2] }
+    : undefined;
 }
 
 /** The Bedrock ARNs a role needs for the config's models. */
 export interface BedrockResources {
   /** Foundation models called in their provider's region, and the inference profiles themselves. */
   direct: string[];
-  /** The foundation models behind the profiles, in whichever region the profile picks. */
+  /** The foundation models behind the profiles, in the regions their profile may pick. */
   throughProfiles: string[];
   /** The inference-profile ARNs (the condition that scopes `throughProfiles`). */
   profiles: string[];
@@ -32,8 +50,9 @@ export interface BedrockResources {
 /**
  * Invoking an inference profile is authorised twice: on the profile (in the caller's region) and
  * on the foundation model in the destination region Bedrock picks. So a profile grants its own ARN
- * plus its model in every region (`bedrock:*::`; a `global.` profile also names the region-less
- * model ARN); a plain model id grants that model in its provider's region.
+ * plus its model in the regions of its geography ({@link PROFILE_DESTINATIONS}: `us.` →
+ * `bedrock:us-*::`; a `global.` profile any region and the region-less model ARN); a plain model
+ * id grants that model in its provider's region. Each grant names the configured model, never `*`.
  */
 export function bedrockResources(fn: BundledFunction, config: SwitchyardConfig): BedrockResources {
   const stack = Stack.of(fn);
@@ -56,7 +75,10 @@ export function bedrockResources(fn: BundledFunction, config: SwitchyardConfig):
     const profileArn = `arn:${stack.partition}:bedrock:${provider.region}:${stack.account}:inference-profile/${model.model}`;
     direct.add(profileArn);
     profiles.add(profileArn);
-    throughProfiles.add(`arn:${stack.partition}:bedrock:*::foundation-model/${profile.foundationModel}`);
+    const regions = PROFILE_DESTINATIONS[profile.prefix];
+    throughProfiles.add(
+      `arn:${stack.partition}:bedrock:${regions}::foundation-model/${profile.foundationModel}`,
+    );
     // AWS documents the region-less ARN for global profiles; named too, not left to the wildcard.
     if (profile.prefix === 'global')
       throughProfiles.add(`arn:${stack.partition}:bedrock:::foundation-model/${profile.foundationModel}`);

@@ -10,10 +10,10 @@ export interface RoutingAccess {
   config: SwitchyardConfig;
 }
 
-/** `apiKeySecret` names of the config's OpenAI-compatible providers. */
+/** `apiKeySecret` names of the config's keyed providers (all but Bedrock: API keys, Vertex service-account keys). */
 export function providerKeySecrets(config: SwitchyardConfig): string[] {
   return Object.values(config.providers).flatMap((p) =>
-    p.type === 'openai' && p.apiKeySecret ? [p.apiKeySecret] : [],
+    p.type !== 'bedrock' && p.apiKeySecret ? [p.apiKeySecret] : [],
   );
 }
 
@@ -68,6 +68,9 @@ export function grantRouting(fn: BundledFunction, access: RoutingAccess): void {
     });
   }
   for (const arn of bedrock.throughProfiles.filter((a) => a.includes('*'))) {
-    fn.acknowledgeWildcard(arn, 'the regions an inference profile may route this one foundation model to');
+    fn.acknowledgeWildcard(
+      arn,
+      'the regions of the geography an inference profile may route this one foundation model to',
+    );
   }
 }

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { embeddedConfig } from '../../lambda/config/config-file.js';
 import {
   INFERENCE_PROFILE_PREFIXES,
+  PROFILE_DESTINATIONS,
   parseInferenceProfileId,
 } from '../../lib/constructs/bedrock-resources.js';
 import {
@@ -76,12 +77,12 @@ describe('Switchyard stack: Bedrock through inference profiles', () => {
   });
 
   it.each(ROUTER_ROLES)(
-    'lets %s reach the foundation models behind the profiles in any region, only through those profiles',
+    'lets %s reach the foundation models behind the profiles in US regions only, only through those profiles',
     (role) => {
       const through = bedrockStatements(template, role).find((s) => s.Sid === 'InvokeBedrockThroughProfiles');
       const resources = [through?.Resource].flat().map(arnText);
       expect(resources.sort()).toEqual(
-        PROFILES.map((p) => `arn:<AWS::Partition>:bedrock:*::foundation-model/${p.slice(3)}`).sort(),
+        PROFILES.map((p) => `arn:<AWS::Partition>:bedrock:us-*::foundation-model/${p.slice(3)}`).sort(),
       );
       const condition = through?.Condition?.ArnLike as Record<string, unknown>;
       expect([condition['bedrock:InferenceProfileArn']].flat().map(arnText).sort()).toEqual(
@@ -98,9 +99,44 @@ describe('Switchyard stack: Bedrock through inference profiles', () => {
     expect(direct).toContain(
       `:bedrock:eu-west-1:123456789012:inference-profile/${prefix}.vendor.model-${prefix}-v1:0`,
     );
-    const through = arnText(statements.find((s) => s.Sid === 'InvokeBedrockThroughProfiles')?.Resource);
-    expect(through).toContain(`:bedrock:*::foundation-model/vendor.model-${prefix}-v1:0`);
+    const through = statements.find((s) => s.Sid === 'InvokeBedrockThroughProfiles')?.Resource;
+    const grants = [through]
+      .flat()
+      .map(arnText)
+      .filter((arn) => arn.endsWith(`/vendor.model-${prefix}-v1:0`));
+    expect(grants).toContain(
+      `arn:<AWS::Partition>:bedrock:${PROFILE_DESTINATIONS[prefix]}::foundation-model/vendor.model-${prefix}-v1:0`,
+    );
+    expect(grants).toHaveLength(prefix === 'global' ? 2 : 1);
     expect(direct).not.toContain(`foundation-model/${prefix}.`);
+  });
+
+  it.each<[string, string]>([
+    ['us', 'us-*'],
+    ['eu', 'eu-*'],
+    ['apac', 'ap-*'],
+    ['jp', 'ap-northeast-*'],
+    ['au', 'ap-southeast-*'],
+    ['ca', 'ca-*'],
+    ['us-gov', 'us-gov-*'],
+    ['global', '*'],
+  ])('grants the model behind a %s. profile in regions %s', (prefix, regions) => {
+    const through = bedrockStatements(everyPrefix, 'ApiFunctionRole').find(
+      (s) => s.Sid === 'InvokeBedrockThroughProfiles',
+    );
+    expect([through?.Resource].flat().map(arnText)).toContain(
+      `arn:<AWS::Partition>:bedrock:${regions}::foundation-model/vendor.model-${prefix}-v1:0`,
+    );
+  });
+
+  it('grants a geography profile its model in no region outside the geography', () => {
+    const through = bedrockStatements(everyPrefix, 'ApiFunctionRole').find(
+      (s) => s.Sid === 'InvokeBedrockThroughProfiles',
+    );
+    const arns = [through?.Resource].flat().map(arnText);
+    expect(arns.filter((arn) => arn.includes(':bedrock:*::'))).toEqual([
+      'arn:<AWS::Partition>:bedrock:*::foundation-model/vendor.model-global-v1:0',
+    ]);
   });
 
   it('also names the region-less model ARN for a global. profile', () => {

@@ -101,6 +101,31 @@ describe('switchyard probe', () => {
     });
   });
 
+  it('probes an embedding model with an embedding of one short text, and checks its vector length', async () => {
+    const embeddingConfig = writeTempConfig({
+      providers: { fake: { type: 'openai', baseURL: fake.url } },
+      models: {
+        small: { provider: 'fake', model: 'model-embed', dimensions: 4 },
+        wrong: { provider: 'fake', model: 'model-embed-wrong', dimensions: 4 },
+      },
+    });
+    fake.reset();
+    fake.setDefault('model-embed', { dimensions: 4 });
+    fake.setDefault('model-embed-wrong', { dimensions: 3 });
+    const { code, stdout } = await runCliCaptured(['probe', '--config', embeddingConfig, '--json']);
+    expect(code).toBe(0);
+    expect(
+      JSON.parse(stdout).models.map((m: { model: string; outcome: string }) => [m.model, m.outcome]),
+    ).toEqual([
+      ['small', 'ok'],
+      ['wrong', 'malformed_response'],
+    ]);
+    expect(fake.requests.map((r) => r.messages)).toEqual([
+      [{ role: 'input', text: 'ok' }],
+      [{ role: 'input', text: 'ok' }],
+    ]);
+  });
+
   describe('a model whose provider has no key here', () => {
     let keyedConfig: string;
     beforeAll(() => {

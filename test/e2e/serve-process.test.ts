@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { writeTempConfig } from '../helpers/cli-harness.js';
+import { startFakeTokenEndpoint } from '../helpers/fake-token-endpoint.js';
 import { waitFor } from '../helpers/gateway-harness.js';
 
 const SECRET = 'sk-live-DoNotLeakThisKey0123456789';
@@ -75,6 +77,58 @@ describe('switchyard serve (real process)', () => {
     expect(output).not.toContain(SECRET);
     expect(output).not.toContain('quarterly numbers');
     expect(output).not.toContain('Hello from');
+  }, 30_000);
+
+  it('serves embeddings to the official openai client, and chat through Vertex with a service-account file', async () => {
+    fake = await startFakeOpenAI();
+    const tokens = await startFakeTokenEndpoint();
+    try {
+      const credentialsFile = join(dirname(writeTempConfig({}, 'placeholder.json')), 'vertex-sa.json');
+      writeFileSync(credentialsFile, tokens.serviceAccount('serve'));
+      const config = writeTempConfig({
+        providers: {
+          fake: { type: 'openai', baseURL: fake.url, apiKeyEnv: 'FAKE_KEY' },
+          vertex: {
+            type: 'vertex',
+            project: 'switchyard-test',
+            location: 'us-central1',
+            baseURL: fake.url,
+            credentialsFile,
+          },
+        },
+        models: {
+          'embed-a': { provider: 'fake', model: 'model-embed-a', dimensions: 4 },
+          'embed-v': { provider: 'vertex', model: 'text-embedding-005', dimensions: 4 },
+          gemini: { provider: 'vertex', model: 'google/gemini-2.0-flash-001' },
+        },
+        pipelines: { index: { chain: 'embed-a,embed-v' }, ask: { chain: 'gemini' } },
+      });
+      fake.setDefault('model-embed-a', { status: 503 });
+      fake.setDefault('text-embedding-005', { dimensions: 4 });
+      const serve = startServe(config);
+      child = serve.proc;
+      await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(serve.output()), 15_000);
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(serve.output())?.[1];
+      const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused-locally', maxRetries: 0 });
+
+      const { data: embedded, response } = await client.embeddings
+        .create({ model: 'index', input: ['one', 'two'] })
+        .withResponse();
+      expect(embedded.model).toBe('embed-v');
+      expect(embedded.data.map((d) => d.embedding.length)).toEqual([4, 4]);
+      expect(response.headers.get('x-switchyard-route')).toBe('embed-a:503,embed-v:200');
+
+      const chat = await client.chat.completions.create({
+        model: 'ask',
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      expect(chat.choices[0]?.message.content).toBe('Hello from google/gemini-2.0-flash-001.');
+      expect(tokens.requests).toEqual([expect.objectContaining({ signed: true, token: 'serve-token-1' })]);
+      expect(serve.output()).not.toContain('PRIVATE KEY');
+      expect(serve.output()).not.toContain('serve-token-1');
+    } finally {
+      await tokens.close();
+    }
   }, 30_000);
 
   it('exits 1 with one line when the port is taken', async () => {

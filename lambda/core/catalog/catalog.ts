@@ -1,6 +1,7 @@
 import type { BreakerPolicy } from '../breaker/breaker-policy.js';
 import { parseChain } from '../dsl/parse-chain.js';
 import type { NameResolution, NameResolver, ParsedChain } from '../dsl/types.js';
+import { chainUse } from '../embeddings/embedding-space.js';
 import { ConfigError } from '../errors.js';
 import type { AttemptTimeouts, RoutePolicy } from '../router/route-types.js';
 import {
@@ -43,6 +44,8 @@ export interface CatalogRoute {
   price?: ModelConfig['price'];
   /** Largest `max_tokens` a request may ask of this model; undefined: `limits.maxOutputTokens`. */
   maxOutputTokens?: number | undefined;
+  /** An embedding model's vector length (docs/concepts.md#embeddings); undefined for a chat model. */
+  dimensions?: number | undefined;
 }
 
 /** One model of the catalog, with its provider's settings resolved: its first route. */
@@ -119,6 +122,8 @@ export function createCatalog(config: SwitchyardConfig): Catalog {
       const why = parsed.warnings.map((w) => w.message).join('; ') || 'it is empty';
       throw new ConfigError(`pipelines.${name}.chain`, `'${p.chain}' resolves to no model (${why})`);
     }
+    const use = chainUse(parsed.tiers, (key) => models.get(key)?.dimensions);
+    if (!use.ok) throw new ConfigError(`pipelines.${name}.chain`, `'${p.chain}' ${use.problem}`);
   }
   return catalog;
 }
@@ -143,7 +148,9 @@ function indexModels(config: SwitchyardConfig): {
       timeouts: deriveTimeouts(`models.${key}`, m),
       price: m.price,
       maxOutputTokens: m.maxOutputTokens,
+      dimensions: m.dimensions,
     };
+    if (m.dimensions !== undefined) servesEmbeddings(`models.${key}.provider`, provider);
     models.set(key, { ...own, aliases: m.aliases, routes: [own, ...furtherRoutes(config, key, own)] });
     for (const alias of m.aliases) aliases.set(alias, key);
     rawIds.set(m.model, [...(rawIds.get(m.model) ?? []), key]);
@@ -173,6 +180,7 @@ function furtherRoutes(config: SwitchyardConfig, key: string, own: CatalogRoute)
     if (!provider) throw new ConfigError(field, `unknown provider '${r.provider}'`);
     if (seen.has(r.provider))
       throw new ConfigError(field, `'${r.provider}' is already a route of this model`);
+    if (own.dimensions !== undefined) servesEmbeddings(field, provider);
     seen.add(r.provider);
     return {
       ...own,
@@ -184,6 +192,18 @@ function furtherRoutes(config: SwitchyardConfig, key: string, own: CatalogRoute)
       price: r.price ?? own.price,
     };
   });
+}
+
+/** Provider families whose models may declare `dimensions`: those with an embeddings API. */
+export const EMBEDDING_PROVIDER_TYPES: readonly ProviderConfig['type'][] = ['openai', 'vertex'];
+
+/** A `ConfigError` at `field` when an embedding model's provider has no embeddings API. */
+function servesEmbeddings(field: string, provider: ProviderConfig): void {
+  if (EMBEDDING_PROVIDER_TYPES.includes(provider.type)) return;
+  throw new ConfigError(
+    field,
+    `a ${provider.type} provider serves no embeddings; a model with dimensions needs one of type ${EMBEDDING_PROVIDER_TYPES.join(' or ')}`,
+  );
 }
 
 /** The global policy and each pipeline's, worked out once: the config never changes after start-up. */

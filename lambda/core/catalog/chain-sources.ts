@@ -1,4 +1,5 @@
 import type { DslWarning, Tier } from '../dsl/types.js';
+import { type ChainUse, chainUse } from '../embeddings/embedding-space.js';
 import type { Logger } from '../logger.js';
 import type { Catalog } from './catalog.js';
 
@@ -95,6 +96,16 @@ export async function resolveEffectiveChain(
       });
       continue;
     }
+    const unsuited = useMismatch(pipeline, parsed.tiers, catalog);
+    if (unsuited !== undefined) {
+      log.error('chain does not serve what the pipeline serves; source skipped', {
+        pipeline,
+        source: source.name,
+        chain,
+        problem: unsuited,
+      });
+      continue;
+    }
     if (parsed.warnings.length > 0) {
       log.warn('chain has warnings', {
         pipeline,
@@ -105,4 +116,23 @@ export async function resolveEffectiveChain(
     return { pipeline, source: source.name, chain, tiers: parsed.tiers, warnings: parsed.warnings };
   }
   return undefined;
+}
+
+/**
+ * Why an override cannot stand in for the pipeline's config chain (docs/concepts.md#embeddings):
+ * it mixes embedding spaces or chat and embedding models, or it serves something else than the
+ * config chain does (chat for embeddings, another vector size). Undefined when it can.
+ */
+export function useMismatch(pipeline: string, tiers: readonly Tier[], catalog: Catalog): string | undefined {
+  const dimensionsOf = (key: string) => catalog.models.get(key)?.dimensions;
+  const use = chainUse(tiers, dimensionsOf);
+  if (!use.ok) return use.problem;
+  const configured = catalog.config.pipelines[pipeline]?.chain;
+  if (configured === undefined) return undefined;
+  const own = chainUse(catalog.parse(configured).tiers, dimensionsOf);
+  if (!own.ok) return undefined;
+  const describe = (u: ChainUse) => (u.kind === 'chat' ? 'chat' : `embeddings of ${u.dimensions} dimensions`);
+  return describe(use.use) === describe(own.use)
+    ? undefined
+    : `serves ${describe(use.use)}, the config chain ${describe(own.use)}`;
 }

@@ -14,6 +14,7 @@ import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from 
 import { rateLimitSchema } from './rate-limit-config-schema.js';
 import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
 import { timeoutsField } from './timeouts-config-schema.js';
+import { vertexProviderSchema } from './vertex-config-schema.js';
 
 /** An OpenAI-compatible endpoint: OpenAI, Google's and Vertex's compatible endpoints, OpenRouter, Together, a fake. */
 export const openAIProviderSchema = z.strictObject({
@@ -43,7 +44,11 @@ export const bedrockProviderSchema = z.strictObject({
   endpoint: z.url({ protocol: /^https?$/ }).optional(),
 });
 
-export const providerSchema = z.discriminatedUnion('type', [openAIProviderSchema, bedrockProviderSchema]);
+export const providerSchema = z.discriminatedUnion('type', [
+  openAIProviderSchema,
+  bedrockProviderSchema,
+  vertexProviderSchema,
+]);
 
 export const priceSchema = z.strictObject({
   /** US dollars per million input tokens. */
@@ -73,6 +78,12 @@ export const modelSchema = z.strictObject({
    * output limit). Default: none, so `limits.maxOutputTokens` applies.
    */
   maxOutputTokens: positiveInt.optional(),
+  /**
+   * Makes this an embedding model whose vectors have this many numbers: it serves
+   * `POST /v1/embeddings` only, and a chain falls back only among models of the same `dimensions`
+   * (docs/configuration.md#embedding-models). Default: none (a chat model).
+   */
+  dimensions: positiveInt.max(65_536).optional(),
   ...modelRoutesField,
 });
 

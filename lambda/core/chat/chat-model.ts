@@ -3,6 +3,7 @@
  * `LanguageModel`). Requests and results are normalised, so the router and the HTTP layer never
  * see a provider's own shapes.
  */
+import type { EmbeddingRequest, EmbeddingResult } from '../embeddings/embedding-model.js';
 
 /** A tool the model may call; `parameters` is a JSON Schema object. */
 export interface ToolDefinition {
@@ -114,4 +115,9 @@ export interface ChatModel {
   readonly provider: string;
   generate(request: ChatRequest, options: CallOptions): Promise<ChatResult>;
   stream(request: ChatRequest, options: CallOptions): AsyncIterable<ChatStreamEvent>;
+  /**
+   * Embeddings (`POST /v1/embeddings`), on the families that serve them (OpenAI-compatible,
+   * Vertex). Absent elsewhere; the catalog refuses `dimensions` on a model without it.
+   */
+  embed?(request: EmbeddingRequest, options: CallOptions): Promise<EmbeddingResult>;
 }

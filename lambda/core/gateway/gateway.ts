@@ -6,10 +6,12 @@ import type { Catalog } from '../catalog/catalog.js';
 import { type ChainSource, envVarName, resolveEffectiveChain } from '../catalog/chain-sources.js';
 import type { ChatRequest, ChatResult } from '../chat/chat-model.js';
 import { echoable } from '../chat/request-bounds.js';
+import type { EmbeddingRequest, EmbeddingResult } from '../embeddings/embedding-model.js';
 import type { LedgerSink } from '../ledger/ledger-entry.js';
 import type { Logger } from '../logger.js';
 import { outputPolicy } from '../output/output-policy.js';
 import type { CommittedStream } from '../router/route-chat.js';
+import { routeEmbed } from '../router/route-embed.js';
 import type { RouteModel, RouteResult, RouterDeps } from '../router/route-types.js';
 import type { Clock, Random, Sleep } from '../time.js';
 import { type AnswerContext, generateAnswer, type OutputDeps, streamAnswer } from './answer-flow.js';
@@ -70,6 +72,12 @@ export interface Gateway {
   ): Promise<Target | UnknownTarget>;
   generate(target: Target, chat: ChatRequest, context: CallContext): Promise<RouteResult<ChatResult>>;
   stream(target: Target, chat: ChatRequest, context: CallContext): Promise<RouteResult<CommittedStream>>;
+  /** Embeddings over the target's chain, whose models share one space (docs/concepts.md#embeddings). */
+  embed(
+    target: Target,
+    embedding: EmbeddingRequest,
+    context: CallContext,
+  ): Promise<RouteResult<EmbeddingResult>>;
   /** Every configured pipeline with its effective chain. */
   pipelines(): Promise<Target[]>;
   /** Breakers of every configured pipeline, or of one; undefined for a name that is not routable. */
@@ -124,6 +132,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     resolveTarget: (model, headerPipeline) => resolveTarget(lookup, model, headerPipeline),
     generate: (target, chat, context) => generateAnswer(answering(target, context, false), chat),
     stream: (target, chat, context) => streamAnswer(answering(target, context, true), chat),
+    embed: (target, embedding, context) =>
+      routeEmbed(answering(target, context, false).request, routerDeps, embedding),
 
     async pipelines() {
       const targets = await Promise.all(catalog.pipelines.map(pipelineTarget));

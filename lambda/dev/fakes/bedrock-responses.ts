@@ -138,6 +138,8 @@ const ERROR_MESSAGE: Record<string, string> = {
   ThrottlingException: 'Too many requests, please wait before trying again.',
   InternalServerException: 'The server encountered an internal error while processing the request.',
   ServiceUnavailableException: 'Bedrock is unable to process your request.',
+  ModelNotReadyException: 'Model is not ready to serve inference requests. Try your request again.',
+  ServiceQuotaExceededException: 'Your request exceeds the service quota for your account.',
 };
 
 /**

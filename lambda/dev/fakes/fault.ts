@@ -75,6 +75,8 @@ export const faultSchema = z
     finishReason: z.enum(['stop', 'length', 'content_filter', 'guardrail']).optional(),
     /** Streaming: delay between chunks, in ms. Default 0 (the whole stream in one write). */
     chunkDelayMs: z.int().nonnegative().optional(),
+    /** Embeddings: answer vectors of this length. Default: the request's `dimensions`, else 1536. */
+    dimensions: z.int().positive().max(65_536).optional(),
   })
   .refine(
     (f) =>

@@ -1,6 +1,6 @@
 /**
- * A scriptable fake of an OpenAI-compatible endpoint: `POST /v1/chat/completions` (JSON and SSE)
- * and `GET /v1/models`, answering deterministically unless a fault says otherwise.
+ * A scriptable fake of an OpenAI-compatible endpoint: `POST /v1/chat/completions` (JSON and SSE),
+ * `POST /v1/embeddings` and `GET /v1/models`, answering deterministically unless a fault says otherwise.
  */
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Exchange } from './exchange.js';
@@ -9,6 +9,7 @@ import type { FakeScript } from './fake-script.js';
 import { startFakeServer } from './fake-server.js';
 import type { FakeUpstream, FakeUpstreamOptions } from './fake-upstream.js';
 import { describeIssues, streamCut } from './fault.js';
+import { embeddings } from './openai-embeddings.js';
 import {
   chatRequestSchema,
   openaiLastUserText,
@@ -42,6 +43,7 @@ export function startFakeOpenAI(options: FakeUpstreamOptions = {}): Promise<Fake
 async function handleOpenAI(ex: Exchange, script: FakeScript): Promise<void> {
   const route = `${ex.req.method ?? 'GET'} ${ex.path}`;
   if (route === 'POST /v1/chat/completions') return chatCompletions(ex, script);
+  if (route === 'POST /v1/embeddings') return embeddings(ex, script);
   if (route === 'GET /v1/models') {
     const data = script
       .knownModels()

@@ -6,9 +6,11 @@ import type {
   ChatResult,
   ChatStreamEvent,
 } from '../../core/chat/chat-model.js';
+import type { EmbeddingRequest, EmbeddingResult } from '../../core/embeddings/embedding-model.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
 import { type HttpAgents, type PostTarget, post, sharedHttpAgents } from './http-transport.js';
+import { mapOpenAIEmbeddings, toOpenAIEmbeddingParams } from './openai-embeddings.js';
 import { toOpenAIParams, toOpenAIStreamParams } from './openai-request.js';
 import { createOpenAIStreamMapper, mapOpenAICompletion } from './openai-response.js';
 import { isOk, readAnswer, statusError } from './response-body.js';
@@ -27,10 +29,11 @@ export interface OpenAIChatModelOptions {
   /**
    * API key sent as a bearer token: a fixed key, or a function read at the start of every call
    * (so a rotated or newly written key is used at once, on the same connection pool). The
-   * function may throw a `ProviderError` (e.g. `not_configured`), which the call rethrows as is.
-   * Never appears in an error message.
+   * function gets the attempt's signal and may answer later (an OAuth access token being
+   * minted, `providers/vertex`); it may throw a `ProviderError` (e.g. `not_configured`), which
+   * the call rethrows as is. Never appears in an error message.
    */
-  apiKey: string | (() => string);
+  apiKey: string | ((signal: AbortSignal) => string | Promise<string>);
   /** Longest wait for a new connection, in ms (the route's `timeouts.connectMs`). Default: none. */
   connectMs?: number | undefined;
   /** Keep-alive agents the calls go through. Default: the process's shared pair. */
@@ -47,9 +50,9 @@ function stainlessTimeout(timeoutMs: number): string {
   return String(Math.trunc(Math.max(1, Math.ceil(timeoutMs)) / 1000));
 }
 
-/** `{baseURL}/chat/completions`, joined as the openai SDK joins it. */
-function completionsURL(baseURL: string): URL {
-  return new URL(`${baseURL.endsWith('/') ? baseURL.slice(0, -1) : baseURL}/chat/completions`);
+/** `{baseURL}/{path}`, joined as the openai SDK joins it. */
+function endpointURL(baseURL: string, path: string): URL {
+  return new URL(`${baseURL.endsWith('/') ? baseURL.slice(0, -1) : baseURL}/${path}`);
 }
 
 /**
@@ -70,24 +73,25 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   const subject: ErrorSubject = { provider, model: key };
   const currentKey = typeof apiKey === 'string' ? () => apiKey : apiKey;
   const target: PostTarget = {
-    url: completionsURL(options.baseURL),
+    url: endpointURL(options.baseURL, 'chat/completions'),
     agents: options.agents ?? sharedHttpAgents(),
     connectMs: options.connectMs,
   };
+  const embeddings: PostTarget = { ...target, url: endpointURL(options.baseURL, 'embeddings') };
   const calls = createAttemptCalls(subject, now);
 
   // Read at the start of each call: a missing key fails this attempt before any request is sent.
   // Organization and project headers are never sent (OPENAI_ORG_ID must not leak to other hosts).
-  const headers = (call: CallOptions): Record<string, string> => ({
+  const headers = async (call: CallOptions, signal: AbortSignal): Promise<Record<string, string>> => ({
     accept: 'application/json',
     'content-type': 'application/json',
-    authorization: `Bearer ${currentKey()}`,
+    authorization: `Bearer ${await currentKey(signal)}`,
     'x-stainless-timeout': stainlessTimeout(call.timeoutMs),
   });
 
   /** Sends `body`; resolves with the response when it is a 2xx, else throws the SDK's status error. */
-  const send = async (body: string, call: CallOptions, signal: AbortSignal) => {
-    const { res, release } = await post(target, body, headers(call), signal);
+  const send = async (body: string, call: CallOptions, signal: AbortSignal, to: PostTarget = target) => {
+    const { res, release } = await post(to, body, await headers(call, signal), signal);
     if (!isOk(res)) {
       try {
         throw await statusError(res, signal);
@@ -128,7 +132,23 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       createOpenAIStreamMapper(subject),
     );
 
-  return { key, provider, generate, stream };
+  const embed = (request: EmbeddingRequest, call: CallOptions): Promise<EmbeddingResult> =>
+    calls.generate(
+      call,
+      async (signal) => {
+        const body = JSON.stringify(toOpenAIEmbeddingParams(request, model));
+        const { res, release } = await send(body, call, signal, embeddings);
+        call.onFirstByte?.();
+        try {
+          return await readAnswer(res, signal);
+        } finally {
+          release();
+        }
+      },
+      (body) => mapOpenAIEmbeddings(body, subject, request),
+    );
+
+  return { key, provider, generate, stream, embed };
 }
 
 /** The stream's chunks; a reader that stops early (or a failure) frees the socket. */

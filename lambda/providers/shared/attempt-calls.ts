@@ -16,12 +16,12 @@ export interface StreamMapper<E> {
  * nothing here starts a timer.
  */
 export interface AttemptCalls {
-  /** One whole call: `send` gets the attempt's signal; its body is mapped to our result. */
-  generate(
+  /** One whole call: `send` gets the attempt's signal; its body is mapped to our result (a chat answer, embeddings). */
+  generate<T = ChatResult>(
     call: CallOptions,
     send: (signal: AbortSignal) => Promise<unknown>,
-    map: (body: unknown) => ChatResult,
-  ): Promise<ChatResult>;
+    map: (body: unknown) => T,
+  ): Promise<T>;
   /** A stream: `open` gets the attempt's signal, plus a release for a consumer that stops early. */
   stream<E>(
     call: CallOptions,

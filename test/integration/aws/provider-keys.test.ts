@@ -89,6 +89,36 @@ describe('AWS provider keys', () => {
     expect(JSON.stringify(lines)).not.toContain('sk-new');
   });
 
+  it('answers a Vertex provider its service-account key JSON from SSM, in the prefix or outside it', async () => {
+    const json = JSON.stringify({ type: 'service_account', client_email: 'sa@p.iam.gserviceaccount.com' });
+    ssm.put(`${prefix}/keys/vertex`, json, { type: 'SecureString' });
+    ssm.put(`/out-${run}/keys/vertex-eu`, json, { type: 'SecureString' });
+    const vertex = (apiKeySecret?: string) => ({
+      type: 'vertex',
+      project: 'acme-prod',
+      location: 'us-central1',
+      ...(apiKeySecret ? { apiKeySecret } : { credentialsFile: './sa.json' }),
+    });
+    const config = parseConfig({
+      providers: {
+        vertex: vertex(`${prefix}/keys/vertex`),
+        'vertex-eu': vertex(`/out-${run}/keys/vertex-eu`),
+        'vertex-laptop': vertex(),
+      },
+      models: { g: { provider: 'vertex', model: 'google/gemini-2.0-flash-001' } },
+    });
+    const client = fakeSsmClient(ssm);
+    const random = () => 0.5;
+    const source = createParameterSource({ client, prefix, cacheMs: 30_000, log, clock, random });
+    const keys = createAwsProviderKeys({ config, source, readers: ssmReaders, log, clock, random });
+    await keys.load();
+    expect(keys.apiKey('vertex')).toBe(json);
+    expect(keys.apiKey('vertex-eu')).toBe(json);
+    // A key that exists only on a laptop is no key in AWS, never a placeholder.
+    expect(keys.apiKey('vertex-laptop')).toBeUndefined();
+    expect(keys.keyHint('vertex')).toBe(`${prefix}/keys/vertex`);
+  });
+
   it('batches keys outside the prefix into GetParameters calls of at most 10 names', async () => {
     const providers: Record<string, string> = {};
     for (let i = 0; i < 12; i += 1) {

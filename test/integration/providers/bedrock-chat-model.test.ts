@@ -136,6 +136,34 @@ const FAILURES: FailureCase[] = [
     failureClass: 'unavailable',
     status: 503,
   },
+  {
+    name: 'a ThrottlingException that says "Too many tokens" (a rate, not a context window)',
+    fault: { status: 429, errorMessage: 'Too many tokens, please wait before trying again.' },
+    failureClass: 'rate_limited',
+    status: 429,
+  },
+  {
+    name: 'ModelNotReadyException 429 (capacity, not our rate)',
+    fault: { status: 429, errorCode: 'ModelNotReadyException', errorMessage: 'Model is not ready.' },
+    failureClass: 'unavailable',
+    status: 429,
+  },
+  {
+    name: 'ServiceQuotaExceededException 400 (a quota, not a bad request)',
+    fault: {
+      status: 400,
+      errorCode: 'ServiceQuotaExceededException',
+      errorMessage: 'Too many tokens per day.',
+    },
+    failureClass: 'rate_limited',
+    status: 400,
+  },
+  {
+    name: 'ModelTimeoutException 408',
+    fault: { status: 408, errorCode: 'ModelTimeoutException' },
+    failureClass: 'timeout',
+    status: 408,
+  },
   { name: 'AccessDeniedException 403', fault: { status: 403 }, failureClass: 'upstream_auth', status: 403 },
   {
     name: 'ResourceNotFoundException 404',
@@ -234,6 +262,11 @@ describe('bedrock chat model: streams that break', () => {
       exception: 'ThrottlingException',
       fault: { cutAfterChunks: 2, status: 429 },
       failureClass: 'rate_limited',
+    },
+    {
+      exception: 'ServiceUnavailableException',
+      fault: { cutAfterChunks: 2, status: 503 },
+      failureClass: 'unavailable',
     },
     {
       exception: 'ModelStreamErrorException',

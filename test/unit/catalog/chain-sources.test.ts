@@ -110,3 +110,64 @@ describe('chain sources', () => {
     expect(effective?.source).toBe('env');
   });
 });
+
+describe('chain sources: embedding pipelines', () => {
+  const catalog = createCatalog(
+    testConfig({
+      models: {
+        a: { provider: 'one', model: 'raw-a' },
+        e1: { provider: 'one', model: 'raw-e1', dimensions: 8 },
+        e2: { provider: 'one', model: 'raw-e2', dimensions: 8 },
+        e3: { provider: 'one', model: 'raw-e3', dimensions: 16 },
+      },
+      pipelines: { index: { chain: 'e1' }, chat: { chain: 'a' } },
+    }),
+  );
+
+  it('takes an override of the same embedding space', async () => {
+    const { log } = recordingLogger();
+    const sources = [createEnvChainSource({ MODEL_INDEX: 'e2,e1' }), createConfigChainSource(catalog)];
+    expect(await resolveEffectiveChain('index', sources, catalog, log)).toMatchObject({ source: 'env' });
+  });
+
+  it.each([
+    [
+      'mixes embedding spaces',
+      'index',
+      'MODEL_INDEX',
+      'e1,e3',
+      'mixes embedding spaces (e1: 8, e3: 16 dimensions)',
+    ],
+    [
+      'changes the space',
+      'index',
+      'MODEL_INDEX',
+      'e3',
+      'serves embeddings of 16 dimensions, the config chain embeddings of 8 dimensions',
+    ],
+    [
+      'turns embeddings into chat',
+      'index',
+      'MODEL_INDEX',
+      'a',
+      'serves chat, the config chain embeddings of 8 dimensions',
+    ],
+    [
+      'turns chat into embeddings',
+      'chat',
+      'MODEL_CHAT',
+      'e1',
+      'serves embeddings of 8 dimensions, the config chain chat',
+    ],
+  ])('skips an override that %s, and logs why', async (_label, pipeline, variable, chain, problem) => {
+    const { log, lines } = recordingLogger();
+    const sources = [createEnvChainSource({ [variable]: chain }), createConfigChainSource(catalog)];
+    expect(await resolveEffectiveChain(pipeline, sources, catalog, log)).toMatchObject({ source: 'config' });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        fields: expect.objectContaining({ source: 'env', problem: expect.stringContaining(problem) }),
+      }),
+    ]);
+  });
+});

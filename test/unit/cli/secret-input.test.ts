@@ -1,7 +1,13 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { type CliInput, type CliIo, CliUsageError } from '../../../lambda/cli/cli-io.js';
-import { checkProviderKey, MAX_SECRET_BYTES, readSecretInput } from '../../../lambda/cli/secret-input.js';
+import {
+  checkProviderKey,
+  checkServiceAccountKey,
+  MAX_SECRET_BYTES,
+  readSecretInput,
+} from '../../../lambda/cli/secret-input.js';
 
 /** A terminal as Node presents one: a stream with `isTTY` and `setRawMode`, recording the modes set. */
 function fakeTerminal() {
@@ -100,5 +106,42 @@ describe('checkProviderKey', () => {
     ['sk one', 'whitespace or a line break'],
   ])('refuses %j', (raw, message) => {
     expect(() => checkProviderKey(raw)).toThrow(message);
+  });
+});
+
+describe('checkServiceAccountKey', () => {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+  const key = {
+    type: 'service_account',
+    client_email: 'sa@acme-prod.iam.gserviceaccount.com',
+    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+  };
+
+  it('stores the key JSON as downloaded (several lines) on one line', () => {
+    const stored = checkServiceAccountKey(`${JSON.stringify(key, null, 2)}\n`);
+    expect(stored).not.toContain('\n');
+    expect(JSON.parse(stored)).toEqual(key);
+  });
+
+  it.each([
+    ['not JSON', 'sk-not-a-json-key', 'the service-account key is not JSON; nothing written'],
+    ['an API key in quotes', '"sk-abc"', 'the service-account key is not a JSON object'],
+    [
+      'a user credential',
+      JSON.stringify({ ...key, type: 'authorized_user' }),
+      "the service-account key's type",
+    ],
+    [
+      'a broken private key',
+      JSON.stringify({ ...key, private_key: 'x' }),
+      'private_key is not a PEM private key',
+    ],
+  ])('refuses %s, naming the problem and never the value', (_label, raw, problem) => {
+    expect(() => checkServiceAccountKey(raw)).toThrow(problem);
+    try {
+      checkServiceAccountKey(raw);
+    } catch (error) {
+      expect((error as Error).message).not.toContain('PRIVATE KEY');
+    }
   });
 });

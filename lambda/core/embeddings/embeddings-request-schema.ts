@@ -1,0 +1,40 @@
+import * as z from 'zod';
+import type { EmbeddingInput } from './embedding-model.js';
+
+/** Most inputs in one request (OpenAI's own limit). */
+export const MAX_EMBEDDING_INPUTS = 2048;
+
+const text = z.string().min(1, 'must not be empty');
+const tokens = z.array(z.number().int().nonnegative()).min(1, 'must not be empty');
+
+/**
+ * The body of `POST /v1/embeddings`: OpenAI's embeddings request. `input` is one text, an array
+ * of texts, one token array or an array of token arrays.
+ */
+export const embeddingsBodySchema = z.object({
+  /** A pipeline name, or a chain over the catalog. Optional when `x-switchyard-pipeline` names it. */
+  model: z.string().max(2_000).optional(),
+  input: z.union(
+    [
+      text,
+      z.array(text).min(1).max(MAX_EMBEDDING_INPUTS),
+      tokens,
+      z.array(tokens).min(1).max(MAX_EMBEDDING_INPUTS),
+    ],
+    { error: `must be a text, an array of 1–${MAX_EMBEDDING_INPUTS} texts, or token arrays` },
+  ),
+  /** `float` (default) or `base64` (little-endian float32, what the openai clients ask for). */
+  encoding_format: z.enum(['float', 'base64']).nullish(),
+  /** The vector length asked for; must be the chain's `dimensions`. */
+  dimensions: z.number().int().positive().nullish(),
+  user: z.string().max(256).nullish(),
+});
+
+export type EmbeddingsBody = z.infer<typeof embeddingsBodySchema>;
+
+/** The body's inputs as a list: one text or one token array becomes a list of one. */
+export function embeddingInputs(input: EmbeddingsBody['input']): EmbeddingInput {
+  if (typeof input === 'string') return [input];
+  if (input.every((item): item is number => typeof item === 'number')) return [input];
+  return input as EmbeddingInput;
+}

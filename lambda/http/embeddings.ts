@@ -1,0 +1,70 @@
+import type { Hono, MiddlewareHandler } from 'hono';
+import type { EmbeddingResult } from '../core/embeddings/embedding-model.js';
+import { chainUse } from '../core/embeddings/embedding-space.js';
+import { embeddingsBody } from '../core/embeddings/embeddings-format.js';
+import {
+  type EmbeddingsBody,
+  embeddingInputs,
+  embeddingsBodySchema,
+} from '../core/embeddings/embeddings-request-schema.js';
+import type { RouteSuccess } from '../core/router/route-types.js';
+import type { AskedOf } from './admission-gate.js';
+import { routeTarget, type TargetDeps, type TargetEnv } from './chat-admission.js';
+import { failureResponse } from './chat-completions.js';
+import type { HttpEnv } from './http-env.js';
+import { jsonBody } from './json-body.js';
+import { errorBody, errorResponse } from './openai-errors.js';
+import { routeHeaders } from './route-headers.js';
+
+/** An embeddings request reserves its input and no output (docs/design.md#admission). */
+export const embeddingsAsked: AskedOf<EmbeddingsBody> = (body) => ({
+  inputChars: JSON.stringify(body.input).length,
+  maxTokens: 0,
+});
+
+/**
+ * `POST /v1/embeddings`: OpenAI's embeddings API over a pipeline or chain whose models share one
+ * embedding space (docs/concepts.md#embeddings). The same target resolution, admission, attempt
+ * loop, ledger and evidence headers as chat; answered in OpenAI's shape, floats or base64.
+ */
+export function addEmbeddings(
+  app: Hono<HttpEnv>,
+  deps: TargetDeps,
+  admit: MiddlewareHandler<TargetEnv, string, { out: { json: EmbeddingsBody } }> = (_c, next) => next(),
+): void {
+  app.post(
+    '/v1/embeddings',
+    jsonBody(embeddingsBodySchema),
+    routeTarget(deps, 'embeddings'),
+    admit,
+    async (c) => {
+      const body = c.req.valid('json');
+      const { target, requestId } = c.var;
+      const use = chainUse(target.tiers, (key) => deps.catalog.models.get(key)?.dimensions);
+      const dimensions = use.ok && use.use.kind === 'embeddings' ? use.use.dimensions : 0;
+      if (body.dimensions != null && body.dimensions !== dimensions) {
+        const message = `dimensions: '${target.pipeline}' answers vectors of ${dimensions} dimensions, not ${body.dimensions}`;
+        return errorResponse(400, errorBody(message, 'invalid_request_error', 'invalid_value', 'dimensions'));
+      }
+      const request = {
+        input: embeddingInputs(body.input),
+        dimensions,
+        sendDimensions: body.dimensions != null,
+      };
+      const result = await deps.gateway.embed(target, request, { requestId, signal: c.req.raw.signal });
+      if (!result.ok) return failureResponse(result, target.pipeline, requestId);
+      return embeddingsResponse(result, requestId, body.encoding_format ?? 'float');
+    },
+  );
+}
+
+function embeddingsResponse(
+  result: RouteSuccess<EmbeddingResult>,
+  requestId: string,
+  encoding: 'float' | 'base64',
+): Response {
+  return new Response(JSON.stringify(embeddingsBody(result.value, result.model, encoding)), {
+    status: 200,
+    headers: { ...routeHeaders(requestId, result), 'content-type': 'application/json' },
+  });
+}
