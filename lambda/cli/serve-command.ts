@@ -44,7 +44,7 @@ function ssmOverrides(config: SwitchyardConfig, env: NodeJS.ProcessEnv): ChainPa
 
 export const SERVE_USAGE =
   'usage: switchyard serve [--config FILE] [--port N] [--host ADDR] [--ledger FILE] [--max-body-bytes N]' +
-  ' [--store memory|dynamodb] [--ssm] [--insecure]';
+  ' [--store memory|dynamodb] [--ssm] [--insecure] [--metrics] [--status]';
 
 /** Default port of the local gateway. */
 export const DEFAULT_PORT = 8787;
@@ -74,6 +74,8 @@ export async function serveCommand(
       store: { type: 'string' },
       insecure: { type: 'boolean', default: false },
       ssm: { type: 'boolean', default: false },
+      metrics: { type: 'boolean', default: false },
+      status: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
@@ -85,7 +87,14 @@ export async function serveCommand(
   }
 
   const storeSettings = cliStoreSettings(values.store, io.env);
-  const { config, origin } = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
+  const loaded = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
+  const { origin } = loaded;
+  // --metrics / --status turn on what the config may leave off; the other settings stay the config's.
+  const config = {
+    ...loaded.config,
+    metrics: { ...loaded.config.metrics, enabled: loaded.config.metrics.enabled || values.metrics },
+    statusPage: { ...loaded.config.statusPage, enabled: loaded.config.statusPage.enabled || values.status },
+  };
   const exposure = checkServeExposure(values.host, config, values.insecure);
   const breakerStore = await selectBreakerStore(storeSettings, { ensureTable: true });
   const admissionStore = selectAdmissionStore(storeSettings, systemClock);
@@ -141,6 +150,8 @@ export async function serveCommand(
     );
   }
   if (tracing) io.stdout(`traces: OTLP/HTTP to ${tracing.destination}\n`);
+  if (config.statusPage.enabled) io.stdout(`status page: ${server.url}/status\n`);
+  if (config.metrics.enabled) io.stdout(`metrics: ${server.url}/metrics\n`);
   for (const warning of exposure) io.stderr(`${warning}\n`);
 
   const signal = await stopSignal();

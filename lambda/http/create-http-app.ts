@@ -16,6 +16,7 @@ import type { HttpEnv } from './http-env.js';
 import { addInfoRoutes } from './info-routes.js';
 import { createJobsApp, type JobsHttpOptions } from './jobs-routes.js';
 import { addMessages } from './messages-route.js';
+import { addObserveRoutes, type ObserveRoutes } from './observe-routes.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdMiddleware } from './request-id.js';
 import { traceRequests } from './trace-requests.js';
@@ -46,6 +47,8 @@ export interface HttpAppOptions {
   admission?: (AdmissionGateDeps & { now: () => number }) | undefined;
   /** Spans per chat request and attempt (docs/design.md#traces). Absent: no spans, no cost. */
   tracing?: RequestTracing | undefined;
+  /** `GET /metrics` and the status page (docs/operations.md#metrics). Absent: those routes 404. */
+  observe?: ObserveRoutes | undefined;
 }
 
 /**
@@ -85,6 +88,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   );
   addInfoRoutes(app, gateway, catalog);
   if (admission) addUsageRoute(app, admission.admission, log);
+  if (options.observe) {
+    addObserveRoutes(app, options.observe, { gateway, catalog, log, callerKeys: options.callerKeys, access });
+  }
   if (options.jobs) {
     app.route('/v1/jobs', createJobsApp({ gateway, catalog, bounds, jobs: options.jobs, log, access }));
   }

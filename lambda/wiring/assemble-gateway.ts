@@ -26,6 +26,7 @@ import { createRouteModels, type ProviderAccess } from '../providers/create-chat
 import { createMemoryAdmissionStore } from '../stores/memory-admission-store.js';
 import { createMemoryAnswerCache } from '../stores/memory-answer-cache.js';
 import { createAjvSchemaValidator } from '../validation/ajv-schema-validator.js';
+import { createObservers } from './observe-gateway.js';
 import { pipelineJobAdmission } from './pipeline-job-admission.js';
 import { sha256Digest } from './sha256-digest.js';
 import { systemClock, systemRandom, systemSleep } from './system-time.js';
@@ -81,11 +82,13 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
   const catalog = createCatalog(config);
   const staticAccess = accessPolicyFromConfig(config);
   const clock = options.clock ?? systemClock;
+  // Metrics and the status page hear the same ledger lines and breaker events as everything else.
+  const observers = createObservers(config, clock);
   const breakers = createBreakers({
     store: options.store,
     clock,
     policyFor: (pipeline) => catalog.policy(pipeline).breaker,
-    events: options.breakerEvents,
+    events: observers.breakerEvents(options.breakerEvents),
     routeCooling: {
       ...config.rateLimit,
       accountRouteOf: (key) => {
@@ -96,7 +99,8 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
   });
   const tracing = options.tracer && traceLedger(options.tracer, catalog, options.clock ?? systemClock);
   // The meter sits on the ledger, so every attempt's cost reaches the settlement.
-  const meter = createSpendMeter(tracing ? tracing.ledger(options.ledger) : options.ledger);
+  const observed = observers.ledger(options.ledger);
+  const meter = createSpendMeter(tracing ? tracing.ledger(observed) : observed);
   const admission = createAdmission({
     store: options.admissionStore ?? createMemoryAdmissionStore(clock),
     clock,
@@ -141,6 +145,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     access: options.accessPolicy ?? (() => staticAccess),
     admission: { admission, meter, catalog, now: () => clock.now() },
     tracing,
+    observe: observers.routes(gateway, admission),
   });
   const jobAdmission = pipelineJobAdmission(admission, meter, catalog);
   return { app, gateway, catalog, store: options.store, jobAdmission };

@@ -28,16 +28,25 @@ describe('switchyard demo', () => {
     const reportPath = join(mkdtempSync(join(tmpdir(), 'switchyard-demo-')), 'out', 'demo-report.html');
     const ledger: LedgerEntry[] = [];
     let output = '';
+    let status: Promise<Response> | undefined;
     const result = await runDemo({
       seconds: 6,
       reportPath,
       view: 'lines',
       write: (text) => {
         output += text;
+        // The printed URL answers while the demo runs.
+        const url = /^status page: (http:\/\/127\.0\.0\.1:\d+)\/status /m.exec(text)?.[1];
+        if (url) status ??= fetch(`${url}/v1/status`);
       },
       ledgerTap: (entry) => ledger.push(entry),
     });
     expect(result.completed).toBe(true);
+    if (!status) throw new Error('the demo printed no status page URL');
+    const live = await status;
+    expect(live.status).toBe(200);
+    const snapshot = (await live.json()) as { pipelines: { name: string }[] };
+    expect(snapshot.pipelines.map((p) => p.name)).toContain(result.scenario.mainPipeline);
 
     const html = readFileSync(reportPath, 'utf8');
     expect(html).toMatch(/^<!doctype html>/);

@@ -18,6 +18,7 @@ import {
   positiveInt,
 } from './config-fields.js';
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
+import { metricsSchema, statusPageSchema } from './observe-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
 import { rateLimitSchema } from './rate-limit-config-schema.js';
 import { recoveryFields, recoverySettingsShape } from './recovery-config-schema.js';
@@ -202,6 +203,10 @@ const configObjectSchema = z.strictObject({
   webhooks: webhooksSchema.prefault({}),
   structuredOutput: structuredOutputSchema.prefault({}),
   answerCache: answerCacheSchema.prefault({}),
+  /** `GET /metrics` in Prometheus text format. Default: off. */
+  metrics: metricsSchema.prefault({}),
+  /** `GET /status`, the live status page. Default: off. */
+  statusPage: statusPageSchema.prefault({}),
 });
 
 /** The whole config file; also checks that webhooks are https:// outside loopback unless allowed. */

@@ -40,5 +40,7 @@ export function buildDemoConfig(scenario: DemoScenario, urls: ReadonlyMap<string
     pipelines,
     breaker: scenario.breaker,
     router: { maxAttempts: scenario.maxAttempts, deadlineMs: scenario.deadlineMs },
+    // The status page, to watch the breakers open while the demo runs (its URL is printed).
+    statusPage: { enabled: true, refreshMs: 1_000 },
   });
 }

@@ -96,6 +96,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       },
     });
     server = await startServer(local.app, { port: 0, host: '127.0.0.1' });
+    options.write(`status page: ${server.url}/status (live while the demo runs)\n`);
     const driver = createLoadDriver({
       baseUrl: server.url,
       startedAt,

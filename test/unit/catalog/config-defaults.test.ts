@@ -41,6 +41,8 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       webhooks: { allowHttp: false, maxResponseBytes: 4_096 },
       structuredOutput: { repairAttempts: 1, repairWith: 'same' },
       answerCache: { maxEntries: 1_000, maxBytes: 32_768 },
+      metrics: { enabled: false, latencyBucketsMs: [50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000] },
+      statusPage: { enabled: false, recentRequests: 50, refreshMs: 2_000 },
     });
     expect('auth' in config).toBe(false);
   });

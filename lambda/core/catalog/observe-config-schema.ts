@@ -1,0 +1,35 @@
+/**
+ * The `metrics` and `statusPage` blocks (docs/configuration.md#metrics-and-the-status-page): what a
+ * person or a Prometheus server may watch of a running gateway. Both are off unless enabled.
+ */
+import * as z from 'zod';
+import { positiveInt } from './config-fields.js';
+
+/** `GET /metrics`, Prometheus text format (docs/operations.md#metrics). */
+export const metricsSchema = z.strictObject({
+  /** Serve `GET /metrics`. Default false (the route answers 404). */
+  enabled: z.boolean().default(false),
+  /**
+   * Upper bounds of the latency histograms' buckets, in ms, ascending; `+Inf` is always added.
+   * Default 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000.
+   */
+  latencyBucketsMs: z
+    .array(positiveInt)
+    .min(1)
+    .max(30)
+    .refine((b) => b.every((v, i) => i === 0 || v > (b[i - 1] ?? 0)), 'must be strictly ascending')
+    .default([50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000]),
+});
+
+/** `GET /status` (the page) and `GET /v1/status` (what it shows, as JSON). */
+export const statusPageSchema = z.strictObject({
+  /** Serve the status page and its JSON. Default false (both routes answer 404). */
+  enabled: z.boolean().default(false),
+  /** Most recent requests the page lists, with their attempt trail (kept in this process's memory). Default 50. */
+  recentRequests: positiveInt.max(1_000).default(50),
+  /** How often the page polls `GET /v1/status`, in ms. At least 500. Default 2000. */
+  refreshMs: z.number().int().min(500).max(60_000).default(2_000),
+});
+
+export type MetricsSettings = z.output<typeof metricsSchema>;
+export type StatusPageSettings = z.output<typeof statusPageSchema>;

@@ -1,0 +1,101 @@
+/**
+ * The last requests of this process with their attempt trail, for the status page
+ * (docs/operations.md#the-status-page). Built from ledger lines only, so it holds what the ledger
+ * holds and nothing more: never prompt text, output text or a key.
+ */
+import { setBounded } from '../bounded-map.js';
+import type { AttemptLedgerEntry, LedgerEntry, RequestLedgerEntry } from '../ledger/ledger-entry.js';
+import type { Clock } from '../time.js';
+
+/** One attempt of a recent request. */
+export interface RecentAttempt {
+  attempt: number;
+  tier: number;
+  model: string;
+  provider: string;
+  action: AttemptLedgerEntry['action'];
+  outcome: AttemptLedgerEntry['outcome'];
+  status: number | null;
+  latencyMs: number;
+}
+
+/** One ended request. */
+export interface RecentRequest {
+  /** When its request line was written (ISO 8601). */
+  endedAt: string;
+  requestId: string;
+  pipeline: string;
+  reason: RequestLedgerEntry['reason'];
+  model: string | null;
+  failureClass: string | null;
+  latencyMs: number;
+  costUsd: number;
+  stream: boolean;
+  attempts: RecentAttempt[];
+}
+
+/** What this process spent per pipeline since it started (from the request lines). */
+export interface PipelineSpend {
+  pipeline: string;
+  requests: number;
+  costUsd: number;
+}
+
+export interface RecentRequests {
+  record(entry: LedgerEntry): void;
+  /** Newest first. */
+  list(): RecentRequest[];
+  spend(): PipelineSpend[];
+}
+
+/** Requests whose attempts are held while they run; past it the oldest is forgotten. */
+const OPEN_REQUEST_LIMIT = 1_000;
+
+/** Keeps the last `size` requests. */
+export function createRecentRequests(size: number, clock: Clock): RecentRequests {
+  const running = new Map<string, RecentAttempt[]>();
+  const ended: RecentRequest[] = [];
+  const spend = new Map<string, PipelineSpend>();
+
+  const onAttempt = (e: AttemptLedgerEntry) => {
+    const trail = running.get(e.requestId) ?? [];
+    trail.push({
+      attempt: e.attempt,
+      tier: e.tier,
+      model: e.model,
+      provider: e.provider,
+      action: e.action,
+      outcome: e.outcome,
+      status: e.status ?? null,
+      latencyMs: e.latencyMs,
+    });
+    setBounded(running, e.requestId, trail, OPEN_REQUEST_LIMIT);
+  };
+  const onRequest = (e: RequestLedgerEntry) => {
+    const attempts = running.get(e.requestId) ?? [];
+    running.delete(e.requestId);
+    ended.unshift({
+      endedAt: new Date(clock.now()).toISOString(),
+      requestId: e.requestId,
+      pipeline: e.pipeline,
+      reason: e.reason,
+      model: e.model ?? null,
+      failureClass: e.failureClass ?? null,
+      latencyMs: e.latencyMs,
+      costUsd: e.costUsd,
+      stream: e.stream,
+      attempts,
+    });
+    if (ended.length > size) ended.length = size;
+    const total = spend.get(e.pipeline) ?? { pipeline: e.pipeline, requests: 0, costUsd: 0 };
+    total.requests += 1;
+    total.costUsd += e.costUsd;
+    setBounded(spend, e.pipeline, total);
+  };
+
+  return {
+    record: (entry) => (entry.type === 'attempt' ? onAttempt(entry) : onRequest(entry)),
+    list: () => ended.map((r) => ({ ...r, attempts: [...r.attempts] })),
+    spend: () => [...spend.values()].map((s) => ({ ...s })),
+  };
+}

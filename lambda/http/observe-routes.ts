@@ -1,0 +1,89 @@
+import type { Hono } from 'hono';
+import type { Catalog } from '../core/catalog/catalog.js';
+import type { Gateway } from '../core/gateway/gateway.js';
+import type { Logger } from '../core/logger.js';
+import type { GatewayMetrics } from '../core/metrics/gateway-metrics.js';
+import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../core/metrics/prometheus-text.js';
+import type { StatusSnapshot } from '../core/status/status-snapshot.js';
+import { type AccessPolicy, operatorOnly } from './access-policy.js';
+import { type CallerKeySource, callerAuth } from './caller-auth.js';
+import type { HttpEnv } from './http-env.js';
+import { errorBody, errorResponse } from './openai-errors.js';
+import { STATUS_PAGE_CSP, statusPageHtml } from './status-page.js';
+
+/** What a person or a scraper may watch (docs/operations.md#metrics). Each part absent: its routes 404. */
+export interface ObserveRoutes {
+  /** `GET /metrics`. */
+  metrics?: GatewayMetrics | undefined;
+  /** `GET /status` and `GET /v1/status`. */
+  status?: { snapshot: () => Promise<StatusSnapshot>; refreshMs: number } | undefined;
+}
+
+const unavailable = (what: string) =>
+  errorResponse(503, errorBody(`${what} cannot be read right now`, 'api_error', 'service_unavailable'), {
+    'retry-after': '1',
+  });
+
+/**
+ * `GET /metrics` (Prometheus text) and the status page. With caller authentication on, `/metrics`
+ * and `/v1/status` need an operator key, like `/v1/breakers`; the page itself holds no data.
+ */
+export function addObserveRoutes(
+  app: Hono<HttpEnv>,
+  observe: ObserveRoutes,
+  deps: {
+    gateway: Gateway;
+    catalog: Catalog;
+    log: Logger;
+    callerKeys?: CallerKeySource | undefined;
+    access: () => AccessPolicy;
+  },
+): void {
+  const { metrics, status } = observe;
+  if (metrics) {
+    if (deps.callerKeys) {
+      app.use('/metrics', callerAuth(deps.callerKeys, { log: deps.log }), operatorOnly(deps.access));
+    }
+    app.get('/metrics', async () => {
+      try {
+        const views = (await deps.gateway.breakers()) ?? [];
+        const breakers = views.map((v) => ({
+          ...v,
+          provider: v.route ?? deps.catalog.models.get(v.model)?.providerName ?? '',
+        }));
+        return new Response(renderExposition(metrics.families(breakers)), {
+          headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' },
+        });
+      } catch (error) {
+        deps.log.warn('metrics unreadable', { error: error instanceof Error ? error.name : 'unknown' });
+        return unavailable('metrics');
+      }
+    });
+  }
+  if (status) {
+    const page = statusPageHtml(status.refreshMs);
+    app.get(
+      '/status',
+      () =>
+        new Response(page, {
+          headers: {
+            'content-type': 'text/html; charset=utf-8',
+            'content-security-policy': STATUS_PAGE_CSP,
+            'x-content-type-options': 'nosniff',
+            'referrer-policy': 'no-referrer',
+            'cache-control': 'no-store',
+          },
+        }),
+    );
+    if (deps.callerKeys) app.use('/v1/status', operatorOnly(deps.access));
+    app.get('/v1/status', async (c) => {
+      try {
+        c.header('cache-control', 'no-store');
+        return c.json(await status.snapshot());
+      } catch (error) {
+        deps.log.warn('status unreadable', { error: error instanceof Error ? error.name : 'unknown' });
+        return unavailable('status');
+      }
+    });
+  }
+}

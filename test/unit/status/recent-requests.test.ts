@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { AttemptLedgerEntry, RequestLedgerEntry } from '../../../lambda/core/ledger/ledger-entry.js';
+import { createRecentRequests } from '../../../lambda/core/status/recent-requests.js';
+import { statusSnapshot } from '../../../lambda/core/status/status-snapshot.js';
+import { createFakeClock } from '../../helpers/fake-clock.js';
+
+const attempt = (requestId: string, over: Partial<AttemptLedgerEntry> = {}): AttemptLedgerEntry => ({
+  type: 'attempt',
+  requestId,
+  pipeline: 'p',
+  attempt: 1,
+  tier: 1,
+  model: 'a',
+  provider: 'fake',
+  action: 'first',
+  outcome: 'ok',
+  status: 200,
+  phase: 'before_output',
+  latencyMs: 10,
+  ...over,
+});
+
+const request = (requestId: string, over: Partial<RequestLedgerEntry> = {}): RequestLedgerEntry => ({
+  type: 'request',
+  requestId,
+  pipeline: 'p',
+  reason: 'success',
+  attempts: 1,
+  route: 'a:200',
+  latencyMs: 12,
+  usage: { inputTokens: 1, outputTokens: 1 },
+  costUsd: 0.5,
+  stream: false,
+  ...over,
+});
+
+describe('recent requests', () => {
+  it('joins each request with its own attempts, newest first, and keeps exactly the last N', () => {
+    const clock = createFakeClock(Date.parse('2026-12-01T00:00:00Z'));
+    const recent = createRecentRequests(2, clock);
+    recent.record(attempt('r1', { outcome: 'rate_limited', status: 429 }));
+    recent.record(attempt('r2'));
+    recent.record(attempt('r1', { attempt: 2, model: 'b', action: 'fallback' }));
+    recent.record(request('r1', { attempts: 2 }));
+    recent.record(request('r2'));
+    recent.record(request('r3', { attempts: 0, reason: 'exhausted' }));
+    const list = recent.list();
+    expect(list.map((r) => r.requestId)).toEqual(['r3', 'r2']);
+    expect(list[1]?.attempts.map((a) => a.model)).toEqual(['a']);
+    expect(list[0]?.attempts).toEqual([]);
+    expect(list[0]?.endedAt).toBe('2026-12-01T00:00:00.000Z');
+  });
+
+  it('keeps the attempt trail of a request that fell back', () => {
+    const recent = createRecentRequests(5, createFakeClock(0));
+    recent.record(attempt('r1', { outcome: 'rate_limited', status: 429 }));
+    recent.record(attempt('r1', { attempt: 2, model: 'b', action: 'fallback' }));
+    recent.record(request('r1', { attempts: 2 }));
+    expect(recent.list()[0]?.attempts.map((a) => `${a.model}:${a.status}:${a.action}`)).toEqual([
+      'a:429:first',
+      'b:200:fallback',
+    ]);
+  });
+
+  it('adds up requests and spend per pipeline for every request, not only the ones still listed', () => {
+    const recent = createRecentRequests(1, createFakeClock(0));
+    recent.record(request('r1'));
+    recent.record(request('r2', { costUsd: 0.25 }));
+    recent.record(request('r3', { pipeline: 'q', costUsd: 0 }));
+    expect(recent.spend()).toEqual([
+      { pipeline: 'p', requests: 2, costUsd: 0.75 },
+      { pipeline: 'q', requests: 1, costUsd: 0 },
+    ]);
+  });
+});
+
+describe('status snapshot', () => {
+  it('still shows pipelines, breakers and requests when the limits cannot be read, and says so', async () => {
+    const snapshot = await statusSnapshot({
+      gateway: { pipelines: async () => [], breakers: async () => [] },
+      recent: createRecentRequests(5, createFakeClock(0)),
+      limits: async () => {
+        throw Object.assign(new Error('down'), { name: 'ResourceNotFoundException' });
+      },
+      clock: createFakeClock(0),
+      refreshMs: 2_000,
+    });
+    expect(snapshot.limits).toEqual([]);
+    expect(snapshot.limitsError).toBe('limits unreadable (ResourceNotFoundException)');
+    expect(snapshot.refreshMs).toBe(2_000);
+  });
+});
