@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import type { ChainVariant } from '../core/ledger/ledger-entry.js';
-import type { ChainContext } from './chain-command.js';
+import type { ChainContext } from './chain-context.js';
 import { runningCanary } from './chain-override-command.js';
 import { CliUsageError, EXIT_OK } from './cli-io.js';
 import { formatTable } from './format-table.js';

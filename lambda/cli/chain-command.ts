@@ -1,15 +1,8 @@
 import { parseArgs } from 'node:util';
-import {
-  type ChainVersion,
-  createSsmChainStore,
-  RollbackError,
-  resolveSsmPrefix,
-  type SsmChainStore,
-} from '../aws/ssm-chains.js';
+import { createSsmChainStore, resolveSsmPrefix } from '../aws/ssm-chains.js';
 import { loadConfig } from '../config/config-file.js';
-import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
+import { createCatalog } from '../core/catalog/catalog.js';
 import {
-  describeOverride,
   type OverrideDocument,
   overrideAt,
   readOverride,
@@ -19,6 +12,16 @@ import { envVarName, useMismatch } from '../core/catalog/chain-sources.js';
 import type { ParsedChain } from '../core/dsl/types.js';
 import { canaryStatus } from './canary-status.js';
 import {
+  type ChainContext,
+  isoSeconds,
+  known,
+  noOverride,
+  pickedUp,
+  printLines,
+  printWarnings,
+} from './chain-context.js';
+import { clearChain, rollback, showHistory } from './chain-history-command.js';
+import {
   abortCanary,
   type OverrideFlags,
   promoteCanary,
@@ -27,7 +30,6 @@ import {
 } from './chain-override-command.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_OK } from './cli-io.js';
 import { resolvePipelineSource } from './effective-source.js';
-import { formatTable } from './format-table.js';
 import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';
 
 /** `switchyard chain --help`. */
@@ -52,18 +54,6 @@ export const CHAIN_USAGE = [
 ].join('\n');
 
 const PIPELINE_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
-/** What every `chain` action works with. */
-export interface ChainContext {
-  pipeline: string;
-  catalog: Catalog;
-  store: SsmChainStore;
-  cacheSeconds: number;
-  io: CliIo;
-  force: boolean;
-  /** Ms since epoch, from `io.clock` or the system's. */
-  now(): number;
-}
 
 /**
  * `switchyard chain`: reads, writes and clears a pipeline's operator override in SSM
@@ -137,43 +127,8 @@ export async function chainCommand(args: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** SSM's DeleteParameter takes the parameter's history with it; `history` and `rollback` say so. */
-const HISTORY_GONE = 'a cleared override leaves no history: SSM deletes it with the parameter';
-
-function noOverride(c: ChainContext, detail = ''): number {
-  if (!c.catalog.hasPipeline(c.pipeline)) {
-    throw new CliUsageError(
-      `no SSM override for pipeline ${c.pipeline}, and the config has no such pipeline (${known(c.catalog)})`,
-    );
-  }
-  const configChain = c.catalog.config.pipelines[c.pipeline]?.chain ?? '';
-  const envName = envVarName(c.pipeline);
-  const envChain = c.io.env[envName]?.trim();
-  const applies = envChain
-    ? `${envName} in this environment applies: ${envChain}`
-    : `the config chain applies: ${configChain}`;
-  c.io.stdout(`no SSM override for pipeline ${c.pipeline}${detail}; ${applies}\n`);
-  return EXIT_OK;
-}
-
-function known(catalog: Catalog): string {
-  return catalog.pipelines.length > 0 ? `configured: ${catalog.pipelines.join(', ')}` : 'none configured';
-}
-
 function tiersLine(parsed: ParsedChain): string {
   return parsed.tiers.map((t) => t.members.map((m) => m.key).join('|')).join(' → ');
-}
-
-function printLines(io: CliIo, lines: readonly string[]): void {
-  io.stdout(`${lines.join('\n')}\n`);
-}
-
-function pickedUp(c: ChainContext): string {
-  return `running Lambda containers pick it up within ${c.cacheSeconds} s`;
-}
-
-function printWarnings(io: CliIo, parsed: ParsedChain): void {
-  for (const w of parsed.warnings) io.stderr(`warning: ${w.message}\n`);
 }
 
 async function getChain(c: ChainContext): Promise<number> {
@@ -302,109 +257,8 @@ async function endingOverride(c: ChainContext, name: string): Promise<string[]> 
     : [];
 }
 
-async function showHistory(c: ChainContext): Promise<number> {
-  const name = c.store.parameterName(c.pipeline);
-  const versions = await ssmCall(`reading the history of ${name}`, () => c.store.history(c.pipeline));
-  if (versions.length === 0) return noOverride(c, ` (${HISTORY_GONE})`);
-  const rows = versions.map((v) => [
-    String(v.version),
-    v.modified ? isoSeconds(v.modified) : '?',
-    shortPrincipal(v.by),
-    shownValue(v.chain),
-  ]);
-  c.io.stdout(`${name} (newest first)\n\n${formatTable(['VERSION', 'MODIFIED', 'BY', 'CHAIN'], rows)}\n`);
-  return EXIT_OK;
-}
-
-async function rollback(c: ChainContext, to: string | undefined): Promise<number> {
-  const toVersion = to === undefined ? undefined : Number(to);
-  if (toVersion !== undefined && !(Number.isInteger(toVersion) && toVersion > 0))
-    throw new CliUsageError(`--to must be a version number, not '${to}'`);
-  const name = c.store.parameterName(c.pipeline);
-  const check = (target: ChainVersion) => {
-    const reading = readOverride(target.chain);
-    const chains = reading.ok
-      ? [reading.document.chain, reading.document.timed?.chain, reading.document.canary?.chain]
-      : [target.chain];
-    for (const chain of chains.filter((text): text is string => text !== undefined)) {
-      const parsed = c.catalog.parse(chain);
-      if (parsed.tiers.length === 0 && !c.force) {
-        throw new RollbackError(
-          `version ${target.version} ('${shownValue(target.chain)}') resolves to no model in this catalog; pass --force to restore it anyway`,
-        );
-      }
-      printWarnings(c.io, parsed);
-    }
-  };
-  try {
-    const result = await ssmCall(`rolling back ${name}`, () =>
-      c.store.rollback(c.pipeline, { toVersion, check }),
-    );
-    printLines(c.io, [
-      `pipeline ${c.pipeline} now routes on: ${shownValue(result.to.chain)}`,
-      `restored version ${result.to.version} over version ${result.from.version} (${shownValue(result.from.chain)})`,
-      `written ${name} version ${result.version}; ${pickedUp(c)}`,
-    ]);
-    return EXIT_OK;
-  } catch (error) {
-    if (error instanceof RollbackError) {
-      const hint = error.message.startsWith('no SSM override') ? ` (${HISTORY_GONE})` : '';
-      throw new CliUsageError(`cannot roll back ${c.pipeline}: ${error.message}${hint}`);
-    }
-    throw error;
-  }
-}
-
-async function clearChain(c: ChainContext): Promise<number> {
-  const name = c.store.parameterName(c.pipeline);
-  const current = await ssmCall(`reading ${name}`, () => c.store.current(c.pipeline));
-  const deleted = current ? await ssmCall(`deleting ${name}`, () => c.store.delete(c.pipeline)) : false;
-  if (!current || !deleted) return noOverride(c, ', nothing to clear');
-  const configChain = c.catalog.config.pipelines[c.pipeline]?.chain;
-  const now =
-    configChain === undefined
-      ? `the config has no pipeline ${c.pipeline}; nothing routes it now`
-      : `pipeline ${c.pipeline} now routes on its config chain: ${configChain}`;
-  printLines(c.io, [
-    `cleared the operator override of ${c.pipeline} (was: ${shownValue(current.chain)}, version ${current.version})`,
-    now,
-    `deleted ${name}; ${pickedUp(c)}`,
-    `SSM deleted the override's history with it; to restore it: ${restoreCommand(c, name, current.chain)}`,
-  ]);
-  const envName = envVarName(c.pipeline);
-  if (c.io.env[envName]?.trim())
-    c.io.stderr(
-      `note: ${envName} is set in this environment; wherever it is set, it wins over the config chain\n`,
-    );
-  return EXIT_OK;
-}
-
-/** A plain chain comes back with `chain set`; a document (a timed override, a canary) with the AWS CLI, as it was. */
-function restoreCommand(c: ChainContext, parameter: string, raw: string): string {
-  if (!raw.trim().startsWith('{')) return `switchyard chain set ${c.pipeline} "${raw}"`;
-  return `aws ssm put-parameter --name ${parameter} --type String --overwrite --value '${raw.replaceAll("'", "'\\''")}'`;
-}
-
 /** The override document of a raw value; an unreadable one as empty. */
 function documentOrEmpty(raw: string): OverrideDocument {
   const reading = readOverride(raw);
   return reading.ok ? reading.document : {};
-}
-
-/** A stored value for people: a plain chain as it is, a document in one line. */
-function shownValue(raw: string): string {
-  const reading = readOverride(raw);
-  return reading.ok && raw.trim().startsWith('{') ? describeOverride(reading.document) : raw;
-}
-
-/** `2025-06-01T12:00:00Z`: the second is as precise as an operator needs. */
-function isoSeconds(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
-}
-
-/** `arn:aws:sts::123456789012:assumed-role/Ops/alice` → `assumed-role/Ops/alice`. */
-function shortPrincipal(arn: string | undefined): string {
-  if (!arn) return '?';
-  const parts = arn.split(':');
-  return parts.length >= 6 ? parts.slice(5).join(':') : arn;
 }

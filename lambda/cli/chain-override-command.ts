@@ -8,7 +8,7 @@ import {
   writeOverride,
 } from '../core/catalog/chain-override.js';
 import { envVarName } from '../core/catalog/chain-sources.js';
-import type { ChainContext } from './chain-command.js';
+import { type ChainContext, pickedUp } from './chain-context.js';
 import { CliUsageError, EXIT_OK } from './cli-io.js';
 import { overrideEnd, parseCanaryPercent } from './override-time.js';
 import { ssmCall } from './ssm-cli-support.js';
@@ -134,10 +134,6 @@ function changeLines(c: ChainContext, next: OverrideDocument): string[] {
       : []),
     `finish with: switchyard chain promote ${c.pipeline}  or  switchyard chain abort ${c.pipeline}`,
   ];
-}
-
-function pickedUp(c: ChainContext): string {
-  return `running Lambda containers pick it up within ${c.cacheSeconds} s`;
 }
 
 /** `--env`: the `MODEL_<P>` value to export, on top of the chain that variable holds in this environment. */

@@ -158,7 +158,8 @@ function parsedChain(
     });
     return undefined;
   }
-  const unsuited = useMismatch(pipeline, parsed.tiers, catalog);
+  // The config chain was checked against itself at load; only an override can serve something else.
+  const unsuited = source === 'config' ? undefined : useMismatch(pipeline, parsed.tiers, catalog);
   if (unsuited !== undefined) {
     log.error('chain does not serve what the pipeline serves; source skipped', {
       pipeline,

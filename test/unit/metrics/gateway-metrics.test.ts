@@ -1,38 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { AttemptLedgerEntry, RequestLedgerEntry } from '../../../lambda/core/ledger/ledger-entry.js';
 import { createGatewayMetrics } from '../../../lambda/core/metrics/gateway-metrics.js';
 import { formatValue, renderExposition } from '../../../lambda/core/metrics/prometheus-text.js';
+import { attemptLine, requestLine } from '../../helpers/ledger-lines.js';
 import { parsePrometheusText, sampleValue } from '../../helpers/prometheus-text-parser.js';
 
-const attempt = (over: Partial<AttemptLedgerEntry> = {}): AttemptLedgerEntry => ({
-  type: 'attempt',
-  requestId: 'r1',
-  pipeline: 'p',
-  attempt: 1,
-  tier: 1,
-  model: 'a',
-  provider: 'fake',
-  action: 'first',
-  outcome: 'ok',
-  status: 200,
-  phase: 'before_output',
-  latencyMs: 100,
-  ...over,
-});
+const attempt = attemptLine;
 
-const request = (over: Partial<RequestLedgerEntry> = {}): RequestLedgerEntry => ({
-  type: 'request',
-  requestId: 'r1',
-  pipeline: 'p',
-  reason: 'success',
-  attempts: 1,
-  route: 'a:200',
-  latencyMs: 100,
-  usage: { inputTokens: 0, outputTokens: 0 },
-  costUsd: 0,
-  stream: false,
-  ...over,
-});
+const request = requestLine;
 
 const scrape = (metrics: ReturnType<typeof createGatewayMetrics>) =>
   parsePrometheusText(renderExposition(metrics.families([])));

@@ -3,36 +3,19 @@ import type { AttemptLedgerEntry, RequestLedgerEntry } from '../../../lambda/cor
 import { createRecentRequests } from '../../../lambda/core/status/recent-requests.js';
 import { statusSnapshot } from '../../../lambda/core/status/status-snapshot.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
+import { attemptLine, requestLine } from '../../helpers/ledger-lines.js';
 
-const attempt = (requestId: string, over: Partial<AttemptLedgerEntry> = {}): AttemptLedgerEntry => ({
-  type: 'attempt',
-  requestId,
-  pipeline: 'p',
-  attempt: 1,
-  tier: 1,
-  model: 'a',
-  provider: 'fake',
-  action: 'first',
-  outcome: 'ok',
-  status: 200,
-  phase: 'before_output',
-  latencyMs: 10,
-  ...over,
-});
+const attempt = (requestId: string, over: Partial<AttemptLedgerEntry> = {}) =>
+  attemptLine({ requestId, latencyMs: 10, ...over });
 
-const request = (requestId: string, over: Partial<RequestLedgerEntry> = {}): RequestLedgerEntry => ({
-  type: 'request',
-  requestId,
-  pipeline: 'p',
-  reason: 'success',
-  attempts: 1,
-  route: 'a:200',
-  latencyMs: 12,
-  usage: { inputTokens: 1, outputTokens: 1 },
-  costUsd: 0.5,
-  stream: false,
-  ...over,
-});
+const request = (requestId: string, over: Partial<RequestLedgerEntry> = {}) =>
+  requestLine({
+    requestId,
+    latencyMs: 12,
+    usage: { inputTokens: 1, outputTokens: 1 },
+    costUsd: 0.5,
+    ...over,
+  });
 
 describe('recent requests', () => {
   it('joins each request with its own attempts, newest first, and keeps exactly the last N', () => {

@@ -6,6 +6,7 @@ import type {
 } from '../../../lambda/core/ledger/ledger-entry.js';
 import { createRequestTracing } from '../../../lambda/core/tracing/request-spans.js';
 import type { SpanAttributes, SpanStart, SpanTracer } from '../../../lambda/core/tracing/span-port.js';
+import { attemptLine, requestLine } from '../../helpers/ledger-lines.js';
 
 interface Recorded {
   name: string;
@@ -46,36 +47,10 @@ function recordingTracer() {
   };
 }
 
-const attempt = (over: Partial<AttemptLedgerEntry> = {}): AttemptLedgerEntry => ({
-  type: 'attempt',
-  requestId: 'r1',
-  pipeline: 'p',
-  attempt: 1,
-  tier: 1,
-  model: 'a',
-  provider: 'fake',
-  action: 'first',
-  outcome: 'ok',
-  status: 200,
-  phase: 'before_output',
-  latencyMs: 40,
-  ...over,
-});
+const attempt = (over: Partial<AttemptLedgerEntry> = {}) => attemptLine({ latencyMs: 40, ...over });
 
-const request = (over: Partial<RequestLedgerEntry> = {}): RequestLedgerEntry => ({
-  type: 'request',
-  requestId: 'r1',
-  pipeline: 'p',
-  reason: 'success',
-  attempts: 1,
-  model: 'a',
-  route: 'a:200',
-  latencyMs: 50,
-  usage: { inputTokens: 3, outputTokens: 4 },
-  costUsd: 0,
-  stream: false,
-  ...over,
-});
+const request = (over: Partial<RequestLedgerEntry> = {}) =>
+  requestLine({ model: 'a', latencyMs: 50, usage: { inputTokens: 3, outputTokens: 4 }, ...over });
 
 function setup() {
   let now = 1_000;

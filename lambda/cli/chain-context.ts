@@ -1,0 +1,65 @@
+/**
+ * What every `switchyard chain` action works with, and the lines they print alike: the pipeline's
+ * standing when it has no override, how soon running containers see a write, a stored value.
+ */
+import type { SsmChainStore } from '../aws/ssm-chains.js';
+import type { Catalog } from '../core/catalog/catalog.js';
+import { describeOverride, readOverride } from '../core/catalog/chain-override.js';
+import { envVarName } from '../core/catalog/chain-sources.js';
+import type { ParsedChain } from '../core/dsl/types.js';
+import { type CliIo, CliUsageError, EXIT_OK } from './cli-io.js';
+
+/** What every `chain` action works with. */
+export interface ChainContext {
+  pipeline: string;
+  catalog: Catalog;
+  store: SsmChainStore;
+  cacheSeconds: number;
+  io: CliIo;
+  force: boolean;
+  /** Ms since epoch, from `io.clock` or the system's. */
+  now(): number;
+}
+
+export function noOverride(c: ChainContext, detail = ''): number {
+  if (!c.catalog.hasPipeline(c.pipeline)) {
+    throw new CliUsageError(
+      `no SSM override for pipeline ${c.pipeline}, and the config has no such pipeline (${known(c.catalog)})`,
+    );
+  }
+  const configChain = c.catalog.config.pipelines[c.pipeline]?.chain ?? '';
+  const envName = envVarName(c.pipeline);
+  const envChain = c.io.env[envName]?.trim();
+  const applies = envChain
+    ? `${envName} in this environment applies: ${envChain}`
+    : `the config chain applies: ${configChain}`;
+  c.io.stdout(`no SSM override for pipeline ${c.pipeline}${detail}; ${applies}\n`);
+  return EXIT_OK;
+}
+
+export function known(catalog: Catalog): string {
+  return catalog.pipelines.length > 0 ? `configured: ${catalog.pipelines.join(', ')}` : 'none configured';
+}
+
+export function printLines(io: CliIo, lines: readonly string[]): void {
+  io.stdout(`${lines.join('\n')}\n`);
+}
+
+export function pickedUp(c: ChainContext): string {
+  return `running Lambda containers pick it up within ${c.cacheSeconds} s`;
+}
+
+export function printWarnings(io: CliIo, parsed: ParsedChain): void {
+  for (const w of parsed.warnings) io.stderr(`warning: ${w.message}\n`);
+}
+
+/** `2025-06-01T12:00:00Z`: the second is as precise as an operator needs. */
+export function isoSeconds(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}
+
+/** A stored value for people: a plain chain as it is, a document in one line. */
+export function shownValue(raw: string): string {
+  const reading = readOverride(raw);
+  return reading.ok && raw.trim().startsWith('{') ? describeOverride(reading.document) : raw;
+}
