@@ -3,8 +3,8 @@
  * `startServer`, as `switchyard serve` wires them) with two pipelines on the instant upstream:
  * `bench`, one model, and `bench-fallback`, whose first model always answers 503 so every request
  * falls back once (its breaker never opens, so the fallback is paid on every request). Ledger
- * lines are serialised and written to the null device, as `serve` writes them to stdout, so their
- * cost is counted.
+ * lines are serialised and written to the null device the way `serve` writes them to stdout (the
+ * lines of one turn of the event loop in one write), so their cost is counted.
  *
  * The modules are loaded from a source tree given at run time (default: this one), so that one
  * run can measure another commit side by side (`--baseline DIR` of the bench).
@@ -66,11 +66,18 @@ export async function startSwitchyardTarget(upstreamPort: number, root = OWN_ROO
   });
   const env: NodeJS.ProcessEnv = {};
   const sink = openSync(devNull, 'w');
+  // As serve writes stdout: the lines of one turn of the event loop in one write (older trees: one write per line).
+  const coalescedFile = 'lambda/wiring/coalesced-lines.ts';
+  const writeLine = existsSync(join(root, coalescedFile))
+    ? (await load<typeof import('../../lambda/wiring/coalesced-lines.js')>(coalescedFile)).coalescedLines(
+        (text) => writeSync(sink, text),
+      ).line
+    : (line: string) => writeSync(sink, `${line}\n`);
   const local = createLocalGateway({
     config,
     env,
     log: silentLogger,
-    ledger: createJsonLedger((line) => writeSync(sink, `${line}\n`)),
+    ledger: createJsonLedger(writeLine),
     access: envProviderAccess(config, env),
     tracer: tracing?.tracer,
   });

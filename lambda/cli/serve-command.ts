@@ -12,6 +12,7 @@ import { selectJobBackend } from '../jobs/runner/select-job-backend.js';
 import { selectAdmissionStore } from '../stores/select-admission-store.js';
 import { selectBreakerStore } from '../stores/select-breaker-store.js';
 import { startTracing } from '../tracing/start-tracing.js';
+import { coalescedLines } from '../wiring/coalesced-lines.js';
 import { createLocalGateway } from '../wiring/create-local-gateway.js';
 import { createJsonLedger, createJsonLogger, type LineWriter } from '../wiring/json-lines.js';
 import { createReloadableAuth, type ReloadableAuth } from '../wiring/reloadable-auth.js';
@@ -98,7 +99,9 @@ export async function serveCommand(
   const exposure = checkServeExposure(values.host, config, values.insecure);
   const breakerStore = await selectBreakerStore(storeSettings, { ensureTable: true });
   const admissionStore = selectAdmissionStore(storeSettings, systemClock);
-  const stdoutLine: LineWriter = (line) => io.stdout(`${line}\n`);
+  // Log and ledger lines of one turn of the event loop leave stdout in one write (order kept).
+  const stdoutLines = coalescedLines((text) => io.stdout(text));
+  const stdoutLine: LineWriter = stdoutLines.line;
   const log = createJsonLogger(stdoutLine);
   const ledgerFile = values.ledger === undefined ? undefined : openLedgerFile(values.ledger, io.cwd, log);
   const ledgerLine: LineWriter = ledgerFile?.write ?? stdoutLine;
@@ -156,6 +159,7 @@ export async function serveCommand(
 
   const signal = await stopSignal();
   process.off('SIGHUP', onReload);
+  stdoutLines.flush();
   io.stdout(`switchyard: ${signal} received, finishing in-flight requests\n`);
   await server.close();
   await worker.stop();
@@ -164,6 +168,7 @@ export async function serveCommand(
   admissionStore.close();
   await ledgerFile?.close();
   await tracing?.shutdown();
+  stdoutLines.close();
   io.stdout('switchyard: stopped\n');
   return EXIT_OK;
 }
