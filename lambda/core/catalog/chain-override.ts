@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { setBounded } from '../bounded-map.js';
 
 /**
  * An operator override's value (docs/design.md#timed-overrides-and-canaries). A plain chain string
@@ -57,6 +58,26 @@ export function readOverride(raw: string): OverrideReading {
   const issue = parsed.error.issues[0];
   const field = issue?.path.join('.') || '(document)';
   return { ok: false, problem: `override field ${field}: ${issue?.message ?? 'invalid'}` };
+}
+
+/** Distinct override values a {@link cachedOverrideReader} remembers. */
+export const OVERRIDE_READINGS_KEPT = 100;
+
+/**
+ * {@link readOverride} for the request path: every request resolves its chain, and an override
+ * document (a timed override, a canary) would otherwise be JSON-parsed and checked on each one. The
+ * reading of a value depends on nothing else, so each distinct value is read once; the last
+ * {@link OVERRIDE_READINGS_KEPT} are kept. Readings are shared: callers must not change them.
+ */
+export function cachedOverrideReader(kept = OVERRIDE_READINGS_KEPT): (raw: string) => OverrideReading {
+  const readings = new Map<string, OverrideReading>();
+  return (raw) => {
+    const known = readings.get(raw);
+    if (known) return known;
+    const reading = readOverride(raw);
+    setBounded(readings, raw, reading, kept);
+    return reading;
+  };
 }
 
 /** What an override document puts in force at one instant. */

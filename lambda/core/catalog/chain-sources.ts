@@ -2,7 +2,7 @@ import type { DslWarning, Tier } from '../dsl/types.js';
 import { type ChainUse, chainUse } from '../embeddings/embedding-space.js';
 import type { Logger } from '../logger.js';
 import type { Catalog } from './catalog.js';
-import { type CanaryOverride, overrideAt, readOverride } from './chain-override.js';
+import { type CanaryOverride, cachedOverrideReader, overrideAt } from './chain-override.js';
 
 /** Where a pipeline's chain came from, in precedence order (docs/design.md#chain-sources). */
 export type ChainSourceName = 'env' | 'ssm' | 'config';
@@ -82,6 +82,9 @@ export function createConfigChainSource(catalog: Catalog): ChainSource {
   };
 }
 
+/** Override values as read on the request path: each distinct value JSON-parsed and checked once. */
+const readOverrideValue = cachedOverrideReader();
+
 /**
  * The first source that is set and resolves to at least one model wins. A source that is set but
  * resolves to nothing, or that fails to answer, is logged as an error and skipped, so a typo in an
@@ -101,7 +104,7 @@ export async function resolveEffectiveChain(
   for (const source of sources) {
     const value = await readSource(source, pipeline, log);
     if (value === undefined) continue;
-    const reading = readOverride(value);
+    const reading = readOverrideValue(value);
     if (!reading.ok) {
       log.error('override cannot be read; source skipped', {
         pipeline,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  cachedOverrideReader,
   describeOverride,
   overrideAt,
   readOverride,
@@ -84,5 +85,38 @@ describe('writing an override', () => {
     expect(describeOverride({ canary: { chain: 'c', percent: 10, since: UNTIL, autoAbort: false } })).toBe(
       'canary 10 % c; stable (the config chain)',
     );
+  });
+});
+
+describe('reading override values on the request path', () => {
+  const timed = JSON.stringify({ chain: 'a', timed: { chain: 'b', until: UNTIL } });
+
+  it('reads each distinct value once: the same value gives the same reading, equal to a fresh read', () => {
+    const read = cachedOverrideReader();
+    const first = read(timed);
+    expect(first).toEqual(readOverride(timed));
+    expect(read(timed)).toBe(first);
+    expect(read('a,b')).toEqual({ ok: true, document: { chain: 'a,b' } });
+  });
+
+  it('keeps a value that cannot be read as unreadable every time it is asked', () => {
+    const read = cachedOverrideReader();
+    const broken = '{"chain": "a", "timed": {"chain": "b"}}';
+    expect(read(broken).ok).toBe(false);
+    expect(read(broken)).toEqual(readOverride(broken));
+  });
+
+  it('forgets the oldest value past the number it keeps, and reads it afresh when it comes back', () => {
+    const read = cachedOverrideReader(2);
+    const a = read('{"chain":"a"}');
+    read('{"chain":"b"}');
+    expect(read('{"chain":"a"}')).toBe(a);
+    read('{"chain":"c"}');
+    const again = read('{"chain":"a"}');
+    expect(again).not.toBe(a);
+    expect(again).toEqual(a);
+    expect(read('{"chain":"a"}')).toBe(again);
+    const b = read('{"chain":"b"}');
+    expect(b).toEqual({ ok: true, document: { chain: 'b' } });
   });
 });
