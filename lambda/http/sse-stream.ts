@@ -91,7 +91,17 @@ async function nextStep(state: SseState): Promise<Step> {
   }
 }
 
-const nextTurn = () => new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)));
+/** The end of the current turn of the event loop, one promise (and one `setImmediate`) for every wait in that turn. */
+let turnEnd: Promise<undefined> | undefined;
+const nextTurn = (): Promise<undefined> => {
+  turnEnd ??= new Promise<undefined>((resolve) =>
+    setImmediate(() => {
+      turnEnd = undefined;
+      resolve(undefined);
+    }),
+  );
+  return turnEnd;
+};
 
 /**
  * The next step if it is already at hand (the upstream delivered it with the previous one), else
