@@ -1,6 +1,6 @@
 import type { LineWriter } from './json-lines.js';
 
-/** Lines held before they are written at once, whatever the turn of the event loop. */
+/** Held characters (newlines included) at which the lines are written at once, before the turn ends. */
 export const DEFAULT_MAX_HELD_CHARS = 64 * 1024;
 
 /** Lines that leave together: {@link CoalescedLines.line} holds, {@link CoalescedLines.flush} writes. */
@@ -14,7 +14,7 @@ export interface CoalescedLines {
 }
 
 export interface CoalescedLinesOptions {
-  /** Held characters beyond which the lines are written at once. Default {@link DEFAULT_MAX_HELD_CHARS}. */
+  /** Held characters at which the lines are written at once. Default {@link DEFAULT_MAX_HELD_CHARS}. */
   maxHeldChars?: number | undefined;
   /** Runs `flush` once the current turn is over. Default `setImmediate`. */
   schedule?: ((flush: () => void) => void) | undefined;
@@ -41,7 +41,7 @@ function flushAtExit(flush: () => void): void {
  * write to a file, a pipe or a terminal is a system call that blocks the event loop. Lines held
  * until the end of the current turn of the event loop leave in one `write`, so 32 requests in
  * flight cost one system call where they cost 64. Order is kept; the held lines are written when
- * the turn ends, when they pass `maxHeldChars`, on {@link CoalescedLines.flush}, and on the
+ * the turn ends, when they reach `maxHeldChars`, on {@link CoalescedLines.flush}, and on the
  * process's `exit` (which an uncaught exception also reaches). Only a `SIGKILL` in the middle of
  * a turn loses lines: those of that turn.
  */
