@@ -65,8 +65,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   // Outermost on its path, so every refusal below (keys, size, body, routing, admission) reads as Anthropic's.
   app.use('/v1/messages', anthropicErrors);
   if (options.tracing) {
-    const trace = traceRequests(options.tracing);
-    for (const path of ['/v1/chat/completions', '/v1/messages', '/v1/embeddings']) app.use(path, trace);
+    const chat = traceRequests(options.tracing, 'chat');
+    for (const path of ['/v1/chat/completions', '/v1/messages']) app.use(path, chat);
+    app.use('/v1/embeddings', traceRequests(options.tracing, 'embeddings'));
   }
   // Before the body limit, so a request without a valid key is refused before any of its body is read.
   if (options.callerKeys) app.use('/v1/*', callerAuth(options.callerKeys, { log }));

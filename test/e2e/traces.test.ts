@@ -182,6 +182,32 @@ describe('traces', () => {
     expect(parentId(requestSpan())).toBeUndefined();
   });
 
+  it('an embeddings request and its attempts are named and marked as embeddings, not chat', async () => {
+    h = await startGatewayHarness(
+      { emb: { chain: 'e1' } },
+      {
+        tracer: otelSpanTracer(provider.getTracer('switchyard')),
+        configure: (config) => {
+          config.models.e1 = { provider: 'fake', model: 'model-e1', dimensions: 8 };
+        },
+      },
+    );
+    h.openai.setDefault('model-e1', { dimensions: 8 });
+    const res = await fetch(`${h.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'emb', input: 'a text' }),
+    });
+    expect(res.status).toBe(200);
+    await waitFor(() => requestSpan() !== undefined);
+
+    expect(requestSpan().name).toBe('embeddings emb');
+    expect(requestSpan().attributes['gen_ai.operation.name']).toBe('embeddings');
+    const [attemptSpan] = attemptSpans();
+    expect(attemptSpan?.name).toBe('embeddings model-e1');
+    expect(attemptSpan?.attributes['gen_ai.operation.name']).toBe('embeddings');
+  });
+
   it('a request refused before routing still has its span, failed with its HTTP status', async () => {
     h = await start({ p: { chain: 'a' } });
     const res = await h.post({ model: 'p', messages: 'not a list' });

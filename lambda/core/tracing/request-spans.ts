@@ -8,6 +8,7 @@ import type {
 import {
   attemptAttributes,
   GEN_AI_OPERATION,
+  type GenAiOperation,
   type RouteLookup,
   requestAttributes,
   requestErrorType,
@@ -39,12 +40,16 @@ export interface OpenRequest {
 export interface RequestTracing {
   /** Wraps a ledger sink: each attempt line becomes a child span, the request line ends its request's span. */
   ledger(sink: LedgerSink): LedgerSink;
-  /** Opens the span of an HTTP request, a child of the caller's `traceparent` when it is well formed. */
-  open(requestId: string, traceparent: string | undefined): OpenRequest;
+  /**
+   * Opens the span of an HTTP request, a child of the caller's `traceparent` when it is well formed.
+   * `operation` names it and its attempts (default `chat`; `/v1/embeddings` opens `embeddings`).
+   */
+  open(requestId: string, traceparent: string | undefined, operation?: GenAiOperation): OpenRequest;
 }
 
 interface RequestState {
   span: TraceSpan;
+  operation: GenAiOperation;
   /** The router wrote a line for this request: it ends with its request line. */
   routed: boolean;
   requestLine: boolean;
@@ -61,15 +66,21 @@ interface RequestState {
 export function createRequestTracing(deps: RequestTracingDeps): RequestTracing {
   const open = new Map<string, RequestState>();
   const limit = deps.maxOpen ?? OPEN_REQUEST_SPANS;
-  const start = (requestId: string, startMs: number, http: boolean, traceparent?: string): RequestState => {
-    const attributes = { 'gen_ai.operation.name': GEN_AI_OPERATION, 'switchyard.request_id': requestId };
-    const span = deps.tracer.startSpan(GEN_AI_OPERATION, {
+  const start = (
+    requestId: string,
+    startMs: number,
+    http: boolean,
+    traceparent?: string,
+    operation: GenAiOperation = GEN_AI_OPERATION,
+  ): RequestState => {
+    const attributes = { 'gen_ai.operation.name': operation, 'switchyard.request_id': requestId };
+    const span = deps.tracer.startSpan(operation, {
       kind: 'server',
       startMs,
       attributes,
       traceparent,
     });
-    const state: RequestState = { span, routed: false, requestLine: false, answered: !http };
+    const state: RequestState = { span, operation, routed: false, requestLine: false, answered: !http };
     setBounded(open, requestId, state, limit);
     return state;
   };
@@ -86,7 +97,7 @@ export function createRequestTracing(deps: RequestTracingDeps): RequestTracing {
   const onLine = (entry: LedgerEntry) => {
     const state = routed(entry);
     if (entry.type === 'attempt') {
-      attemptSpan(deps, state.span, entry);
+      attemptSpan(deps, state, entry);
       state.last = { model: entry.model, provider: entry.provider };
     } else {
       endRequest(deps, state, entry);
@@ -100,8 +111,8 @@ export function createRequestTracing(deps: RequestTracingDeps): RequestTracing {
       sink(entry);
       onLine(entry);
     },
-    open(requestId, traceparent) {
-      const state = start(requestId, deps.now(), true, traceparent);
+    open(requestId, traceparent, operation) {
+      const state = start(requestId, deps.now(), true, traceparent, operation);
       return {
         answered(status, routed) {
           state.answered = true;
@@ -117,11 +128,15 @@ export function createRequestTracing(deps: RequestTracingDeps): RequestTracing {
 }
 
 /** One attempt's span: a child of its request's, from its start to the line written when it ended. */
-function attemptSpan(deps: RequestTracingDeps, parent: TraceSpan, entry: AttemptLedgerEntry): void {
+function attemptSpan(
+  deps: RequestTracingDeps,
+  { span: parent, operation }: RequestState,
+  entry: AttemptLedgerEntry,
+): void {
   const route = deps.routes(entry.model, entry.provider);
   const endMs = deps.now();
-  const attributes = attemptAttributes(entry, route);
-  const name = `${GEN_AI_OPERATION} ${route?.model ?? entry.model}`;
+  const attributes = attemptAttributes(entry, route, operation);
+  const name = `${operation} ${route?.model ?? entry.model}`;
   const span = deps.tracer.startSpan(name, {
     kind: 'client',
     startMs: endMs - entry.latencyMs,
@@ -132,12 +147,16 @@ function attemptSpan(deps: RequestTracingDeps, parent: TraceSpan, entry: Attempt
   span.end(endMs);
 }
 
-function endRequest(deps: RequestTracingDeps, { span, last }: RequestState, entry: RequestLedgerEntry): void {
+function endRequest(
+  deps: RequestTracingDeps,
+  { span, last, operation }: RequestState,
+  entry: RequestLedgerEntry,
+): void {
   const answering =
     entry.model !== undefined && last?.model === entry.model
       ? deps.routes(last.model, last.provider)
       : undefined;
-  span.rename(`${GEN_AI_OPERATION} ${entry.pipeline}`);
+  span.rename(`${operation} ${entry.pipeline}`);
   span.setAttributes(requestAttributes(entry, answering));
   const errorType = requestErrorType(entry);
   if (errorType) span.fail(errorType);

@@ -1,8 +1,11 @@
 import type { AttemptLedgerEntry, RequestLedgerEntry } from '../ledger/ledger-entry.js';
 import type { SpanAttributes } from './span-port.js';
 
-/** `gen_ai.operation.name` of every Switchyard span: it answers chat completions. */
-export const GEN_AI_OPERATION = 'chat';
+/** `gen_ai.operation.name` of a request and its attempts: a chat completion (or message), or embeddings. */
+export type GenAiOperation = 'chat' | 'embeddings';
+
+/** The operation of a request whose front door is not known (a job): jobs run chat completions. */
+export const GEN_AI_OPERATION: GenAiOperation = 'chat';
 
 /** What the catalog knows of the route an attempt went to. */
 export interface TracedRoute {
@@ -22,10 +25,14 @@ export type RouteLookup = (modelKey: string, provider: string) => TracedRoute | 
 const breakerSeen = (entry: AttemptLedgerEntry) => (entry.action === 'fail-open' ? 'open' : 'closed');
 
 /** The attributes of one attempt's span, from its ledger line (which holds no prompt, output or key). */
-export function attemptAttributes(entry: AttemptLedgerEntry, route: TracedRoute | undefined): SpanAttributes {
+export function attemptAttributes(
+  entry: AttemptLedgerEntry,
+  route: TracedRoute | undefined,
+  operation: GenAiOperation = GEN_AI_OPERATION,
+): SpanAttributes {
   const failed = entry.outcome !== 'ok';
   return {
-    'gen_ai.operation.name': GEN_AI_OPERATION,
+    'gen_ai.operation.name': operation,
     'gen_ai.provider.name': route?.providerName ?? entry.provider,
     'gen_ai.request.model': route?.model ?? entry.model,
     'gen_ai.response.model': failed ? undefined : (route?.model ?? entry.model),

@@ -111,6 +111,32 @@ describe('request spans from ledger lines', () => {
     });
   });
 
+  it('a request opened as embeddings names its spans and their operation after it', () => {
+    const { rec, tracing, sink } = setup();
+    tracing.open('r1', undefined, 'embeddings').answered(200, true);
+    sink(attempt());
+    sink(request());
+    const [server, client] = rec.spans;
+    expect(server?.name).toBe('embeddings p');
+    expect(server?.attributes['gen_ai.operation.name']).toBe('embeddings');
+    expect(client?.name).toBe('embeddings model-a');
+    expect(client?.attributes['gen_ai.operation.name']).toBe('embeddings');
+  });
+
+  it('a request opened without an operation, or a job without a request, is chat', () => {
+    const { rec, tracing, sink } = setup();
+    tracing.open('r1', undefined).answered(200, true);
+    sink(attempt());
+    sink(request());
+    sink(attempt({ requestId: 'job-1' }));
+    expect(rec.spans.map((s) => [s.name, s.attributes['gen_ai.operation.name']])).toEqual([
+      ['chat p', 'chat'],
+      ['chat model-a', 'chat'],
+      ['chat', 'chat'],
+      ['chat model-a', 'chat'],
+    ]);
+  });
+
   it('a request answered without routing ends at once, failed with its status from 400 up', () => {
     const { rec, tracing } = setup();
     tracing.open('r1', undefined).answered(401, false);
