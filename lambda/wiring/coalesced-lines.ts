@@ -26,12 +26,15 @@ export interface CoalescedLinesOptions {
 const flushedAtExit = new Set<() => void>();
 let exitListener = false;
 
+/** What the process's `exit` runs: every writer not yet closed (and not made with `flushOnExit: false`) writes what it holds. */
+export function flushHeldLines(): void {
+  for (const flush of flushedAtExit) flush();
+}
+
 function flushAtExit(flush: () => void): void {
   if (!exitListener) {
     exitListener = true;
-    process.once('exit', () => {
-      for (const each of flushedAtExit) each();
-    });
+    process.once('exit', flushHeldLines);
   }
   flushedAtExit.add(flush);
 }

@@ -13,6 +13,8 @@ interface Recorded {
   start: SpanStart;
   attributes: Record<string, unknown>;
   errorType?: string;
+  /** `fail` was called, with whatever type. */
+  failed?: boolean;
   endMs?: number;
 }
 
@@ -31,6 +33,7 @@ function recordingTracer() {
         },
         fail: (type: string) => {
           span.errorType = type;
+          span.failed = true;
         },
         end: (at: number) => {
           span.endMs = at;
@@ -141,10 +144,36 @@ describe('request spans from ledger lines', () => {
     const { rec, tracing } = setup();
     tracing.open('r1', undefined).answered(401, false);
     tracing.open('r2', undefined).answered(200, false);
-    expect(rec.spans.map((s) => [s.endMs, s.errorType])).toEqual([
-      [1_000, '401'],
-      [1_000, undefined],
+    tracing.open('r3', undefined).answered(400, false);
+    tracing.open('r4', undefined).answered(399, false);
+    expect(rec.spans.map((s) => [s.endMs, s.errorType, s.failed ?? false])).toEqual([
+      [1_000, '401', true],
+      [1_000, undefined, false],
+      [1_000, '400', true],
+      [1_000, undefined, false],
     ]);
+    expect(rec.spans.map((s) => s.attributes['http.response.status_code'])).toEqual([401, 200, 400, 399]);
+  });
+
+  it('a successful attempt and a successful request are not failed', () => {
+    const { rec, tracing, sink } = setup();
+    tracing.open('r1', undefined).answered(200, true);
+    sink(attempt({ outcome: 'ok', status: 200 }));
+    sink(request());
+    expect(rec.spans.map((s) => s.failed ?? false)).toEqual([false, false]);
+  });
+
+  it('a request span stays open for a second request with the same id until that one ends too', () => {
+    const { rec, tracing, sink } = setup();
+    const first = tracing.open('same', undefined);
+    const second = tracing.open('same', undefined);
+    first.answered(401, false);
+    sink(attempt({ requestId: 'same' }));
+    const [, secondSpan, attemptOfSecond] = rec.spans;
+    expect(rec.parentOf(attemptOfSecond as Recorded)).toBe(secondSpan);
+    second.answered(200, true);
+    sink(request({ requestId: 'same' }));
+    expect(secondSpan?.endMs).toBe(1_000);
   });
 
   it('a run without an HTTP request (a job) gets its request span from its first line', () => {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { coalescedLines } from '../../../lambda/wiring/coalesced-lines.js';
+import { coalescedLines, flushHeldLines } from '../../../lambda/wiring/coalesced-lines.js';
 
 /** A writer whose turn ends when the test says so. */
 function heldUntilTurnEnds(maxHeldChars?: number) {
@@ -86,6 +86,28 @@ describe('stdout lines coalesced per turn of the event loop', () => {
     expect(writes).toEqual([]);
     await new Promise((done) => setImmediate(done));
     expect(writes).toEqual(['a\nb\n']);
+  });
+
+  it('at exit, a writer not yet closed writes what it holds; a closed one, or one made without the exit flush, does not', () => {
+    const never = () => {};
+    const open: string[] = [];
+    const closed: string[] = [];
+    const optedOut: string[] = [];
+    const openLines = coalescedLines((text) => open.push(text), { schedule: never });
+    const closedLines = coalescedLines((text) => closed.push(text), { schedule: never });
+    const optedOutLines = coalescedLines((text) => optedOut.push(text), {
+      schedule: never,
+      flushOnExit: false,
+    });
+    closedLines.close();
+    openLines.line('held at exit');
+    closedLines.line('held after close');
+    optedOutLines.line('held without the exit flush');
+    flushHeldLines();
+    expect(open).toEqual(['held at exit\n']);
+    expect(closed).toEqual([]);
+    expect(optedOut).toEqual([]);
+    openLines.close();
   });
 
   it('a process that exits in the middle of a turn still writes its held lines', () => {
