@@ -11,7 +11,7 @@ import type { HttpEnv } from './http-env.js';
  */
 export function traceRequests(
   tracing: RequestTracing,
-  operation: GenAiOperation = 'chat',
+  operation: GenAiOperation,
 ): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
     const span = tracing.open(c.var.requestId, c.req.header('traceparent'), operation);

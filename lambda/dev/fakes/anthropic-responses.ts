@@ -2,6 +2,7 @@
  * Body builders of the Anthropic fake, in the shapes of the Messages API: the JSON message, the
  * server-sent event stream, and the error envelope.
  */
+import { anthropicErrorType } from '../../http/anthropic-errors.js';
 import type { AnswerPlan, FakeFinish } from './fake-answer.js';
 import type { Fault } from './fault.js';
 
@@ -115,19 +116,6 @@ export function streamEvents(
   return frames;
 }
 
-const ERROR_TYPE: Record<number, string> = {
-  400: 'invalid_request_error',
-  401: 'authentication_error',
-  402: 'billing_error',
-  403: 'permission_error',
-  404: 'not_found_error',
-  413: 'request_too_large',
-  429: 'rate_limit_error',
-  500: 'api_error',
-  504: 'timeout_error',
-  529: 'overloaded_error',
-};
-
 const DEFAULT_MESSAGE: Record<string, string> = {
   invalid_request_error: 'Invalid request.',
   authentication_error: 'invalid x-api-key',
@@ -139,11 +127,6 @@ const DEFAULT_MESSAGE: Record<string, string> = {
   timeout_error: 'Request timed out',
   overloaded_error: 'Overloaded',
 };
-
-/** The Anthropic error type of an HTTP status. */
-export function anthropicErrorType(status: number): string {
-  return ERROR_TYPE[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
-}
 
 /** The error envelope for a scripted `status` ≥ 400 (or an in-stream error). */
 export function anthropicErrorBody(status: number, model: string, fault: Fault, requestId?: string) {

@@ -5,6 +5,7 @@ import type {
   ToolCall,
   Usage,
 } from '../../core/chat/chat-model.js';
+import type { StreamMapper } from '../shared/attempt-calls.js';
 import { isRecord, type JsonRecord, tokenCount } from '../shared/json-shape.js';
 import { type ErrorSubject, malformedResponse } from '../shared/malformed-response.js';
 
@@ -80,16 +81,12 @@ export function mapAnthropicMessage(body: unknown, subject: ErrorSubject): ChatR
   };
 }
 
-/** Turns Messages stream events into ours; one instance per stream. */
-export interface AnthropicStreamMapper {
-  /** Maps one event to zero or more `text` / `tool_call` events. */
-  push(event: unknown): ChatStreamEvent[];
-  /** The single `finish` event; throws `malformed_response` when no `message_stop` came. */
-  end(): ChatStreamEvent;
-}
-
-/** Creates a stream mapper. Tool calls are numbered 0, 1, ... in the order their blocks start. */
-export function createAnthropicStreamMapper(subject: ErrorSubject): AnthropicStreamMapper {
+/**
+ * Turns Messages stream events into ours, one instance per stream: each event into zero or more
+ * `text` / `tool_call` events, then the single `finish` (`malformed_response` when no
+ * `message_stop` came). Tool calls are numbered 0, 1, ... in the order their blocks start.
+ */
+export function createAnthropicStreamMapper(subject: ErrorSubject): StreamMapper<unknown> {
   const toolIndexByBlock = new Map<unknown, number>();
   let stopReason: FinishReason | undefined;
   let stopped = false;
