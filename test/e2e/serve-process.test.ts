@@ -8,6 +8,7 @@ import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { writeTempConfig } from '../helpers/cli-harness.js';
 import { startFakeTokenEndpoint } from '../helpers/fake-token-endpoint.js';
 import { waitFor } from '../helpers/gateway-harness.js';
+import { spawnServe } from '../helpers/serve-process.js';
 
 const SECRET = 'sk-live-DoNotLeakThisKey0123456789';
 const PROMPT = 'my secret prompt about the quarterly numbers';
@@ -20,19 +21,7 @@ afterEach(async () => {
 });
 
 function startServe(config: string) {
-  const proc = spawn(process.execPath, ['bin/switchyard.js', 'serve', '--config', config, '--port', '0'], {
-    env: { ...process.env, FAKE_KEY: SECRET, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stdout?.on('data', (d) => {
-    out += d;
-  });
-  proc.stderr?.on('data', (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return { proc, output: () => out, exited };
+  return spawnServe(['--config', config, '--port', '0'], { FAKE_KEY: SECRET });
 }
 
 describe('switchyard serve (real process)', () => {
@@ -45,8 +34,7 @@ describe('switchyard serve (real process)', () => {
     });
     const serve = startServe(config);
     child = serve.proc;
-    await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(serve.output()), 15_000);
-    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(serve.output())?.[1];
+    const url = await serve.url();
 
     fake.script('model-a', [{ status: 401, errorMessage: `Incorrect API key provided: ${SECRET}` }]);
     const first = await fetch(`${url}/v1/chat/completions`, {
@@ -107,8 +95,7 @@ describe('switchyard serve (real process)', () => {
       fake.setDefault('text-embedding-005', { dimensions: 4 });
       const serve = startServe(config);
       child = serve.proc;
-      await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(serve.output()), 15_000);
-      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(serve.output())?.[1];
+      const url = await serve.url();
       const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused-locally', maxRetries: 0 });
 
       const { data: embedded, response } = await client.embeddings
@@ -163,34 +150,23 @@ describe('switchyard serve (real process)', () => {
       pipelines: { p: { chain: 'a' } },
     });
     const ledger = join(dirname(config), 'ledger.jsonl');
-    const proc = spawn(
-      process.execPath,
-      ['bin/switchyard.js', 'serve', '--config', config, '--port', '0', '--ledger', ledger],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child = proc;
-    let out = '';
-    proc.stdout?.on('data', (d) => {
-      out += d;
-    });
-    await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(out), 15_000);
-    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+    const serve = spawnServe(['--config', config, '--port', '0', '--ledger', ledger]);
+    child = serve.proc;
+    const url = await serve.url();
     const res = await fetch(`${url}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'p', messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(res.status).toBe(200);
-    proc.kill('SIGTERM');
-    await new Promise((resolve) => proc.on('exit', resolve));
+    serve.proc.kill('SIGTERM');
+    await serve.exited;
     const lines = readFileSync(ledger, 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.type)).toEqual(['attempt', 'request']);
-    expect(out).not.toContain('"type":"attempt"');
+    expect(serve.output()).not.toContain('"type":"attempt"');
 
     const bad = spawn(
       process.execPath,

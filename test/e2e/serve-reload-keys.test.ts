@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
@@ -6,6 +6,7 @@ import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { sha256Hex } from '../../lambda/http/caller-auth.js';
 import { writeTempConfig } from '../helpers/cli-harness.js';
 import { waitFor } from '../helpers/gateway-harness.js';
+import { spawnServe } from '../helpers/serve-process.js';
 
 const OLD_KEY = 'sy-old-key-0123456789abcdef';
 const NEW_KEY = 'sy-new-key-0123456789abcdef';
@@ -29,30 +30,15 @@ describe('switchyard serve reloads caller keys on SIGHUP (real process)', () => 
     fake = await startFakeOpenAI();
     const url0 = fake.url;
     const path = writeTempConfig(configWith(url0, { keys: { old: sha256Hex(OLD_KEY) } }));
-    const proc = spawn(process.execPath, ['bin/switchyard.js', 'serve', '--config', path, '--port', '0'], {
-      env: {
-        ...process.env,
-        FAKE_KEY: 'sk-test-0123456789',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    let out = '';
-    proc.stdout?.on('data', (d) => {
-      out += d;
-    });
-    proc.stderr?.on('data', (d) => {
-      out += d;
-    });
-    await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(out), 15_000);
-    const base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+    const serve = spawnServe(['--config', path, '--port', '0'], { FAKE_KEY: 'sk-test-0123456789' });
+    child = serve.proc;
+    const base = await serve.url();
     const status = async (key: string) =>
       (await fetch(`${base}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).status;
     const reload = async (marker: RegExp) => {
-      const seen = (out.match(new RegExp(marker, 'g')) ?? []).length;
-      proc.kill('SIGHUP');
-      await waitFor(() => (out.match(new RegExp(marker, 'g')) ?? []).length > seen, 10_000);
+      const seen = (serve.output().match(new RegExp(marker, 'g')) ?? []).length;
+      serve.proc.kill('SIGHUP');
+      await waitFor(() => (serve.output().match(new RegExp(marker, 'g')) ?? []).length > seen, 10_000);
     };
 
     expect(await status(OLD_KEY)).toBe(200);
@@ -70,7 +56,7 @@ describe('switchyard serve reloads caller keys on SIGHUP (real process)', () => 
     // Dropping the auth section is refused: a reload never opens the gateway.
     writeFileSync(path, JSON.stringify(configWith(url0, undefined)));
     await reload(/caller keys NOT reloaded/);
-    expect(out).toContain('never turns caller authentication off');
+    expect(serve.output()).toContain('never turns caller authentication off');
     expect(await status('')).toBe(401);
     expect(await status(NEW_KEY)).toBe(200);
 
@@ -78,7 +64,7 @@ describe('switchyard serve reloads caller keys on SIGHUP (real process)', () => 
     writeFileSync(path, JSON.stringify(configWith(url0, { keys: {} })));
     await reload(/caller keys reloaded/);
     expect(await status(NEW_KEY)).toBe(401);
-    expect(out).not.toContain(NEW_KEY);
-    expect(out).not.toContain(OLD_KEY);
+    expect(serve.output()).not.toContain(NEW_KEY);
+    expect(serve.output()).not.toContain(OLD_KEY);
   }, 60_000);
 });

@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { runCliCaptured, writeTempConfig } from '../helpers/cli-harness.js';
 import { HELLO, waitFor } from '../helpers/gateway-harness.js';
 import { useOperatorAws } from '../helpers/operator-aws.js';
+import { spawnServe } from '../helpers/serve-process.js';
 
 const CACHE_MS = 200;
 const aws = useOperatorAws({});
@@ -24,28 +25,17 @@ describe('switchyard serve --ssm (real process, fake SSM, fake upstream)', () =>
       pipelines: { p: { chain: 'a' } },
       aws: { chainCacheMs: CACHE_MS },
     });
-    const env = { ...process.env, ...aws.env, FAKE_KEY: 'sk-fake-key-0123456789' };
-    const proc = spawn(
-      process.execPath,
-      ['bin/switchyard.js', 'serve', '--config', config, '--port', '0', '--ssm'],
-      {
-        env: { ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child = proc;
-    let out = '';
-    proc.stdout?.on('data', (d) => {
-      out += d;
+    const serve = spawnServe(['--config', config, '--port', '0', '--ssm'], {
+      ...aws.env,
+      FAKE_KEY: 'sk-fake-key-0123456789',
     });
-    proc.stderr?.on('data', (d) => {
-      out += d;
-    });
-    await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(out), 20_000);
+    child = serve.proc;
+    const url = await serve.url(20_000);
     // The start-up lines follow the URL.
-    await waitFor(() => out.includes('chain overrides:'), 5_000);
-    expect(out).toContain('chain overrides: SSM /switchyard/chains/ (each read at most every 0.2 s)');
-    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+    await waitFor(() => serve.output().includes('chain overrides:'), 5_000);
+    expect(serve.output()).toContain(
+      'chain overrides: SSM /switchyard/chains/ (each read at most every 0.2 s)',
+    );
     const servedBy = async () => {
       const res = await fetch(`${url}/v1/chat/completions`, {
         method: 'POST',

@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { writeTempConfig } from '../helpers/cli-harness.js';
 import { DYNALITE_ENV, type RunningDynalite, startDynalite } from '../helpers/dynalite.js';
 import { waitFor } from '../helpers/gateway-harness.js';
+import { spawnServe } from '../helpers/serve-process.js';
 
 const children: ChildProcess[] = [];
 let fake: FakeUpstream | undefined;
@@ -17,30 +18,16 @@ afterEach(async () => {
 
 /** `switchyard serve` in its own process on a shared dynalite table; resolves once it listens. */
 async function startServe(config: string, endpoint: string) {
-  const proc = spawn(process.execPath, ['bin/switchyard.js', 'serve', '--config', config, '--port', '0'], {
-    env: {
-      ...process.env,
-      ...DYNALITE_ENV,
-      SWITCHYARD_STORE: 'dynamodb',
-      SWITCHYARD_TABLE: 'shared-breakers',
-      AWS_ENDPOINT_URL_DYNAMODB: endpoint,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const serve = spawnServe(['--config', config, '--port', '0'], {
+    ...DYNALITE_ENV,
+    SWITCHYARD_STORE: 'dynamodb',
+    SWITCHYARD_TABLE: 'shared-breakers',
+    AWS_ENDPOINT_URL_DYNAMODB: endpoint,
   });
-  children.push(proc);
-  let out = '';
-  proc.stdout?.on('data', (d) => {
-    out += d;
-  });
-  proc.stderr?.on('data', (d) => {
-    out += d;
-  });
-  const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
-  await waitFor(() => listening.test(out), 20_000);
-  const url = listening.exec(out)?.[1] ?? '';
+  children.push(serve.proc);
+  const url = await serve.url(20_000);
   return {
-    output: () => out,
+    output: serve.output,
     chat: (pipeline: string) =>
       fetch(`${url}/v1/chat/completions`, {
         method: 'POST',

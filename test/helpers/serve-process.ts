@@ -1,0 +1,42 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { waitFor } from './gateway-harness.js';
+
+const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
+
+/** A `switchyard serve` process of a test, its stdout and stderr gathered in one string. */
+export interface ServeProcess {
+  proc: ChildProcess;
+  /** Everything it printed so far, stdout and stderr interleaved as they came. */
+  output(): string;
+  /** Its exit code once it has exited. */
+  exited: Promise<number | null>;
+  /** The URL it prints once it listens (waits up to `withinMs` for that line). */
+  url(withinMs?: number): Promise<string>;
+}
+
+/**
+ * Starts `switchyard serve <args>` (the real CLI, as a user runs it) with the test's environment
+ * plus `env`; the caller stops it (`proc.kill`).
+ */
+export function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
+  const proc = spawn(process.execPath, ['bin/switchyard.js', 'serve', ...args], {
+    env: { ...process.env, ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const gather = (data: Buffer) => {
+    out += data;
+  };
+  proc.stdout?.on('data', gather);
+  proc.stderr?.on('data', gather);
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return {
+    proc,
+    output: () => out,
+    exited,
+    async url(withinMs = 15_000) {
+      await waitFor(() => LISTENING.test(out), withinMs);
+      return LISTENING.exec(out)?.[1] ?? '';
+    },
+  };
+}
