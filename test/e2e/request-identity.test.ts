@@ -9,7 +9,14 @@ import { toNano } from '../../lambda/core/admission/limit-plan.js';
 import type { RequestLedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { createMemoryAdmissionStore } from '../../lambda/stores/memory-admission-store.js';
 import { systemClock } from '../../lambda/wiring/system-time.js';
-import { bearer, type GatewayHarness, HELLO, startGatewayHarness, waitFor } from '../helpers/gateway-harness.js';
+import {
+  bearer,
+  type GatewayHarness,
+  HELLO,
+  memoryJobs,
+  startGatewayHarness,
+  waitFor,
+} from '../helpers/gateway-harness.js';
 
 const KEYS = { alice: 'sk-alice-0123456789', bob: 'sk-bob-0123456789', ops: 'sk-ops-0123456789' };
 const GATEWAY_ID = /^req_[0-9a-f]{32}$/;
@@ -123,5 +130,87 @@ describe('a reused x-request-id', () => {
       [firstId, 'shared-2', ['a', 'b']],
       [secondId, 'shared-2', ['a']],
     ]);
+  });
+});
+
+describe('x-switchyard-request-id', () => {
+  const ASK = { model: 'p', max_tokens: 50, ...HELLO };
+  const door = (path: string, body: unknown, key = KEYS.alice) => ({
+    path,
+    init: {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(key) },
+      body: JSON.stringify(body),
+    },
+  });
+
+  it.each([
+    ['a chat completion', door('/v1/chat/completions', ASK), 200],
+    ['a chat completion stream', door('/v1/chat/completions', { ...ASK, stream: true }), 200],
+    ['a message', door('/v1/messages', ASK), 200],
+    ['a message stream', door('/v1/messages', { ...ASK, stream: true }), 200],
+    ['a bad message', door('/v1/messages', { model: 'p' }), 400],
+    ['embeddings', door('/v1/embeddings', { model: 'emb', input: 'hello' }), 200],
+    ['a new job', door('/v1/jobs', { model: 'p', ...HELLO }), 202],
+    ['a job that does not exist', { path: '/v1/jobs/job_nope', init: { headers: bearer(KEYS.alice) } }, 404],
+    ['a request without a key', { path: '/v1/chat/completions', init: { method: 'POST' } }, 401],
+    ['an admission refusal', door('/v1/chat/completions', ASK, KEYS.bob), 429],
+    ['an upstream failure', door('/v1/chat/completions', { ...ASK, model: 'down' }), 503],
+    ['the health check', { path: '/healthz', init: {} }, 200],
+  ])('is on %s, beside the echoed x-request-id', async (_name, { path, init }, status) => {
+    h = await startGatewayHarness(
+      { p: { chain: 'a' }, emb: { chain: 'e1' }, down: { chain: 'c' } },
+      {
+        auth: { keys: KEYS },
+        jobs: memoryJobs(),
+        configure: (config) => {
+          Object.assign(config.models, { e1: { provider: 'fake', model: 'model-e1', dimensions: 8 } });
+          // Bob's reservation (50 output tokens at $8 per million) does not fit his cap.
+          config.admission = { keys: { bob: { usdPerDay: 0.000001 } } };
+        },
+      },
+    );
+    h.openai.setDefault('model-e1', { dimensions: 8 });
+    h.openai.setDefault('model-c', { status: 503 });
+    const headers = new Headers(init.headers);
+    headers.set('x-request-id', 'door-1');
+    const res = await fetch(`${h.url}${path}`, { ...init, headers });
+    const body = await res.text();
+    expect(res.status).toBe(status);
+    const id = res.headers.get('x-switchyard-request-id');
+    expect(id).toMatch(GATEWAY_ID);
+    expect(res.headers.get('x-request-id')).toBe('door-1');
+    // Anthropic's error envelope names the request by the gateway's id too.
+    if (path === '/v1/messages' && status >= 400) expect(JSON.parse(body).request_id).toBe(id);
+  });
+
+  it('answers with the same id in both headers when the caller sends none, and writes it to the ledger', async () => {
+    h = await startGatewayHarness({ p: { chain: 'a' } });
+    const res = await h.post({ model: 'p', ...HELLO });
+    const id = res.headers.get('x-switchyard-request-id');
+    expect(id).toMatch(GATEWAY_ID);
+    expect(res.headers.get('x-request-id')).toBe(id);
+    await waitFor(() => h?.requests().length === 1);
+    const line = h.requests()[0] as RequestLedgerEntry;
+    expect(line.requestId).toBe(id);
+    expect(line).not.toHaveProperty('clientRequestId');
+  });
+
+  it("runs a job under the job's id, whatever x-request-id its POST carried", async () => {
+    const jobs = memoryJobs();
+    h = await startGatewayHarness({ p: { chain: 'a' } }, { jobs });
+    const res = await fetch(`${h.url}/v1/jobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'job-post-1' },
+      body: JSON.stringify({ model: 'p', ...HELLO }),
+    });
+    expect(res.headers.get('x-request-id')).toBe('job-post-1');
+    const { id } = (await res.json()) as { id: string };
+    h.startWorker();
+    await waitFor(() => h?.requests().length === 1);
+    const line = h.requests()[0] as RequestLedgerEntry;
+    expect(line.requestId).toBe(id);
+    expect(line).not.toHaveProperty('clientRequestId');
+    expect(h.attempts().map((a) => a.requestId)).toEqual([id]);
   });
 });
