@@ -78,7 +78,11 @@ export async function answerCall(
   ) => Response,
 ): Promise<Response> {
   const { target, requestId, clientRequestId } = call;
-  const result = await gateway.generate(target, call.chat, { requestId, clientRequestId, signal: call.signal });
+  const result = await gateway.generate(target, call.chat, {
+    requestId,
+    clientRequestId,
+    signal: call.signal,
+  });
   return result.ok
     ? render(result, requestId, target.variant)
     : failureResponse(result, target.pipeline, target.variant);
@@ -97,9 +101,15 @@ export async function streamCall(
   const caller = new AbortController();
   if (call.signal.aborted) caller.abort();
   else call.signal.addEventListener('abort', () => caller.abort(), { once: true });
-  const result = await gateway.stream(target, call.chat, { requestId, clientRequestId, signal: caller.signal });
+  const result = await gateway.stream(target, call.chat, {
+    requestId,
+    clientRequestId,
+    signal: caller.signal,
+  });
   if (!result.ok) return failureResponse(result, target.pipeline, target.variant);
-  return streamResponse(result, { format: format(result.model), variant: target.variant }, () => caller.abort());
+  return streamResponse(result, { format: format(result.model), variant: target.variant }, () =>
+    caller.abort(),
+  );
 }
 
 /** The ids of the answer: the chat completion id follows the request id. */
@@ -135,11 +145,7 @@ function streamResponse(
 }
 
 /** The terminal error of a failed request in the OpenAI envelope, with the evidence headers (chat and embeddings). */
-export function failureResponse(
-  result: RouteFailure,
-  pipeline: string,
-  variant?: ChainVariant,
-): Response {
+export function failureResponse(result: RouteFailure, pipeline: string, variant?: ChainVariant): Response {
   const t = terminalError(result, pipeline);
   const headers = routeHeaders(result, variant);
   if (t.retryAfterSeconds !== undefined) headers['retry-after'] = String(t.retryAfterSeconds);

@@ -110,7 +110,11 @@ describe('a reused x-request-id', () => {
   it('keeps the two requests apart on the status page, each with its own attempts', async () => {
     h = await startGatewayHarness(
       { p: { chain: 'a, b' } },
-      { configure: (config) => void (config.statusPage = { enabled: true }) },
+      {
+        configure: (config) => {
+          config.statusPage = { enabled: true };
+        },
+      },
     );
     h.openai.script('model-a', [{ status: 503 }]);
     h.openai.script('model-b', [{ latencyMs: 1_500 }]);
@@ -135,7 +139,7 @@ describe('a reused x-request-id', () => {
 
 describe('x-switchyard-request-id', () => {
   const ASK = { model: 'p', max_tokens: 50, ...HELLO };
-  const door = (path: string, body: unknown, key = KEYS.alice) => ({
+  const door = (path: string, body: unknown, key = KEYS.alice): { path: string; init: RequestInit } => ({
     path,
     init: {
       method: 'POST',
@@ -144,7 +148,7 @@ describe('x-switchyard-request-id', () => {
     },
   });
 
-  it.each([
+  it.each<[string, { path: string; init: RequestInit }, number]>([
     ['a chat completion', door('/v1/chat/completions', ASK), 200],
     ['a chat completion stream', door('/v1/chat/completions', { ...ASK, stream: true }), 200],
     ['a message', door('/v1/messages', ASK), 200],

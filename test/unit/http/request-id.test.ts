@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clientRequestIdOf, newRequestId } from '../../../lambda/http/request-id.js';
 
 describe('request ids', () => {
-  it("makes a new req_ id of 32 hex digits for every request, never the same twice", () => {
+  it('makes a new req_ id of 32 hex digits for every request, never the same twice', () => {
     const ids = Array.from({ length: 100 }, () => newRequestId());
     for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{32}$/);
     expect(new Set(ids).size).toBe(100);

@@ -65,7 +65,10 @@ describe('attempt ledger', () => {
   });
 
   it("keeps the caller's x-request-id on the request line only, beside the gateway's own id", async () => {
-    const h = createRouterHarness({ models: { A: [RATE_LIMITED, OK], B: [OK] }, tiers: tiersOf([['A'], ['B']]) });
+    const h = createRouterHarness({
+      models: { A: [RATE_LIMITED, OK], B: [OK] },
+      tiers: tiersOf([['A'], ['B']]),
+    });
     await h.route({ clientRequestId: 'trace-42' });
     await h.route();
     expect(h.requestLines().map((l) => [l.requestId, l.clientRequestId])).toEqual([
