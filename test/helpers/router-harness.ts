@@ -99,7 +99,8 @@ export function createRouterHarness(options: HarnessOptions) {
     calls: (key: string) => models.get(key)?.calls.length ?? 0,
     attemptLines: () => ledger.filter((e): e is AttemptLedgerEntry => e.type === 'attempt'),
     requestLines: () => ledger.filter((e): e is RequestLedgerEntry => e.type === 'request'),
-    route(extra: { pipeline?: string; signal?: AbortSignal; tiers?: Tier[] } = {}) {
+    /** Routes a plain request; `maxTokens` is the caller's `max_tokens` (default none). */
+    route(extra: { pipeline?: string; signal?: AbortSignal; tiers?: Tier[]; maxTokens?: number } = {}) {
       requests += 1;
       return routeGenerate(
         {
@@ -111,7 +112,7 @@ export function createRouterHarness(options: HarnessOptions) {
           stream: false,
         },
         deps,
-        { messages: [{ role: 'user', content: 'hi' }] },
+        { messages: [{ role: 'user', content: 'hi' }], maxTokens: extra.maxTokens },
       );
     },
   };
