@@ -26,9 +26,10 @@ export interface AttemptLimits {
   totalMs: number;
   /**
    * The time the caller's `max_tokens` takes at the route's expected rate (`outputAllowanceMs`),
-   * in ms: a total-phase timeout it explains is marked `callerSized`. Default 0 (none).
+   * in ms: a total-phase timeout it explains is marked `callerSized`. 0 when the caller set no
+   * `max_tokens` (or for a stream or embeddings, which get none).
    */
-  allowanceMs?: number | undefined;
+  allowanceMs: number;
 }
 
 const TIMER_STOPPED = Object.freeze({ reason: 'attempt finished' });
@@ -52,7 +53,7 @@ export function startAttemptDeadline(
   let timer = new AbortController();
   let firstByteAt: number | undefined;
   const totalTimeout = (firstByteAtMs: number) => {
-    const facts = { totalMs: limits.totalMs, firstByteAtMs, allowanceMs: limits.allowanceMs ?? 0 };
+    const facts = { totalMs: limits.totalMs, firstByteAtMs, allowanceMs: limits.allowanceMs };
     return new AttemptTimeout(limits.totalMs, 'total', explainedByOutput(facts));
   };
   const arm = (ms: number) => {
