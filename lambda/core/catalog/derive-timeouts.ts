@@ -7,10 +7,10 @@ import type { TimeoutsConfig } from './timeouts-config-schema.js';
  * is the route's `timeoutMs` for every limit when it sets one, else (a further route) its model's
  * limits; each limit the `timeouts` field sets replaces the base's, and an unset limit never
  * exceeds the one around it (connect within first byte, first byte within total). So
- * `timeoutMs: N` alone means every limit is N, as it always did. `outputTokensPerSec` (a
- * rate, not a limit) is the route's own, else its model's, whatever `timeoutMs` says. Throws a `ConfigError` naming
- * the field (`path` is the model or route, e.g. `models.a.routes[0]`) when the limits it sets
- * are out of that order.
+ * `timeoutMs: N` alone means every limit is N, as it always did. `outputTokensPerSec` (a rate,
+ * not a limit) is the route's own, else its model's, whatever `timeoutMs` says. Throws a
+ * `ConfigError` naming the field (`path` is the model or route, e.g. `models.a.routes[0]`) when
+ * the limits it sets are out of that order.
  */
 export function deriveTimeouts(
   path: string,

@@ -46,14 +46,14 @@ type Pending = { value: unknown; key?: string | undefined; structural: boolean }
 
 /**
  * Walks `input` depth first without recursion (a deeply nested body must not exhaust the stack).
+ * A request of more than {@link MAX_CALLER_TEXT_PARTS} values (a cycle among them) is `opaque`.
  */
 function readCallerText(input: unknown): CallerText {
   const text: CallerText = { values: [], document: [], opaque: false };
   const stack: Pending[] = [{ value: input, structural: false }];
-  const seen = new Set<object>();
   let parts = 0;
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    if (++parts > MAX_CALLER_TEXT_PARTS) return { ...text, opaque: true };
+    parts += 1;
     const { value, key, structural } = next;
     if (key !== undefined) text.document.push(key);
     if (typeof value === 'string' || typeof value === 'number') {
@@ -61,8 +61,8 @@ function readCallerText(input: unknown): CallerText {
       if (!structural) text.values.push(String(value));
       continue;
     }
-    if (value === null || typeof value !== 'object' || seen.has(value)) continue;
-    seen.add(value);
+    // A value met twice is read twice (it is joined twice); a cycle runs into the bound.
+    if (value === null || typeof value !== 'object') continue;
     if (Array.isArray(value) && isTokenIds(value)) return { ...text, opaque: true };
     const children: Pending[] = Array.isArray(value)
       ? value.map((item) => ({ value: item, structural }))
@@ -71,6 +71,8 @@ function readCallerText(input: unknown): CallerText {
           key: name,
           structural: structural || STRUCTURAL_KEYS.has(name),
         }));
+    // Every value on the stack will be read: past the bound, stop before holding them all.
+    if (parts + stack.length + children.length > MAX_CALLER_TEXT_PARTS) return { ...text, opaque: true };
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Pending);
   }
   return text;

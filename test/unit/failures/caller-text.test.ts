@@ -71,6 +71,8 @@ describe('couldBeCallerText reads the request as an upstream could join it', () 
   it('skips everything under a structural key when joining values', () => {
     const input = { a: 'The model', type: { b: 'zzz' }, c: 'does not exist' };
     expect(couldBeCallerText('The model does not exist', input)).toBe(true);
+    const list = { a: 'The model', type: ['zzz'], c: 'does not exist' };
+    expect(couldBeCallerText('The model does not exist', list)).toBe(true);
   });
 
   it('joins numbers with text (a number the upstream prints is the caller’s too)', () => {
@@ -97,10 +99,22 @@ describe('couldBeCallerText reads the request as an upstream could join it', () 
     expect(couldBeCallerText('`!`', { a: 'hello' })).toBe(true);
   });
 
-  it('ends on a request that refers to itself', () => {
+  it('ends on a request that refers to itself, as one that cannot be read whole', () => {
     const input: Record<string, unknown> = { text: 'hello' };
     input.self = input;
-    expect(couldBeCallerText(PROVIDER_OWN, input)).toBe(false);
+    expect(couldBeCallerText(PROVIDER_OWN, input)).toBe(true);
+  });
+
+  it('reads a value the request holds twice both times, as the upstream joins it', () => {
+    const turn = user('does not exist The model gpt-9');
+    expect(couldBeCallerText('The model gpt-9 does not exist', { messages: [turn, turn] })).toBe(true);
+  });
+
+  it('counts the values still to be read against the bound, however wide the request', () => {
+    const strings = Array.from({ length: MAX_CALLER_TEXT_PARTS - 3 }, () => 'a');
+    // The object, its array, N - 3 strings and `b` (still to be read when the array opens): N values.
+    expect(couldBeCallerText(PROVIDER_OWN, { a: strings, b: 'z' })).toBe(false);
+    expect(couldBeCallerText(PROVIDER_OWN, { a: [...strings, 'a'], b: 'z' })).toBe(true);
   });
 
   it('reads a deeply nested request without exhausting the stack', () => {
