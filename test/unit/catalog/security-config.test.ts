@@ -54,7 +54,12 @@ describe('security settings in the config', () => {
       webhooks: {},
       auth: { keys: {}, operatorKeys: ['ops'] },
     });
-    expect(config.limits).toEqual({ maxMessages: 1_000, maxOutputTokens: 32_768, maxEchoChars: 128 });
+    expect(config.limits).toEqual({
+      maxMessages: 1_000,
+      maxOutputTokens: 32_768,
+      maxEchoChars: 128,
+      maxJsonDepth: 64,
+    });
     expect(config.webhooks).toEqual({ allowHttp: false, maxResponseBytes: 4_096 });
     expect(config.auth?.operatorKeys).toEqual(['ops']);
   });
