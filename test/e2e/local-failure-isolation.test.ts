@@ -9,9 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BreakerStore } from '../../lambda/core/breaker/breaker-store.js';
+import { MAX_JSON_DEPTH } from '../../lambda/core/catalog/config-schema.js';
 import { openBreakerTable, type RunningDynalite, startDynalite } from '../helpers/dynalite.js';
 import { type FakeTokenEndpoint, startFakeTokenEndpoint } from '../helpers/fake-token-endpoint.js';
-import { type GatewayHarness, startGatewayHarness } from '../helpers/gateway-harness.js';
+import { type GatewayHarness, memoryJobs, startGatewayHarness } from '../helpers/gateway-harness.js';
 
 /** `{"a":{"a":…}}`, `levels` objects deep: 5 bytes a level. */
 const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
@@ -163,3 +164,60 @@ describe.each([{ store: 'memory' as const }, { store: 'dynamodb' as const }])(
     );
   },
 );
+
+// The cap itself is under test: raise MAX_JSON_DEPTH and these requests go that deep too.
+describe(`the highest nesting bound the config accepts (limits.maxJsonDepth: ${MAX_JSON_DEPTH})`, () => {
+  let h: GatewayHarness;
+  beforeAll(async () => {
+    h = await startGatewayHarness(
+      { p: { chain: 'a' } },
+      {
+        jobs: memoryJobs(),
+        configure: (config) => Object.assign(config, { limits: { maxJsonDepth: MAX_JSON_DEPTH } }),
+      },
+    );
+    // JSON, so that the answer to the response_format request passes its (compiled) schema.
+    h.openai.setDefault('model-a', { text: '{"ok":true}' });
+  });
+  afterAll(() => h.close());
+
+  /** The five inputs that answered 500, each nesting the body exactly `depth` levels deep in all. */
+  const INPUTS = [
+    {
+      name: 'a response_format schema',
+      door: '/v1/chat/completions',
+      // body, response_format, json_schema: 3 levels above the schema
+      body: (depth: number) =>
+        `{"model":"p","messages":[{"role":"user","content":"x"}],"response_format":{"type":"json_schema","json_schema":{"name":"s","schema":${nested(depth - 3)}}}}`,
+    },
+    ...['/v1/chat/completions', '/v1/jobs'].map((door) => ({
+      name: `tool parameters on ${door}`,
+      door,
+      // body, tools, tools[0], function: 4 levels above the parameters
+      body: (depth: number) =>
+        `{"model":"p","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f","parameters":${nested(depth - 4)}}}]}`,
+    })),
+    {
+      name: 'a tool_use.input on /v1/messages',
+      door: '/v1/messages',
+      // body, messages, messages[1], content, content[0]: 5 levels above the input
+      body: (depth: number) =>
+        `{"model":"p","max_tokens":16,"messages":[{"role":"user","content":"x"},{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"f","input":${nested(depth - 5)}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"y"}]}]}`,
+    },
+  ];
+
+  it.each(INPUTS)(
+    'serves $name nested exactly as deep as the bound, without a 500',
+    async ({ door, body }) => {
+      const res = await post(h, door, body(MAX_JSON_DEPTH));
+      const text = await res.text();
+      expect(res.status, text).toBeLessThan(300);
+    },
+  );
+
+  it.each(INPUTS)('refuses $name one level deeper with 400 limit_exceeded', async ({ door, body }) => {
+    const res = await post(h, door, body(MAX_JSON_DEPTH + 1));
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain(`nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays`);
+  });
+});
