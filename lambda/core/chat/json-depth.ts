@@ -38,6 +38,7 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
+const CASE_BIT = 0x20;
 
 /** The index of the quote that closes the string opening at `start`, or -1 when it never closes. */
 function stringEnd(text: string, start: number): number {
@@ -69,9 +70,13 @@ export function findJsonTooDeep(text: string, maxDepth: number): JsonPath | unde
     if (c === QUOTE) {
       i = stringEnd(text, i);
       if (i < 0) return undefined;
-    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      continue;
+    }
+    // `[` and `{` differ in one bit (0x20), as do `]` and `}`: one comparison each, per character.
+    const folded = c | CASE_BIT;
+    if (folded === OPEN_OBJECT) {
       if (++depth > maxDepth) return pathAt(text, i);
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+    } else if (folded === CLOSE_OBJECT) {
       depth--;
     }
   }
