@@ -215,6 +215,19 @@ describe(`the highest nesting bound the config accepts (limits.maxJsonDepth: ${M
     },
   );
 
+  it('holds /v1/embeddings to the same bound, before it resolves the model', async () => {
+    const input = (depth: number) =>
+      `{"model":"p","input":${'['.repeat(depth - 1)}"x"${']'.repeat(depth - 1)}}`;
+    const over = await post(h, '/v1/embeddings', input(MAX_JSON_DEPTH + 1));
+    expect(over.status).toBe(400);
+    expect((await over.json()).error).toMatchObject({
+      code: 'limit_exceeded',
+      param: 'input[0][0][0][0][0][0][0]…',
+    });
+    const within = await post(h, '/v1/embeddings', input(MAX_JSON_DEPTH));
+    expect((await within.json()).error.code).not.toBe('limit_exceeded');
+  });
+
   it.each(INPUTS)('refuses $name one level deeper with 400 limit_exceeded', async ({ door, body }) => {
     const res = await post(h, door, body(MAX_JSON_DEPTH + 1));
     expect(res.status).toBe(400);
