@@ -175,7 +175,7 @@ export const authSchema = z.strictObject({
 
 /**
  * The highest `limits.maxJsonDepth` the config accepts: a 256-level body still passes every
- * recursive step of the gateway with room to spare (ajv compiles about 970 levels of schema,
+ * recursive step of the gateway with room to spare (ajv compiles a schema about 970 levels deep,
  * `structuredClone` copies about 1,900 and `JSON.stringify` about 4,100 on a fresh stack).
  */
 export const MAX_JSON_DEPTH = 256;
