@@ -41,7 +41,7 @@ export function addChatCompletions(
 ): void {
   app.post(
     '/v1/chat/completions',
-    jsonBody(chatCompletionBodySchema),
+    jsonBody(chatCompletionBodySchema, deps.bounds),
     withinMessageLimit(deps.bounds),
     routeTarget(deps),
     admit,

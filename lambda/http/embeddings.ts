@@ -35,7 +35,7 @@ export function addEmbeddings(
 ): void {
   app.post(
     '/v1/embeddings',
-    jsonBody(embeddingsBodySchema),
+    jsonBody(embeddingsBodySchema, deps.bounds),
     routeTarget(deps, 'embeddings'),
     admit,
     async (c) => {

@@ -187,7 +187,7 @@ export function createJobsApp(deps: JobsAppDeps): Hono<HttpEnv> {
 
   jobs.post(
     '/',
-    jsonBody(jobBodySchema),
+    jsonBody(jobBodySchema, deps.bounds),
     withinMessageLimit(deps.bounds),
     idempotencyKeyHeader,
     routeTarget(deps),

@@ -25,7 +25,7 @@ export function addMessages(
 ): void {
   app.post(
     '/v1/messages',
-    jsonBody(messagesBodySchema),
+    jsonBody(messagesBodySchema, deps.bounds),
     withinMessageLimit(deps.bounds),
     routeTarget(deps),
     admit,

@@ -210,6 +210,45 @@ describe('bad input over HTTP', () => {
   });
 });
 
+/** `{"a":{"a":…}}`, `levels` objects deep (5 bytes a level). */
+const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+describe('deeply nested JSON over HTTP (issue 26: these answered 500 or opened breakers)', () => {
+  let deep: GatewayHarness;
+  beforeAll(async () => {
+    // The default body limit (1 MiB): these bodies are 25 KB.
+    deep = await startGatewayHarness({ p: { chain: 'a' } });
+  });
+  afterAll(() => deep.close());
+
+  it.each([
+    [
+      'a 5,000-deep response_format schema',
+      `{"model":"p","messages":[{"role":"user","content":"x"}],"response_format":{"type":"json_schema","json_schema":{"name":"s","schema":${nested(5_000)}}}}`,
+      'response_format.json_schema.schema.a.a.a.a.a…',
+    ],
+    [
+      '5,000-deep tool parameters',
+      `{"model":"p","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f","parameters":${nested(5_000)}}}]}`,
+      'tools[0].function.parameters.a.a.a.a…',
+    ],
+    [
+      '5,000-deep tool parameters, streamed',
+      `{"model":"p","stream":true,"messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f","parameters":${nested(5_000)}}}]}`,
+      'tools[0].function.parameters.a.a.a.a…',
+    ],
+  ])('answers %s with 400 limit_exceeded naming the field, never a 500', async (_name, body, param) => {
+    const res = await deep.post(body);
+    expect(res.status).toBe(400);
+    const { error } = await res.json();
+    expect(error).toMatchObject({ type: 'invalid_request_error', code: 'limit_exceeded', param });
+    expect(error.message).toBe(
+      `${param}: nested deeper than 64 levels of objects and arrays (limits.maxJsonDepth)`,
+    );
+    expect(deep.received('model-a')).toBe(0);
+  });
+});
+
 describe('info endpoints', () => {
   it('lists pipelines and model keys in the OpenAI model list', async () => {
     const list = await h.client.models.list();

@@ -26,6 +26,9 @@ const post = (body: unknown, headers: Record<string, string> = {}) =>
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+/** A job body whose tool schema nests `levels` objects deep, as text (too deep to stringify). */
+const deepTools = (levels: number) =>
+  `{"model":"p","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f","parameters":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}}]}`;
 const get = (id: string) => fetch(`${h.url}/v1/jobs/${encodeURIComponent(id)}`);
 
 describe('POST /v1/jobs', () => {
@@ -98,6 +101,9 @@ describe('POST /v1/jobs', () => {
       'messages',
     ],
     ['max_tokens over the output bound', { ...BODY, max_tokens: 32_769 }, 'max_tokens'],
+    // These two answered 500 (the job store's copy overflowed the stack): issue 26.
+    ['3,000-deep tool parameters', deepTools(3_000), 'tools[0].function.parameters.a.a.a.a…'],
+    ['5,000-deep tool parameters', deepTools(5_000), 'tools[0].function.parameters.a.a.a.a…'],
   ])('answers 400 limit_exceeded for %s, and stores nothing', async (_label, body, param) => {
     const res = await post(body);
     expect(res.status).toBe(400);

@@ -188,6 +188,24 @@ describe('POST /v1/messages errors, in Anthropic’s envelope', () => {
     expect(body.error.message).toMatch(/^messages\[0\]\.content: /);
   });
 
+  it('refuses a 5,000-deep tool_use.input with invalid_request_error naming the field, never a 500', async () => {
+    h = await startGatewayHarness({ p: { chain: 'a' } });
+    const input = `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`;
+    const res = await h.postMessages(
+      `{"model":"p","max_tokens":16,"messages":[{"role":"user","content":"look it up"},` +
+        `{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"lookup","input":${input}}]},` +
+        `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"found"}]}]}`,
+    );
+    const { status, body } = await envelope(res);
+    expect(status).toBe(400);
+    expect(body.error).toEqual({
+      type: 'invalid_request_error',
+      message:
+        'messages[1].content[0].input.a.a.a…: nested deeper than 64 levels of objects and arrays (limits.maxJsonDepth)',
+    });
+    expect(h.received('model-a')).toBe(0);
+  });
+
   it('answers an unknown model with not_found_error, which the SDK raises as NotFoundError', async () => {
     h = await startGatewayHarness({ p: { chain: 'a' } });
     const error = await client()

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { AdmissionStore } from '../../lambda/core/admission/admission-store.js';
+import type { BreakerStore } from '../../lambda/core/breaker/breaker-store.js';
 import type { ChainParameterStore } from '../../lambda/core/catalog/chain-sources.js';
 import { jobsSchema } from '../../lambda/core/catalog/jobs-config-schema.js';
 import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
@@ -73,6 +74,8 @@ export async function startGatewayHarness(
     answers?: AnswerCache;
     /** Admission counters; default: the gateway's own memory store. */
     admissionStore?: AdmissionStore;
+    /** Breaker state; default: the gateway's own memory store. */
+    breakerStore?: BreakerStore;
     /** Time and randomness of the gateway; default the system's (a fake clock passes its own `sleep`). */
     time?: { clock: Clock; random: Random; sleep: Sleep };
     /** The operators' overrides, read on every request between env and config. */
@@ -130,6 +133,7 @@ export async function startGatewayHarness(
     maxBodyBytes: options.maxBodyBytes,
     answers: options.answers,
     admissionStore: options.admissionStore,
+    store: options.breakerStore,
     overrides: options.overrides,
     clock: options.clock,
     random: options.random,

@@ -173,6 +173,13 @@ export const authSchema = z.strictObject({
   operatorKeys: z.array(keyName).default([]),
 });
 
+/**
+ * The highest `limits.maxJsonDepth` the config accepts: a 256-level body still passes every
+ * recursive step of the gateway with room to spare (ajv compiles a schema about 970 levels deep,
+ * `structuredClone` copies about 1,900 and `JSON.stringify` about 4,100 on a fresh stack).
+ */
+export const MAX_JSON_DEPTH = 256;
+
 /** Bounds on what one request may ask for; every field has a default. */
 export const limitsSchema = z.strictObject({
   /** Most messages in one request. Default 1000. */
@@ -181,6 +188,12 @@ export const limitsSchema = z.strictObject({
   maxOutputTokens: positiveInt.default(32_768),
   /** Longest caller-supplied name (a pipeline header, a model) echoed in an error, in characters. Default 128. */
   maxEchoChars: positiveInt.max(2_000).default(128),
+  /**
+   * Most levels of objects and arrays nested in a request body (the body itself is level 1),
+   * checked before the body is parsed. Default 64; at most 256, well below what the runtime's
+   * recursive steps (serialisers, `structuredClone`, schema compilers) survive.
+   */
+  maxJsonDepth: positiveInt.min(8).max(MAX_JSON_DEPTH).default(64),
 });
 
 const configObjectSchema = z.strictObject({

@@ -12,6 +12,7 @@ import { AttemptTimeout } from '../../core/failures/attempt-timeout.js';
 import type { HttpAgents } from '../openai/http-transport.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
+import { serialiseWire } from '../shared/wire-body.js';
 import { createAgentFetch } from './agent-fetch.js';
 import { toAnthropicParams } from './anthropic-request.js';
 import { createAnthropicStreamMapper, mapAnthropicMessage } from './anthropic-response.js';
@@ -76,9 +77,16 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
     fetch: createAgentFetch({ agents: options.agents, connectMs: options.connectMs }),
   });
   const calls = createAttemptCalls(subject, options.now ?? Date.now);
+  /** The params (the SDK reads `stream` and `model` from them) and the body sent, serialised here. */
+  const wire = <P>(params: P) => ({ params, body: serialiseWire(subject, params) });
 
-  /** Request options of one call; `failure()` is the connect timeout, when the transport hit it. */
-  const requestOptions = (signal: AbortSignal, call: CallOptions, reportFirstByte: boolean) => {
+  /**
+   * Request options of one call; `failure()` is the connect timeout, when the transport hit it.
+   * `body` is the wire body we serialised in the attempt's local step: the SDK sends a string
+   * body with a `content-type` as it is, so its own serialiser never meets the request (a failure
+   * there would look like the upstream's).
+   */
+  const requestOptions = (signal: AbortSignal, call: CallOptions, reportFirstByte: boolean, body: string) => {
     let connectTimeout: AttemptTimeout | undefined;
     const middleware: Middleware = async (request, next) => {
       try {
@@ -91,15 +99,24 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
       }
     };
     const timeout = Math.ceil(call.timeoutMs) + SDK_TIMER_SLACK_MS;
-    return { options: { signal, timeout, middleware: [middleware] }, failure: () => connectTimeout };
+    return {
+      options: {
+        signal,
+        timeout,
+        middleware: [middleware],
+        body,
+        headers: { 'content-type': 'application/json' },
+      },
+      failure: () => connectTimeout,
+    };
   };
 
   const generate = (request: ChatRequest, call: CallOptions): Promise<ChatResult> =>
     calls.generate(
       call,
-      async (signal) => {
-        const params = toAnthropicParams(request, model, defaultMaxTokens, subject);
-        const sent = requestOptions(signal, call, true);
+      () => wire(toAnthropicParams(request, model, defaultMaxTokens, subject)),
+      async ({ params, body }, signal) => {
+        const sent = requestOptions(signal, call, true, body);
         try {
           return await client.messages.create(params, sent.options);
         } catch (error) {
@@ -112,11 +129,11 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
   const stream = (request: ChatRequest, call: CallOptions): AsyncGenerator<ChatStreamEvent> =>
     calls.stream(
       call,
-      async (signal) => {
-        const params = toAnthropicParams(request, model, defaultMaxTokens, subject);
-        const sent = requestOptions(signal, call, false);
+      () => wire({ ...toAnthropicParams(request, model, defaultMaxTokens, subject), stream: true as const }),
+      async ({ params, body }, signal) => {
+        const sent = requestOptions(signal, call, false, body);
         try {
-          return await client.messages.create({ ...params, stream: true }, sent.options);
+          return await client.messages.create(params, sent.options);
         } catch (error) {
           throw sent.failure() ?? error;
         }

@@ -5,6 +5,7 @@ import {
   ConverseStreamCommand,
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { MiddlewareStack, SerializeMiddleware } from '@smithy/types';
 import type {
   CallOptions,
   ChatModel,
@@ -15,6 +16,7 @@ import type {
 import { AttemptTimeout } from '../../core/failures/attempt-timeout.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
 import { type ErrorSubject, malformedResponse } from '../shared/malformed-response.js';
+import { type SerialisationWatch, watchSerialisation } from '../shared/wire-body.js';
 import { toConverseBody } from './bedrock-request.js';
 import { createBedrockStreamMapper, mapConverseResponse } from './bedrock-response.js';
 
@@ -88,13 +90,15 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
   const generate = (request: ChatRequest, call: CallOptions): Promise<ChatResult> =>
     calls.generate(
       call,
-      async (abortSignal) => {
-        const command = new ConverseCommand(toConverseBody(request, model, subject));
+      () => toConverseBody(request, model, subject),
+      async (body, abortSignal) => {
+        const command = new ConverseCommand(body);
+        const watch = watchSerialiser(command.middlewareStack, watchSerialisation(subject, body));
         reportFirstByte(command, call.onFirstByte);
         try {
           return await client.send(command, { abortSignal });
         } catch (error) {
-          throw connectTimeout(error, options.connectMs);
+          throw connectTimeout(watch.judge(error), options.connectMs);
         }
       },
       (response) => mapConverseResponse(response, subject),
@@ -103,10 +107,12 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
   const stream = (request: ChatRequest, call: CallOptions): AsyncGenerator<ChatStreamEvent> =>
     calls.stream(
       call,
-      async (abortSignal) => {
-        const command = new ConverseStreamCommand(toConverseBody(request, model, subject));
+      () => toConverseBody(request, model, subject),
+      async (body, abortSignal) => {
+        const command = new ConverseStreamCommand(body);
+        const watch = watchSerialiser(command.middlewareStack, watchSerialisation(subject, body));
         const response = await client.send(command, { abortSignal }).catch((error: unknown) => {
-          throw connectTimeout(error, options.connectMs);
+          throw connectTimeout(watch.judge(error), options.connectMs);
         });
         if (response.stream === undefined) throw malformedResponse(subject, 'response has no event stream');
         return response.stream;
@@ -115,6 +121,36 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
     );
 
   return { key, provider, generate, stream };
+}
+
+/**
+ * Marks the SDK's own serialisation of `command`'s input on `watch`: its start right after the
+ * endpoint is resolved (credentials and endpoint come before, and are not the request's), its
+ * end right after the serializer. Smithy names both middlewares; a stack without them fails every
+ * call at once (the provider tests would say so), never silently.
+ */
+function watchSerialiser<I extends object, O extends object>(
+  stack: MiddlewareStack<I, O>,
+  watch: SerialisationWatch,
+): SerialisationWatch {
+  const mark =
+    (step: () => void): SerializeMiddleware<I, O> =>
+    (next) =>
+    (args) => {
+      step();
+      return next(args);
+    };
+  stack.addRelativeTo(mark(watch.serialising), {
+    relation: 'after',
+    toMiddleware: 'endpointV2Middleware',
+    name: 'switchyardSerialising',
+  });
+  stack.addRelativeTo(mark(watch.serialised), {
+    relation: 'after',
+    toMiddleware: 'serializerMiddleware',
+    name: 'switchyardSerialised',
+  });
+  return watch;
 }
 
 /**

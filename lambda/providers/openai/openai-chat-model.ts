@@ -9,6 +9,7 @@ import type {
 import type { EmbeddingRequest, EmbeddingResult } from '../../core/embeddings/embedding-model.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
+import { serialiseWire } from '../shared/wire-body.js';
 import { type HttpAgents, type PostTarget, post, sharedHttpAgents } from './http-transport.js';
 import { mapOpenAIEmbeddings, toOpenAIEmbeddingParams } from './openai-embeddings.js';
 import { toOpenAIParams, toOpenAIStreamParams } from './openai-request.js';
@@ -60,7 +61,8 @@ function endpointURL(baseURL: string, path: string): URL {
  * Vertex's compatible endpoints, OpenRouter, Together, Groq, a local fake).
  *
  * Each call is one `POST` over a keep-alive `node:http(s)` agent (`http-transport.ts`): the body
- * is built once from the request and the answer read from Node's own response, with the errors
+ * is built and serialised once from the request, in the attempt's local step (a failure there is
+ * the caller's `invalid_request`, `shared/wire-body.ts`), and the answer read from Node's own response, with the errors
  * the openai SDK gave (its error classes), so classification is the SDK's. No retries: retry and
  * fallback belong to the attempt loop. The attempt's time is the router's: its signal bounds the
  * whole `generate` call (reported first byte: the response headers) and a stream's time to first
@@ -105,8 +107,9 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   const generate = (request: ChatRequest, call: CallOptions): Promise<ChatResult> =>
     calls.generate(
       call,
-      async (signal) => {
-        const { res, release } = await send(JSON.stringify(toOpenAIParams(request, model)), call, signal);
+      () => serialiseWire(subject, toOpenAIParams(request, model)),
+      async (body, signal) => {
+        const { res, release } = await send(body, call, signal);
         // The headers are the first byte of a plain answer: the router's timer moves on to the total.
         call.onFirstByte?.();
         try {
@@ -121,12 +124,9 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   const stream = (request: ChatRequest, call: CallOptions): AsyncGenerator<ChatStreamEvent> =>
     calls.stream(
       call,
-      async (signal) => {
-        const { res, release } = await send(
-          JSON.stringify(toOpenAIStreamParams(request, model)),
-          call,
-          signal,
-        );
+      () => serialiseWire(subject, toOpenAIStreamParams(request, model)),
+      async (body, signal) => {
+        const { res, release } = await send(body, call, signal);
         return chunksOf(res, signal, release);
       },
       createOpenAIStreamMapper(subject),
@@ -135,8 +135,8 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   const embed = (request: EmbeddingRequest, call: CallOptions): Promise<EmbeddingResult> =>
     calls.generate(
       call,
-      async (signal) => {
-        const body = JSON.stringify(toOpenAIEmbeddingParams(request, model));
+      () => serialiseWire(subject, toOpenAIEmbeddingParams(request, model)),
+      async (body, signal) => {
         const { res, release } = await send(body, call, signal, embeddings);
         call.onFirstByte?.();
         try {

@@ -2,6 +2,7 @@ import type { CallOptions, ChatResult, ChatStreamEvent } from '../../core/chat/c
 import { toProviderError } from '../../core/failures/to-provider-error.js';
 import { linkSignals } from '../../core/linked-signal.js';
 import type { ErrorSubject } from './malformed-response.js';
+import { prepareLocally } from './wire-body.js';
 
 /** Turns one provider's stream events into ours; one instance per stream. */
 export interface StreamMapper<E> {
@@ -11,21 +12,30 @@ export interface StreamMapper<E> {
 }
 
 /**
- * The attempt discipline every adapter shares: honour the attempt's signal, and let only
- * `ProviderError`s out. The attempt's time is the router's (one timer, behind `call.signal`):
- * nothing here starts a timer.
+ * The attempt discipline every adapter shares: prepare the wire body, honour the attempt's
+ * signal, and let only `ProviderError`s out. The attempt's time is the router's (one timer,
+ * behind `call.signal`): nothing here starts a timer.
+ *
+ * Every call has two steps. `prepare` turns our request into the upstream's wire body, in this
+ * process: whatever it throws (a conversion, a serialiser's stack overflow) is the caller's
+ * `invalid_request`, never the route's (`wire-body.ts`); a `ProviderError` it throws passes as is.
+ * Then `send`/`open` talk to the upstream with that body; their failures are classified as the
+ * upstream's, except what an SDK's own serialiser throws, which the adapter judges with a
+ * `SerialisationWatch`.
  */
 export interface AttemptCalls {
-  /** One whole call: `send` gets the attempt's signal; its body is mapped to our result (a chat answer, embeddings). */
-  generate<T = ChatResult>(
+  /** One whole call: `send` gets the prepared body and the attempt's signal; its answer is mapped to our result (a chat answer, embeddings). */
+  generate<W, T = ChatResult>(
     call: CallOptions,
-    send: (signal: AbortSignal) => Promise<unknown>,
+    prepare: () => W,
+    send: (wire: W, signal: AbortSignal) => Promise<unknown>,
     map: (body: unknown) => T,
   ): Promise<T>;
-  /** A stream: `open` gets the attempt's signal, plus a release for a consumer that stops early. */
-  stream<E>(
+  /** A stream: `open` gets the prepared body and the attempt's signal, plus a release for a consumer that stops early. */
+  stream<W, E>(
     call: CallOptions,
-    open: (signal: AbortSignal) => Promise<AsyncIterable<E>>,
+    prepare: () => W,
+    open: (wire: W, signal: AbortSignal) => Promise<AsyncIterable<E>>,
     mapper: StreamMapper<E>,
   ): AsyncGenerator<ChatStreamEvent>;
 }
@@ -37,20 +47,23 @@ export function createAttemptCalls(subject: ErrorSubject, now: () => number): At
   const fail = (error: unknown, call: CallOptions) =>
     toProviderError(error, { ...subject, signal: call.signal, nowMs: now(), callerInput: call.callerInput });
 
+  const prepared = <W>(prepare: () => W): W => prepareLocally(subject, 'prepare', prepare);
+
   return {
-    async generate(call, send, map) {
+    async generate(call, prepare, send, map) {
       try {
-        return map(await send(call.signal));
+        return map(await send(prepared(prepare), call.signal));
       } catch (error) {
         throw fail(error, call);
       }
     },
 
-    async *stream(call, open, mapper) {
+    async *stream(call, prepare, open, mapper) {
       const release = new AbortController();
       let completed = false;
       try {
-        for await (const event of await open(linkSignals(call.signal, release.signal))) {
+        const wire = prepared(prepare);
+        for await (const event of await open(wire, linkSignals(call.signal, release.signal))) {
           yield* mapper.push(event);
         }
         // SDK iterators can end silently when aborted, or when a socket dies: that is not a clean end.

@@ -206,13 +206,15 @@ function sdkModel(baseURL: string) {
     generate: (request: ChatRequest, call: CallOptions) =>
       calls.generate(
         call,
-        (signal) => client.chat.completions.create(toOpenAIParams(request, UPSTREAM), options(signal)),
+        () => toOpenAIParams(request, UPSTREAM),
+        (params, signal) => client.chat.completions.create(params, options(signal)),
         (body) => mapOpenAICompletion(body, subject),
       ),
     stream: (request: ChatRequest, call: CallOptions) =>
       calls.stream(
         call,
-        (signal) => client.chat.completions.create(toOpenAIStreamParams(request, UPSTREAM), options(signal)),
+        () => toOpenAIStreamParams(request, UPSTREAM),
+        (params, signal) => client.chat.completions.create(params, options(signal)),
         createOpenAIStreamMapper(subject),
       ),
   };

@@ -30,7 +30,7 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       aws: config.aws,
       schedules: {},
       jobs: { maxReceiveCount: 3, retentionDays: 14 },
-      limits: { maxMessages: 1_000, maxOutputTokens: 32_768, maxEchoChars: 128 },
+      limits: { maxMessages: 1_000, maxOutputTokens: 32_768, maxEchoChars: 128, maxJsonDepth: 64 },
       admission: {
         keys: {},
         defaultKey: {},

@@ -54,7 +54,12 @@ describe('security settings in the config', () => {
       webhooks: {},
       auth: { keys: {}, operatorKeys: ['ops'] },
     });
-    expect(config.limits).toEqual({ maxMessages: 1_000, maxOutputTokens: 32_768, maxEchoChars: 128 });
+    expect(config.limits).toEqual({
+      maxMessages: 1_000,
+      maxOutputTokens: 32_768,
+      maxEchoChars: 128,
+      maxJsonDepth: 64,
+    });
     expect(config.webhooks).toEqual({ allowHttp: false, maxResponseBytes: 4_096 });
     expect(config.auth?.operatorKeys).toEqual(['ops']);
   });
@@ -71,7 +76,14 @@ describe('security settings in the config', () => {
       { ...base, auth: { keys: {}, operatorKeys: ['a b'] } },
       'auth.operatorKeys[0]',
     ],
+    ['a maxJsonDepth over 256', { ...base, limits: { maxJsonDepth: 257 } }, 'limits.maxJsonDepth'],
+    ['a maxJsonDepth under 8', { ...base, limits: { maxJsonDepth: 7 } }, 'limits.maxJsonDepth'],
   ])('names the field for %s', (_label, raw, field) => {
     expect(messageOf(raw)).toContain(field);
+  });
+
+  it('takes maxJsonDepth at each end of its range', () => {
+    expect(messageOf({ ...base, limits: { maxJsonDepth: 256 } })).toBe('');
+    expect(messageOf({ ...base, limits: { maxJsonDepth: 8 } })).toBe('');
   });
 });

@@ -23,11 +23,12 @@ const limitOf = (key: string) => limits[key];
 const messages = (n: number) => Array.from({ length: n }, () => ({ role: 'user' as const, content: 'x' }));
 
 describe('request bounds', () => {
-  it('are 1000 messages, 32768 output tokens and 128 echoed characters unless the config says otherwise', () => {
+  it('are 1000 messages, 32768 output tokens, 128 echoed characters and 64 levels of JSON unless the config says otherwise', () => {
     expect(DEFAULT_REQUEST_BOUNDS).toEqual({
       maxMessages: 1_000,
       maxOutputTokens: 32_768,
       maxEchoChars: 128,
+      maxJsonDepth: 64,
     });
     expect(limitsSchema.parse({ maxMessages: 3 })).toEqual({ ...DEFAULT_REQUEST_BOUNDS, maxMessages: 3 });
   });

@@ -1,15 +1,18 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { limitsSchema } from '../../../lambda/core/catalog/config-schema.js';
 import type { HttpEnv } from '../../../lambda/http/http-env.js';
 import { jsonBody } from '../../../lambda/http/json-body.js';
 
 const schema = z.object({
   name: z.string(),
   items: z.array(z.object({ qty: z.number().int().min(1) })).default([]),
+  extra: z.unknown().optional(),
 });
 
-const app = new Hono<HttpEnv>().post('/things', jsonBody(schema), (c) => {
+const bounds = limitsSchema.parse({ maxJsonDepth: 8, maxEchoChars: 20 });
+const app = new Hono<HttpEnv>().post('/things', jsonBody(schema, bounds), (c) => {
   const body = c.req.valid('json');
   return c.json({ name: body.name, total: body.items.reduce((n, i) => n + i.qty, 0) });
 });
@@ -54,5 +57,27 @@ describe('jsonBody', () => {
     const { error } = await (await post('[1,2]')).json();
     expect(error.param).toBeNull();
     expect(error.message).toMatch(/^body: /);
+  });
+
+  it('takes a body nested exactly limits.maxJsonDepth levels deep', async () => {
+    // The body is level 1, `extra` opens level 2: seven arrays in all reach level 8.
+    const res = await post(`{"name":"d","extra":${'['.repeat(7)}${']'.repeat(7)}}`);
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses one level more with 400 limit_exceeded, naming the path where it went past the limit', async () => {
+    const res = await post(`{"name":"d","extra":${'['.repeat(8)}${']'.repeat(8)}}`);
+    expect(res.status).toBe(400);
+    const { error } = await res.json();
+    expect(error).toMatchObject({ type: 'invalid_request_error', code: 'limit_exceeded' });
+    expect(error.param).toBe('extra[0][0][0][0][0][0][0]');
+    expect(error.message).toBe(
+      'extra[0][0][0][0][0][0][0]: nested deeper than 8 levels of objects and arrays (limits.maxJsonDepth)',
+    );
+  });
+
+  it('refuses an over-deep body before parsing it, even when the rest would not parse', async () => {
+    const { error } = await (await post(`{"extra":${'['.repeat(100_000)}`)).json();
+    expect(error.code).toBe('limit_exceeded');
   });
 });
