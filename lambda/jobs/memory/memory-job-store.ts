@@ -126,7 +126,8 @@ export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): Memor
       const record = live(jobId);
       if (!record) return { kind: 'missing' };
       if (FINISHED.has(record.status)) return { kind: 'finished', record: copy(record) };
-      if (record.status === 'running' && (record.leaseUntil ?? 0) > now) return { kind: 'busy' };
+      // A lease ending exactly at `now` still holds, as the DynamoDB condition `leaseUntil < :now` says.
+      if (record.status === 'running' && (record.leaseUntil ?? 0) >= now) return { kind: 'busy' };
       Object.assign(record, { status: 'running', leaseUntil: now + leaseMs, updatedAt: now });
       return { kind: 'claimed', record: copy(record) };
     },
