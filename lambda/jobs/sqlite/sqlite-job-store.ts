@@ -79,7 +79,7 @@ function parseRow(jobId: string, text: unknown): JobRecord {
  * one `BEGIN IMMEDIATE` transaction, deciding with the same pure transitions
  * (`core/jobs/job-transitions.ts`) whose conditions the DynamoDB store writes as expressions, so
  * two processes on one file, or a replay racing a retry, can never both run or both deliver a job.
- * A commit is on disk before the call returns (WAL, `synchronous=FULL`): a job acknowledged is a
+ * A commit is in the WAL before the call returns (`synchronous=NORMAL`): a job acknowledged is a
  * job that survives SIGKILL. Like the table's TTL, a record past its `expiresAt` is absent for
  * every reader and swept on the next create; the bounds work as the memory store's do (expired,
  * then the oldest finished records make room; unfinished ones are never dropped: `JobStoreFullError`).

@@ -3,6 +3,8 @@
  * connections, and the store keeps the memory store's bounds. The lifecycle itself is the shared
  * contract (job-store-contract.test.ts).
  */
+import { statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobStoreFullError } from '../../../lambda/jobs/memory/memory-job-store.js';
 import { openJobsDb, type SqliteDatabase } from '../../../lambda/jobs/sqlite/open-jobs-db.js';
@@ -36,6 +38,14 @@ describe('SQLite job file', () => {
     const second = open(path);
     expect((await createSqliteJobStore({ db: second, clock }).get('a'))?.status).toBe('queued');
     expect((await queueOn(second, clock).receive(10)).map((m) => m.message.jobId)).toEqual(['a']);
+  });
+
+  it('creates a new file, its WAL and its folder readable by their owner only: they hold prompts', () => {
+    const path = join(tempJobsDb().replace(/jobs\.db$/, ''), 'new-folder', 'jobs.db');
+    open(path);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
   });
 
   it('refuses a file written by a newer schema instead of guessing', () => {
