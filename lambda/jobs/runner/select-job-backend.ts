@@ -141,10 +141,13 @@ export async function selectJobBackend(options: {
   const kind = jobBackendKind(env, { flag: options.flag, fallback: options.fallback });
   if (kind === 'sqlite') {
     const cwd = options.sqlite?.cwd ?? process.cwd();
-    const path = options.sqlite?.path ?? blankToUndefined(env, 'SWITCHYARD_JOBS_DB') ?? DEFAULT_JOBS_DB;
+    const fromEnv = blankToUndefined(env, 'SWITCHYARD_JOBS_DB');
+    const path = options.sqlite?.path ?? fromEnv ?? DEFAULT_JOBS_DB;
+    const field =
+      options.sqlite?.path === undefined && fromEnv !== undefined ? 'SWITCHYARD_JOBS_DB' : '--jobs-db';
     // Loaded only here: `node:sqlite` and its ExperimentalWarning stay out of every other path.
     const { openSqliteJobBackend } = await import('../sqlite/sqlite-job-backend.js');
-    return openSqliteJobBackend({ config, clock, path: resolve(cwd, path), shown: path });
+    return openSqliteJobBackend({ config, clock, path: resolve(cwd, path), shown: path, field });
   }
   if (kind === 'memory') {
     const store = createMemoryJobStore({ clock });

@@ -19,6 +19,8 @@ export function openSqliteJobBackend(options: {
   clock: Clock;
   path: string;
   shown: string;
+  /** The setting that named the file, for the error when it cannot be opened. */
+  field: string;
 }): LocalJobBackend {
   const { config, clock, path } = options;
   let db: ReturnType<typeof openJobsDb>;
@@ -26,7 +28,7 @@ export function openSqliteJobBackend(options: {
     db = openJobsDb(path);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError('--jobs-db', `cannot open the jobs database ${path}: ${reason}`);
+    throw new ConfigError(options.field, `cannot open the jobs database ${path}: ${reason}`);
   }
   const leaseSeconds = Math.ceil(jobLeaseMs(createCatalog(config)) / 1000);
   const store = createSqliteJobStore({ db, clock });
