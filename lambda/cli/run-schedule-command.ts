@@ -102,7 +102,14 @@ export async function runScheduleCommand(args: string[], io: CliIo): Promise<num
 
   // Log lines (never prompts or answers) go to stderr, so stdout stays the table.
   const log = createJsonLogger((line) => io.stderr(`${line}\n`));
-  const backend = await selectJobBackend({ config, env: io.env, clock: systemClock, log });
+  // Memory unless SWITCHYARD_JOBS says otherwise; with sqlite, a `serve` on the same file runs the jobs.
+  const backend = await selectJobBackend({
+    config,
+    env: io.env,
+    clock: systemClock,
+    log,
+    sqlite: { cwd: io.cwd },
+  });
   try {
     const result = await fanOutSchedule(schedule, name, time, {
       store: backend.store,

@@ -8,7 +8,7 @@ import type { ChainParameterStore } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { Logger } from '../core/logger.js';
 import { createLocalJobWorker } from '../jobs/runner/in-process-worker.js';
-import { selectJobBackend } from '../jobs/runner/select-job-backend.js';
+import { jobBackendKind, selectJobBackend } from '../jobs/runner/select-job-backend.js';
 import { selectAdmissionStore } from '../stores/select-admission-store.js';
 import { selectBreakerStore } from '../stores/select-breaker-store.js';
 import { startTracing } from '../tracing/start-tracing.js';
@@ -45,7 +45,7 @@ function ssmOverrides(config: SwitchyardConfig, env: NodeJS.ProcessEnv): ChainPa
 
 export const SERVE_USAGE =
   'usage: switchyard serve [--config FILE] [--port N] [--host ADDR] [--ledger FILE] [--max-body-bytes N]' +
-  ' [--store memory|dynamodb] [--ssm] [--insecure] [--metrics] [--status]';
+  ' [--store memory|dynamodb] [--jobs sqlite|memory|aws] [--jobs-db FILE] [--ssm] [--insecure] [--metrics] [--status]';
 
 /** Default port of the local gateway. */
 export const DEFAULT_PORT = 8787;
@@ -54,8 +54,9 @@ export const DEFAULT_PORT = 8787;
  * `switchyard serve`: the local gateway on 127.0.0.1, breakers in memory or, with `--store
  * dynamodb` / `SWITCHYARD_STORE=dynamodb`, shared in DynamoDB. Prints its URL when ready; ledger
  * and log lines follow as JSON on stdout (or the ledger in `--ledger FILE`). Jobs (`/v1/jobs`) run
- * in-process, from memory or, with `SWITCHYARD_JOBS=aws` / `AWS_ENDPOINT_URL_SQS`, from SQS and
- * DynamoDB. On SIGHUP it re-reads the config file's caller keys, operator keys and schedule readers
+ * in-process, kept in a SQLite file (`--jobs-db`, default `.switchyard/jobs.db`) that survives a
+ * killed process; in memory with `--jobs memory` (lost when the process stops); or, with
+ * `--jobs aws` / `SWITCHYARD_JOBS=aws` / `AWS_ENDPOINT_URL_SQS`, in SQS and DynamoDB. On SIGHUP it re-reads the config file's caller keys, operator keys and schedule readers
  * (a bad file keeps the keys in force). On SIGINT/SIGTERM it stops accepting and lets in-flight
  * requests and jobs finish.
  */
@@ -73,6 +74,8 @@ export async function serveCommand(
       ledger: { type: 'string' },
       'max-body-bytes': { type: 'string' },
       store: { type: 'string' },
+      jobs: { type: 'string' },
+      'jobs-db': { type: 'string' },
       insecure: { type: 'boolean', default: false },
       ssm: { type: 'boolean', default: false },
       metrics: { type: 'boolean', default: false },
@@ -87,6 +90,11 @@ export async function serveCommand(
     throw new CliUsageError('--max-body-bytes must be a positive integer');
   }
 
+  // Checked before anything opens: a bad --jobs / SWITCHYARD_JOBS is a usage error at once.
+  const jobsKind = jobBackendKind(io.env, { flag: values.jobs, fallback: 'sqlite' });
+  if (values['jobs-db'] !== undefined && jobsKind !== 'sqlite') {
+    throw new CliUsageError(`--jobs-db needs the sqlite job backend, not '${jobsKind}'`);
+  }
   const storeSettings = cliStoreSettings(values.store, io.env);
   const loaded = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
   const { origin } = loaded;
@@ -105,8 +113,16 @@ export async function serveCommand(
   const log = createJsonLogger(stdoutLine);
   const ledgerFile = values.ledger === undefined ? undefined : openLedgerFile(values.ledger, io.cwd, log);
   const ledgerLine: LineWriter = ledgerFile?.write ?? stdoutLine;
-  // Jobs: memory by default; DynamoDB + SQS when SWITCHYARD_JOBS=aws or AWS_ENDPOINT_URL_SQS is set.
-  const jobs = await selectJobBackend({ config, env: io.env, clock: systemClock, log });
+  // Jobs: a SQLite file by default; memory or DynamoDB + SQS when --jobs / SWITCHYARD_JOBS say so.
+  const jobs = await selectJobBackend({
+    config,
+    env: io.env,
+    clock: systemClock,
+    log,
+    flag: values.jobs,
+    fallback: 'sqlite',
+    sqlite: { path: values['jobs-db'], cwd: io.cwd },
+  });
   const auth = createReloadableAuth(config);
   const tracing = await startTracing(io.env);
   const local = createLocalGateway({

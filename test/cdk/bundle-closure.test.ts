@@ -11,8 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { LAMBDA_BUNDLE } from '../../lib/lambda-bundle.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** Folders whose code must never reach a Lambda bundle. */
-const FORBIDDEN = ['lambda/dev/', 'lambda/cli/', 'test/'];
+/**
+ * Folders whose code must never reach a Lambda bundle. `lambda/jobs/sqlite/` is `serve`'s local
+ * job file: Lambda's jobs live in DynamoDB and SQS, and `node:sqlite` has no place there.
+ */
+const FORBIDDEN = ['lambda/dev/', 'lambda/cli/', 'lambda/jobs/sqlite/', 'test/'];
 
 /** Every source file with code in the bundle of `entry` (paths relative to the repository), bundled as the stack bundles it. */
 async function bundleInputs(entry: string): Promise<string[]> {
@@ -59,6 +62,16 @@ describe('Lambda bundles', () => {
       expect(zodLocalesIn(inputs)).toEqual([]);
     },
   );
+
+  it('would see the SQLite job file that serve uses (the CLI bundle holds it)', async () => {
+    const found = forbiddenIn(await bundleInputs('lambda/cli/run-cli.ts'));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'lambda/jobs/sqlite/sqlite-job-store.ts',
+        'lambda/jobs/sqlite/open-jobs-db.ts',
+      ]),
+    );
+  });
 
   it('the API bundle holds the OpenTelemetry API only: the SDK and exporter come from the ADOT layer on AWS', async () => {
     const inputs = await bundleInputs('lambda/handlers/api.ts');

@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { waitFor } from './gateway-harness.js';
 
 const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
@@ -14,13 +17,25 @@ export interface ServeProcess {
   url(withinMs?: number): Promise<string>;
 }
 
+/** A fresh path for a jobs database in a new temporary folder. */
+export function tempJobsDb(): string {
+  return join(mkdtempSync(join(tmpdir(), 'switchyard-jobs-')), 'jobs.db');
+}
+
 /**
  * Starts `switchyard serve <args>` (the real CLI, as a user runs it) with the test's environment
- * plus `env`; the caller stops it (`proc.kill`).
+ * plus `env`; the caller stops it (`proc.kill`). Unless `env` names one, each process gets its own
+ * jobs database in a temporary folder, so that tests never share `.switchyard/jobs.db` (two
+ * processes on one file share their jobs, as workers on one queue do).
  */
 export function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
   const proc = spawn(process.execPath, ['bin/switchyard.js', 'serve', ...args], {
-    env: { ...process.env, ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: {
+      ...process.env,
+      SWITCHYARD_JOBS_DB: tempJobsDb(),
+      ...env,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

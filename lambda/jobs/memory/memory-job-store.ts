@@ -1,6 +1,13 @@
 import { SwitchyardError } from '../../core/errors.js';
 import type { JobRecord, JobStatus } from '../../core/jobs/job.js';
 import type { ClaimResult, JobStore } from '../../core/jobs/job-ports.js';
+import {
+  claimTransition,
+  deliveredTransition,
+  enqueuedTransition,
+  failTransition,
+  succeedTransition,
+} from '../../core/jobs/job-transitions.js';
 import type { Clock } from '../../core/time.js';
 import { systemClock } from '../../wiring/system-time.js';
 
@@ -37,9 +44,10 @@ export class JobStoreFullError extends SwitchyardError {
 const FINISHED: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed']);
 
 /**
- * Jobs in a Map, for `switchyard serve` and tests. Each method checks and writes in one
- * synchronous step, which is what DynamoDB's conditional writes give the AWS store; records go in
- * and out as copies, so a caller can never change a stored record behind the store's back.
+ * Jobs in a Map, for `switchyard serve --jobs memory` and tests. Each method checks and writes in
+ * one synchronous step with the shared transitions (`core/jobs/job-transitions.ts`), which is what
+ * DynamoDB's conditional writes give the AWS store; records go in and out as copies, so a caller
+ * can never change a stored record behind the store's back.
  *
  * Like the table's TTL, a record past its `expiresAt` is gone (readers never see it; it is swept
  * on the next write). The store is bounded by `maxJobs` and `maxBytes`: to make room for a new
@@ -78,6 +86,13 @@ export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): Memor
       return undefined;
     }
     return record;
+  };
+  /** Stores what a transition decided; `false` when it decided nothing (its condition failed). */
+  const put = (next: JobRecord | undefined): boolean => {
+    if (!next) return false;
+    records.set(next.jobId, next);
+    reweigh(next);
+    return true;
   };
   const full = (extra: number) => records.size + 1 > maxJobs || bytes + extra > maxBytes;
   const makeRoom = (extra: number): void => {
@@ -118,52 +133,27 @@ export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): Memor
     },
 
     async markEnqueued(jobId, now) {
-      const record = live(jobId);
-      if (record) Object.assign(record, { enqueuedAt: now, updatedAt: now });
+      put(enqueuedTransition(live(jobId), now));
     },
 
     async claim(jobId, now, leaseMs): Promise<ClaimResult> {
-      const record = live(jobId);
-      if (!record) return { kind: 'missing' };
-      if (FINISHED.has(record.status)) return { kind: 'finished', record: copy(record) };
-      if (record.status === 'running' && (record.leaseUntil ?? 0) > now) return { kind: 'busy' };
-      Object.assign(record, { status: 'running', leaseUntil: now + leaseMs, updatedAt: now });
-      return { kind: 'claimed', record: copy(record) };
+      const { result, write } = claimTransition(live(jobId), now, leaseMs);
+      put(write);
+      return result.kind === 'missing' || result.kind === 'busy'
+        ? result
+        : { ...result, record: copy(result.record) };
     },
 
     async succeed(jobId, result, run, now) {
-      const record = live(jobId);
-      if (record?.status !== 'running') return false;
-      Object.assign(record, {
-        status: 'succeeded',
-        result: structuredClone(result),
-        runs: [...record.runs, structuredClone(run)],
-        leaseUntil: undefined,
-        updatedAt: now,
-      });
-      reweigh(record);
-      return true;
+      return put(succeedTransition(live(jobId), structuredClone(result), structuredClone(run), now));
     },
 
     async fail(jobId, run, now, terminal) {
-      const record = live(jobId);
-      if (record?.status !== 'running') return;
-      Object.assign(record, {
-        status: terminal ? 'failed' : 'retrying',
-        error: terminal ? { ...terminal } : record.error,
-        runs: [...record.runs, structuredClone(run)],
-        leaseUntil: undefined,
-        updatedAt: now,
-      });
-      reweigh(record);
+      put(failTransition(live(jobId), structuredClone(run), now, terminal && { ...terminal }));
     },
 
     async markDelivered(jobId, now) {
-      const record = live(jobId);
-      if (!record?.deliver || record.deliver.deliveredAt !== undefined) return false;
-      record.deliver = { ...record.deliver, deliveredAt: now };
-      record.updatedAt = now;
-      return true;
+      return put(deliveredTransition(live(jobId), now));
     },
 
     all: () => [...records.values()].filter((record) => !expired(record)).map(copy),

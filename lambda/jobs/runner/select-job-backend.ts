@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { GetQueueUrlCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
 import {
@@ -20,12 +21,21 @@ import { createMemoryJobQueue, type MemoryJobQueue } from '../memory/memory-job-
 import { createMemoryJobStore, type MemoryJobStore } from '../memory/memory-job-store.js';
 import type { JobQueueConsumer } from './queue-poller.js';
 
+/** The SQLite jobs file of `serve` when neither `--jobs-db` nor `SWITCHYARD_JOBS_DB` says otherwise, from the working folder. */
+export const DEFAULT_JOBS_DB = '.switchyard/jobs.db';
+
 /** Seconds a received job stays hidden locally (SQS's default); retries come back sooner. */
 export const LOCAL_VISIBILITY_SECONDS = 30;
 
-/** Where `serve` and `run-schedule` keep jobs: memory in this process, or DynamoDB + SQS. */
+/** The kinds of job backend a local process can use. */
+export type JobBackendKind = 'memory' | 'sqlite' | 'aws';
+
+/**
+ * Where `serve` and `run-schedule` keep jobs: a SQLite file (durable: survives a killed process),
+ * memory in this process (lost when it stops), or DynamoDB + SQS.
+ */
 export interface LocalJobBackend {
-  kind: 'memory' | 'aws';
+  kind: JobBackendKind;
   store: JobStore;
   queue: JobQueue;
   consumer: JobQueueConsumer;
@@ -38,8 +48,10 @@ export interface LocalJobBackend {
   close(): void;
 }
 
+const KINDS = ['sqlite', 'memory', 'aws'] as const satisfies readonly JobBackendKind[];
+
 const jobsEnvSchema = z.object({
-  SWITCHYARD_JOBS: z.enum(['memory', 'aws'], { error: 'must be memory or aws' }).optional(),
+  SWITCHYARD_JOBS: z.enum(KINDS, { error: 'must be sqlite, memory or aws' }).optional(),
   SWITCHYARD_JOBS_TABLE: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{3,255}$/, { error: 'must be a DynamoDB table name: 3-255 of A-Z a-z 0-9 _ . -' })
@@ -48,12 +60,22 @@ const jobsEnvSchema = z.object({
 
 const blankToUndefined = (env: NodeJS.ProcessEnv, name: string) => env[name]?.trim() || undefined;
 
-/** `memory` unless `SWITCHYARD_JOBS=aws`, or `AWS_ENDPOINT_URL_SQS` is set and `SWITCHYARD_JOBS` is not `memory`. */
-export function jobBackendKind(env: NodeJS.ProcessEnv): 'memory' | 'aws' {
-  const parsed = jobsEnvSchema.shape.SWITCHYARD_JOBS.safeParse(blankToUndefined(env, 'SWITCHYARD_JOBS'));
-  if (!parsed.success)
-    throw new ConfigError('SWITCHYARD_JOBS', `must be memory or aws, not '${env.SWITCHYARD_JOBS}'`);
-  return parsed.data ?? (blankToUndefined(env, 'AWS_ENDPOINT_URL_SQS') ? 'aws' : 'memory');
+/**
+ * The backend: `flag` (`serve --jobs`) when given, else `SWITCHYARD_JOBS`, else `aws` when
+ * `AWS_ENDPOINT_URL_SQS` is set, else `fallback` (`sqlite` for `serve`, `memory` for a one-shot
+ * `run-schedule`; default `memory`).
+ */
+export function jobBackendKind(
+  env: NodeJS.ProcessEnv,
+  options: { flag?: string | undefined; fallback?: 'memory' | 'sqlite' | undefined } = {},
+): JobBackendKind {
+  const field = options.flag === undefined ? 'SWITCHYARD_JOBS' : '--jobs';
+  const given = options.flag ?? blankToUndefined(env, 'SWITCHYARD_JOBS');
+  const parsed = jobsEnvSchema.shape.SWITCHYARD_JOBS.safeParse(given);
+  if (!parsed.success) throw new ConfigError(field, `must be sqlite, memory or aws, not '${given}'`);
+  return (
+    parsed.data ?? (blankToUndefined(env, 'AWS_ENDPOINT_URL_SQS') ? 'aws' : (options.fallback ?? 'memory'))
+  );
 }
 
 /** The SQS side of `JobQueueConsumer`. Malformed bodies are logged and left for the dead-letter queue. */
@@ -98,19 +120,36 @@ async function queueUrlFor(client: SQSClient, env: NodeJS.ProcessEnv, config: Sw
 }
 
 /**
- * The job store and queue for a local process. Memory by default; DynamoDB + SQS with
- * `SWITCHYARD_JOBS=aws` or when `AWS_ENDPOINT_URL_SQS` is set (the SDK's standard endpoint
- * variables say where: `AWS_ENDPOINT_URL_DYNAMODB`, `AWS_ENDPOINT_URL_SQS`). On a local endpoint
- * (fauxqs, dynalite) the table and the queues are created when missing; in AWS the stack owns them.
+ * The job store and queue for a local process, chosen by {@link jobBackendKind}: a SQLite file
+ * (`options.sqlite`), memory, or DynamoDB + SQS (the SDK's standard endpoint variables say
+ * where: `AWS_ENDPOINT_URL_DYNAMODB`, `AWS_ENDPOINT_URL_SQS`). On a local endpoint (fauxqs,
+ * dynalite) the table and the queues are created when missing; in AWS the stack owns them.
  */
 export async function selectJobBackend(options: {
   config: SwitchyardConfig;
   env: NodeJS.ProcessEnv;
   clock: Clock;
   log: Logger;
+  /** `serve --jobs`: wins over `SWITCHYARD_JOBS`. */
+  flag?: string | undefined;
+  /** The backend when nothing chooses one. Default `memory`. */
+  fallback?: 'memory' | 'sqlite' | undefined;
+  /** Where the SQLite file is: `serve --jobs-db`, else `SWITCHYARD_JOBS_DB`, else `.switchyard/jobs.db`, from `cwd`. */
+  sqlite?: { path?: string | undefined; cwd: string } | undefined;
 }): Promise<LocalJobBackend> {
   const { config, env, clock, log } = options;
-  if (jobBackendKind(env) === 'memory') {
+  const kind = jobBackendKind(env, { flag: options.flag, fallback: options.fallback });
+  if (kind === 'sqlite') {
+    const cwd = options.sqlite?.cwd ?? process.cwd();
+    const fromEnv = blankToUndefined(env, 'SWITCHYARD_JOBS_DB');
+    const path = options.sqlite?.path ?? fromEnv ?? DEFAULT_JOBS_DB;
+    const field =
+      options.sqlite?.path === undefined && fromEnv !== undefined ? 'SWITCHYARD_JOBS_DB' : '--jobs-db';
+    // Loaded only here: `node:sqlite` and its ExperimentalWarning stay out of every other path.
+    const { openSqliteJobBackend } = await import('../sqlite/sqlite-job-backend.js');
+    return openSqliteJobBackend({ config, clock, path: resolve(cwd, path), shown: path, field });
+  }
+  if (kind === 'memory') {
     const store = createMemoryJobStore({ clock });
     const queue = createMemoryJobQueue({
       clock,
@@ -123,7 +162,7 @@ export async function selectJobBackend(options: {
       queue,
       consumer: queue,
       memory: { store, queue },
-      description: 'memory',
+      description: 'memory (jobs are lost when this process stops)',
       close() {},
     };
   }
