@@ -9,7 +9,9 @@ import type {
   ChatStreamEvent,
 } from '../../core/chat/chat-model.js';
 import { AttemptTimeout } from '../../core/failures/attempt-timeout.js';
+import { ProviderError } from '../../core/failures/provider-error.js';
 import type { HttpAgents } from '../openai/http-transport.js';
+import { type AnswerLimits, createAnswerMeters, DEFAULT_ANSWER_LIMITS } from '../shared/answer-limits.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
 import { createAgentFetch } from './agent-fetch.js';
@@ -40,6 +42,8 @@ export interface AnthropicChatModelOptions {
   agents?: HttpAgents | undefined;
   /** Wall clock in ms, used to read an HTTP-date `Retry-After`. Default `Date.now`. */
   now?: () => number;
+  /** Bounds on what one attempt reads (`limits.maxUpstream*`). Default: the config's defaults. */
+  limits?: AnswerLimits | undefined;
 }
 
 /**
@@ -62,7 +66,9 @@ const SDK_TIMER_SLACK_MS = 1_000;
  * loop owns retry and fallback), the attempt's signal on every call, and the process's keep-alive
  * agents (`agent-fetch.ts`). Per call, one SDK middleware reports the first byte (the response
  * headers) and keeps the transport's connect timeout, which the SDK would otherwise flatten into
- * a phase-less "Request timed out.". Every failure is a `ProviderError` whose `model` is the model key.
+ * a phase-less "Request timed out.", and an error body over its bound (`agent-fetch.ts`), which
+ * the SDK would wrap as a connection error. Every failure is a `ProviderError` whose `model` is
+ * the model key.
  */
 export function createAnthropicChatModel(options: AnthropicChatModelOptions): ChatModel {
   const { key, provider, model, apiKey, defaultMaxTokens } = options;
@@ -73,25 +79,32 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
     baseURL: options.baseURL,
     maxRetries: 0,
     logLevel: 'off',
-    fetch: createAgentFetch({ agents: options.agents, connectMs: options.connectMs }),
+    fetch: createAgentFetch({
+      agents: options.agents,
+      connectMs: options.connectMs,
+      meters: createAnswerMeters(options.limits ?? DEFAULT_ANSWER_LIMITS, subject),
+    }),
   });
   const calls = createAttemptCalls(subject, options.now ?? Date.now);
 
-  /** Request options of one call; `failure()` is the connect timeout, when the transport hit it. */
+  /**
+   * Request options of one call; `failure()` is what the transport failed with when it decided
+   * itself: the connect timeout, or an error body over its bound.
+   */
   const requestOptions = (signal: AbortSignal, call: CallOptions, reportFirstByte: boolean) => {
-    let connectTimeout: AttemptTimeout | undefined;
+    let transportFailure: AttemptTimeout | ProviderError | undefined;
     const middleware: Middleware = async (request, next) => {
       try {
         const response = await next(request);
         if (reportFirstByte) call.onFirstByte?.();
         return response;
       } catch (error) {
-        if (error instanceof AttemptTimeout) connectTimeout = error;
+        if (error instanceof AttemptTimeout || error instanceof ProviderError) transportFailure = error;
         throw error;
       }
     };
     const timeout = Math.ceil(call.timeoutMs) + SDK_TIMER_SLACK_MS;
-    return { options: { signal, timeout, middleware: [middleware] }, failure: () => connectTimeout };
+    return { options: { signal, timeout, middleware: [middleware] }, failure: () => transportFailure };
   };
 
   const generate = (request: ChatRequest, call: CallOptions): Promise<ChatResult> =>
