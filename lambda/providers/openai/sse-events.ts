@@ -7,6 +7,8 @@ import { APIError } from 'openai/error';
 import type { ByteMeter } from '../shared/answer-limits.js';
 import { bodyText, webHeaders } from './response-body.js';
 
+const LINE_END = /[\r\n]/;
+
 /** One dispatched event: its `event` field (null when absent) and its data lines joined. */
 export interface SseEvent {
   event: string | null;
@@ -25,6 +27,13 @@ export class SseDecoder {
 
   /** The events completed by `text`. */
   push(text: string): SseEvent[] {
+    // A piece with no line end completes no event (a held `\r` stays in the line and is split
+    // with it later): append it without scanning the line again, so a long line costs its length
+    // once, not once per piece.
+    if (!LINE_END.test(text)) {
+      this.rest += text;
+      return [];
+    }
     let buffer = this.rest + text;
     // A trailing `\r` may be the first half of `\r\n`: wait for the next piece.
     const held = buffer.endsWith('\r') ? 1 : 0;

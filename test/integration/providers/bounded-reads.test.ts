@@ -5,6 +5,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCatalog } from '../../../lambda/core/catalog/catalog.js';
+import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 import type { ChatModel, ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import {
   type OversizedAnswer,
@@ -13,8 +15,10 @@ import {
 } from '../../../lambda/dev/fakes/oversized-upstream.js';
 import { createAnthropicChatModel } from '../../../lambda/providers/anthropic/anthropic-chat-model.js';
 import { createBedrockChatModel } from '../../../lambda/providers/bedrock/bedrock-chat-model.js';
+import { createRouteModels } from '../../../lambda/providers/create-chat-models.js';
 import { createOpenAIChatModel } from '../../../lambda/providers/openai/openai-chat-model.js';
 import { DEFAULT_ANSWER_LIMITS } from '../../../lambda/providers/shared/answer-limits.js';
+import { startFakeTokenEndpoint } from '../../helpers/fake-token-endpoint.js';
 import { callOptions, providerErrorOf, streamErrorOf } from './harness.js';
 
 const MB100 = 100 * 1024 * 1024;
@@ -125,5 +129,48 @@ describe('bounded reads: embeddings', () => {
     // 8 MiB and 48 bytes for each of the 8 numbers asked for.
     expect(error.message).toContain(`over ${DEFAULT_ANSWER_LIMITS.maxUpstreamBodyBytes + 8 * 48} bytes`);
     await expectCutShort();
+  });
+});
+
+describe('bounded reads: the configured limits reach every route model', () => {
+  it('cuts a vertex route (the OpenAI-compatible transport) at limits.maxUpstreamBodyBytes and maxUpstreamEventBytes', async () => {
+    const tokens = await startFakeTokenEndpoint();
+    try {
+      const config = parseConfig({
+        providers: {
+          vertex: {
+            type: 'vertex',
+            project: 'switchyard-test',
+            location: 'us-central1',
+            baseURL: `${upstream.url}/v1`,
+            apiKeyEnv: 'VERTEX_SA_JSON',
+          },
+        },
+        models: { gemini: { provider: 'vertex', model: 'google/gemini-2.0-flash-001' } },
+        limits: { maxUpstreamBodyBytes: 4_096, maxUpstreamEventBytes: 512 },
+      });
+      const key = tokens.serviceAccount('first');
+      const access = { apiKey: () => key, keyHint: () => 'VERTEX_SA_JSON' };
+      const routes = createRouteModels(
+        createCatalog(config).routes.values(),
+        access,
+        undefined,
+        config.limits,
+      );
+      const gemini = routes.get('gemini')?.model as ChatModel;
+
+      next = { shape: 'json', bytes: MB100 };
+      const error = await providerErrorOf(gemini.generate(REQUEST, callOptions()));
+      expect(error.message).toContain('a body over 4096 bytes (limits.maxUpstreamBodyBytes)');
+      await expectCutShort();
+
+      upstream.sent.length = 0;
+      next = { shape: 'sse-line', bytes: MB100 };
+      const { error: streamError } = await streamErrorOf(gemini.stream(REQUEST, callOptions()));
+      expect(streamError.message).toContain('a stream event over 512 bytes (limits.maxUpstreamEventBytes)');
+      await expectCutShort();
+    } finally {
+      await tokens.close();
+    }
   });
 });
