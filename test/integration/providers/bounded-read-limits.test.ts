@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatModel, ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import { messageBody, streamEvents } from '../../../lambda/dev/fakes/anthropic-responses.js';
@@ -31,7 +32,10 @@ const plan: AnswerPlan = planAnswer({
 const ANSWER = plan.text;
 
 /** The fixed answer the server gives next. */
-let answer: { contentType: string; body: Buffer } = { contentType: 'text/plain', body: Buffer.alloc(0) };
+let answer: { contentType: string; body: Buffer; encoding?: string } = {
+  contentType: 'text/plain',
+  body: Buffer.alloc(0),
+};
 let server: Server;
 let url: string;
 
@@ -39,7 +43,11 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': answer.contentType, 'content-length': answer.body.length });
+      res.writeHead(200, {
+        'content-type': answer.contentType,
+        'content-length': answer.body.length,
+        ...(answer.encoding ? { 'content-encoding': answer.encoding } : {}),
+      });
       res.end(answer.body);
     });
   });
@@ -166,5 +174,34 @@ describe('bounded reads: the event bound, exactly', () => {
     const limits = { maxUpstreamBodyBytes: 1, maxUpstreamEventBytes: stream.largest };
     const { error } = await drain(modelOf(family, limits).stream(REQUEST, callOptions()));
     expect(error).toBeUndefined();
+  });
+});
+
+describe('bounded reads: a compressed body', () => {
+  it('is bounded by what it inflates to, not by what came over the wire', async () => {
+    const json = wholeAnswer('openai-compatible').body;
+    answer = { contentType: 'application/json', body: gzipSync(json), encoding: 'gzip' };
+    expect(answer.body.length).toBeLessThan(json.length);
+    const at = (max: number) =>
+      modelOf('openai-compatible', { ...DEFAULT_ANSWER_LIMITS, maxUpstreamBodyBytes: max }).generate(
+        REQUEST,
+        callOptions(),
+      );
+    expect((await at(json.length)).content).toBe(ANSWER);
+    const error = await providerErrorOf(at(json.length - 1));
+    expect(error.failureClass).toBe('malformed_response');
+  });
+
+  it('cuts a small gzip body that inflates to 64 MB at the default bound', async () => {
+    answer = {
+      contentType: 'application/json',
+      body: gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20)),
+      encoding: 'gzip',
+    };
+    expect(answer.body.length).toBeLessThan(1024 * 1024);
+    const error = await providerErrorOf(
+      modelOf('openai-compatible', DEFAULT_ANSWER_LIMITS).generate(REQUEST, callOptions()),
+    );
+    expect(error.message).toContain('a body over 8388608 bytes');
   });
 });
