@@ -26,6 +26,11 @@ export interface AgentFetchOptions {
   connectMs?: number | undefined;
   /** How each body is bounded; over a bound, the read fails with the meter's `malformed_response`. */
   meters: AnswerMeters;
+  /**
+   * True for the fetch of streamed calls: a `text/event-stream` answer is then bounded per
+   * event. Otherwise every body is bounded whole, whatever its content type says. Default false.
+   */
+  stream?: boolean | undefined;
 }
 
 /** Statuses whose response has no body. */
@@ -64,7 +69,7 @@ export function createAgentFetch(options: AgentFetchOptions): typeof fetch {
     if (status < 200 || status >= 300) {
       return new Response(await errorBody(res, signal, options.meters), responseInit);
     }
-    const meter = isEventStream(res) ? options.meters.sse() : options.meters.body();
+    const meter = options.stream && isEventStream(res) ? options.meters.sse() : options.meters.body();
     const body = Readable.toWeb(boundedStream(res, meter)) as ReadableStream<Uint8Array>;
     return new Response(body, responseInit);
   };

@@ -74,17 +74,19 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
   const { key, provider, model, apiKey, defaultMaxTokens } = options;
   const subject: ErrorSubject = { provider, model: key };
   const currentKey = typeof apiKey === 'string' ? () => apiKey : apiKey;
-  const client = new MessagesClient({
-    apiKey: async () => currentKey(),
-    baseURL: options.baseURL,
-    maxRetries: 0,
-    logLevel: 'off',
-    fetch: createAgentFetch({
-      agents: options.agents,
-      connectMs: options.connectMs,
-      meters: createAnswerMeters(options.limits ?? DEFAULT_ANSWER_LIMITS, subject),
-    }),
-  });
+  const meters = createAnswerMeters(options.limits ?? DEFAULT_ANSWER_LIMITS, subject);
+  // One client per kind of call: only the stream's fetch may read an event stream event by event
+  // (a plain call answered with `text/event-stream` would still be buffered whole by the SDK).
+  const clientFor = (stream: boolean) =>
+    new MessagesClient({
+      apiKey: async () => currentKey(),
+      baseURL: options.baseURL,
+      maxRetries: 0,
+      logLevel: 'off',
+      fetch: createAgentFetch({ agents: options.agents, connectMs: options.connectMs, meters, stream }),
+    });
+  const client = clientFor(false);
+  const streamClient = clientFor(true);
   const calls = createAttemptCalls(subject, options.now ?? Date.now);
 
   /**
@@ -129,7 +131,7 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
         const params = toAnthropicParams(request, model, defaultMaxTokens, subject);
         const sent = requestOptions(signal, call, false);
         try {
-          return await client.messages.create({ ...params, stream: true }, sent.options);
+          return await streamClient.messages.create({ ...params, stream: true }, sent.options);
         } catch (error) {
           throw sent.failure() ?? error;
         }

@@ -98,7 +98,7 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
       async (abortSignal) => {
         const command = new ConverseCommand(toConverseBody(request, model, subject));
         reportFirstByte(command, call.onFirstByte);
-        const tooLarge = boundResponseBody(command, meters);
+        const tooLarge = boundResponseBody(command, meters, false);
         try {
           return await client.send(command, { abortSignal });
         } catch (error) {
@@ -113,7 +113,7 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
       call,
       async (abortSignal) => {
         const command = new ConverseStreamCommand(toConverseBody(request, model, subject));
-        const tooLarge = boundResponseBody(command, meters);
+        const tooLarge = boundResponseBody(command, meters, true);
         const response = await client.send(command, { abortSignal }).catch((error: unknown) => {
           throw tooLarge() ?? connectTimeout(error, options.connectMs);
         });

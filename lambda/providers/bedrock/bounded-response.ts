@@ -20,12 +20,16 @@ interface RawResponse {
 }
 
 /**
- * Adds the bound to one command. Returns what the read failed with when it was over its bound:
- * a fresh `malformed_response` (the SDK appends its own hints to the message of the error it saw).
+ * Adds the bound to one command: with `stream` (a `ConverseStreamCommand`), an event-stream
+ * answer is bounded per message; anything else (a `ConverseCommand`'s answer, whatever its
+ * content type says; an error body) whole. Returns what the read failed with when it was over
+ * its bound: a fresh `malformed_response` (the SDK appends its own hints to the message of the
+ * error it saw).
  */
 export function boundResponseBody(
   command: ConverseCommand | ConverseStreamCommand,
   meters: AnswerMeters,
+  stream: boolean,
 ): () => ProviderError | undefined {
   let meter: ByteMeter | undefined;
   (command as ConverseCommand).middlewareStack.add(
@@ -34,7 +38,7 @@ export function boundResponseBody(
       const response = output.response as RawResponse | undefined;
       if (response?.body instanceof Readable) {
         const type = response.headers?.['content-type']?.split(';')[0]?.trim().toLowerCase();
-        meter = type === EVENT_STREAM ? meters.eventStream() : meters.body();
+        meter = stream && type === EVENT_STREAM ? meters.eventStream() : meters.body();
         response.body = boundedStream(response.body, meter);
       }
       return output;

@@ -177,6 +177,17 @@ describe('bounded reads: the event bound, exactly', () => {
   });
 });
 
+describe('bounded reads: a plain call answered with a stream', () => {
+  it.each(FAMILIES)('%s: bounds the stream whole, by the body bound', async (family) => {
+    const stream = streamAnswer(family);
+    answer = stream;
+    const limits = { maxUpstreamBodyBytes: stream.body.length - 1, maxUpstreamEventBytes: stream.largest };
+    const error = await providerErrorOf(modelOf(family, limits).generate(REQUEST, callOptions()));
+    expect(error.failureClass).toBe('malformed_response');
+    expect(error.message).toContain(`a body over ${stream.body.length - 1} bytes`);
+  });
+});
+
 describe('bounded reads: a compressed body', () => {
   it('is bounded by what it inflates to, not by what came over the wire', async () => {
     const json = wholeAnswer('openai-compatible').body;
