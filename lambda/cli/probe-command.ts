@@ -105,7 +105,7 @@ export async function probeCommand(args: string[], io: CliIo): Promise<number> {
     .concat(positionals.flatMap((name) => catalog.routes.get(name) ?? []))
     .filter((route, index, all) => all.findIndex((r) => r.key === route.key) === index);
   const access = envProviderAccess(config, io.env);
-  const routes = createRouteModels(entries, access);
+  const routes = createRouteModels(entries, access, undefined, config.limits);
 
   const results: ProbeResult[] = [];
   const queue = [...entries];

@@ -7,6 +7,7 @@ import type { Clock } from '../core/time.js';
 import { createAnthropicChatModel } from './anthropic/anthropic-chat-model.js';
 import { type BedrockCredentials, createBedrockChatModel } from './bedrock/bedrock-chat-model.js';
 import { createOpenAIChatModel } from './openai/openai-chat-model.js';
+import { type AnswerLimits, DEFAULT_ANSWER_LIMITS } from './shared/answer-limits.js';
 import { createVertexChatModel } from './vertex/vertex-chat-model.js';
 import { createVertexTokens, type VertexTokens } from './vertex/vertex-tokens.js';
 
@@ -53,11 +54,12 @@ function currentKey(entry: CatalogRoute, access: ProviderAccess): () => string {
   };
 }
 
-/** What the models of one process share: the access tokens of each `vertex` provider. */
+/** What the models of one process share: the access tokens of each `vertex` provider, the read bounds. */
 interface SharedAuth {
   access: ProviderAccess;
   clock: Clock;
   vertex: Map<string, VertexTokens>;
+  limits: AnswerLimits;
 }
 
 function vertexTokens(entry: CatalogRoute, shared: SharedAuth): VertexTokens {
@@ -80,7 +82,7 @@ function vertexTokens(entry: CatalogRoute, shared: SharedAuth): VertexTokens {
 
 function createChatModel(entry: CatalogRoute, shared: SharedAuth): ChatModel {
   const { provider } = entry;
-  const { access } = shared;
+  const { access, limits } = shared;
   if (provider.type === 'bedrock') {
     return createBedrockChatModel({
       key: entry.key,
@@ -90,6 +92,7 @@ function createChatModel(entry: CatalogRoute, shared: SharedAuth): ChatModel {
       endpoint: provider.endpoint,
       credentials: access.bedrockCredentials,
       connectMs: entry.timeouts.connectMs,
+      limits,
     });
   }
   if (provider.type === 'vertex') {
@@ -100,6 +103,7 @@ function createChatModel(entry: CatalogRoute, shared: SharedAuth): ChatModel {
       baseURL: vertexBaseURL(provider),
       tokens: vertexTokens(entry, shared),
       connectMs: entry.timeouts.connectMs,
+      limits,
     });
   }
   if (provider.type === 'anthropic') {
@@ -112,6 +116,7 @@ function createChatModel(entry: CatalogRoute, shared: SharedAuth): ChatModel {
       // The provider's default, never more than the model may give.
       defaultMaxTokens: Math.min(provider.maxTokens, entry.maxOutputTokens ?? provider.maxTokens),
       connectMs: entry.timeouts.connectMs,
+      limits,
     });
   }
   return createOpenAIChatModel({
@@ -121,17 +126,22 @@ function createChatModel(entry: CatalogRoute, shared: SharedAuth): ChatModel {
     baseURL: provider.baseURL,
     apiKey: currentKey(entry, access),
     connectMs: entry.timeouts.connectMs,
+    limits,
   });
 }
 
-/** One callable model per catalog route, built once (each holds its connection pool); keys are read per attempt. */
+/**
+ * One callable model per catalog route, built once (each holds its connection pool); keys are
+ * read per attempt. `limits` bounds what each attempt reads (the config's `limits`; default its defaults).
+ */
 export function createRouteModels(
   models: Iterable<CatalogRoute>,
   access: ProviderAccess,
   clock: Clock = { now: Date.now },
+  limits: AnswerLimits = DEFAULT_ANSWER_LIMITS,
 ): Map<string, RouteModel> {
   const routes = new Map<string, RouteModel>();
-  const shared: SharedAuth = { access, clock, vertex: new Map() };
+  const shared: SharedAuth = { access, clock, vertex: new Map(), limits };
   for (const entry of models) {
     routes.set(entry.key, {
       model: createChatModel(entry, shared),

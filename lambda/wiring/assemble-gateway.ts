@@ -120,7 +120,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
   const gateway = createGateway({
     catalog,
     sources: options.sources(catalog),
-    models: createRouteModels(catalog.routes.values(), options.access, clock),
+    models: createRouteModels(catalog.routes.values(), options.access, clock, catalog.config.limits),
     breakers,
     clock,
     random: options.random ?? systemRandom,

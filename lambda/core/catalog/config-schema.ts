@@ -180,7 +180,7 @@ export const authSchema = z.strictObject({
  */
 export const MAX_JSON_DEPTH = 256;
 
-/** Bounds on what one request may ask for; every field has a default. */
+/** Bounds on what one request may ask for, and on what one attempt reads of an upstream's answer; every field has a default. */
 export const limitsSchema = z.strictObject({
   /** Most messages in one request. Default 1000. */
   maxMessages: positiveInt.max(1_000_000).default(1_000),
@@ -194,6 +194,18 @@ export const limitsSchema = z.strictObject({
    * recursive steps (serialisers, `structuredClone`, schema compilers) survive.
    */
   maxJsonDepth: positiveInt.min(8).max(MAX_JSON_DEPTH).default(64),
+  /**
+   * Most bytes the gateway reads of one upstream body read whole (a JSON answer, an error body),
+   * after content decoding; an embeddings answer may also hold 48 bytes per number asked for
+   * (inputs × dimensions). Over it the attempt is cut as `malformed_response`. Default 8388608 (8 MiB).
+   */
+  maxUpstreamBodyBytes: positiveInt.max(1_073_741_824).default(8_388_608),
+  /**
+   * Most bytes of one upstream stream event: an SSE event's lines (blank line to blank line, line
+   * ends not counted) or one AWS event-stream message. Over it the attempt is cut as
+   * `malformed_response`. Default 1048576 (1 MiB).
+   */
+  maxUpstreamEventBytes: positiveInt.max(1_073_741_824).default(1_048_576),
 });
 
 const configObjectSchema = z.strictObject({

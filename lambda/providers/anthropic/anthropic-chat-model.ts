@@ -9,7 +9,9 @@ import type {
   ChatStreamEvent,
 } from '../../core/chat/chat-model.js';
 import { AttemptTimeout } from '../../core/failures/attempt-timeout.js';
+import { ProviderError } from '../../core/failures/provider-error.js';
 import type { HttpAgents } from '../openai/http-transport.js';
+import { type AnswerLimits, createAnswerMeters, DEFAULT_ANSWER_LIMITS } from '../shared/answer-limits.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
 import { serialiseWire } from '../shared/wire-body.js';
@@ -41,6 +43,8 @@ export interface AnthropicChatModelOptions {
   agents?: HttpAgents | undefined;
   /** Wall clock in ms, used to read an HTTP-date `Retry-After`. Default `Date.now`. */
   now?: () => number;
+  /** Bounds on what one attempt reads (`limits.maxUpstream*`). Default: the config's defaults. */
+  limits?: AnswerLimits | undefined;
 }
 
 /**
@@ -63,38 +67,47 @@ const SDK_TIMER_SLACK_MS = 1_000;
  * loop owns retry and fallback), the attempt's signal on every call, and the process's keep-alive
  * agents (`agent-fetch.ts`). Per call, one SDK middleware reports the first byte (the response
  * headers) and keeps the transport's connect timeout, which the SDK would otherwise flatten into
- * a phase-less "Request timed out.". Every failure is a `ProviderError` whose `model` is the model key.
+ * a phase-less "Request timed out.", and an error body over its bound (`agent-fetch.ts`), which
+ * the SDK would wrap as a connection error. Every failure is a `ProviderError` whose `model` is
+ * the model key.
  */
 export function createAnthropicChatModel(options: AnthropicChatModelOptions): ChatModel {
   const { key, provider, model, apiKey, defaultMaxTokens } = options;
   const subject: ErrorSubject = { provider, model: key };
   const currentKey = typeof apiKey === 'string' ? () => apiKey : apiKey;
-  const client = new MessagesClient({
-    apiKey: async () => currentKey(),
-    baseURL: options.baseURL,
-    maxRetries: 0,
-    logLevel: 'off',
-    fetch: createAgentFetch({ agents: options.agents, connectMs: options.connectMs }),
-  });
+  const meters = createAnswerMeters(options.limits ?? DEFAULT_ANSWER_LIMITS, subject);
+  // One client per kind of call: only the stream's fetch may read an event stream event by event
+  // (a plain call answered with `text/event-stream` would still be buffered whole by the SDK).
+  const clientFor = (stream: boolean) =>
+    new MessagesClient({
+      apiKey: async () => currentKey(),
+      baseURL: options.baseURL,
+      maxRetries: 0,
+      logLevel: 'off',
+      fetch: createAgentFetch({ agents: options.agents, connectMs: options.connectMs, meters, stream }),
+    });
+  const client = clientFor(false);
+  const streamClient = clientFor(true);
   const calls = createAttemptCalls(subject, options.now ?? Date.now);
   /** The params (the SDK reads `stream` and `model` from them) and the body sent, serialised here. */
   const wire = <P>(params: P) => ({ params, body: serialiseWire(subject, params) });
 
   /**
-   * Request options of one call; `failure()` is the connect timeout, when the transport hit it.
-   * `body` is the wire body we serialised in the attempt's local step: the SDK sends a string
-   * body with a `content-type` as it is, so its own serialiser never meets the request (a failure
-   * there would look like the upstream's).
+   * Request options of one call; `failure()` is what the transport failed with when it decided
+   * itself: the connect timeout, or an error body over its bound. `body` is the wire body we
+   * serialised in the attempt's local step: the SDK sends a string body with a `content-type` as
+   * it is, so its own serialiser never meets the request (a failure there would look like the
+   * upstream's).
    */
   const requestOptions = (signal: AbortSignal, call: CallOptions, reportFirstByte: boolean, body: string) => {
-    let connectTimeout: AttemptTimeout | undefined;
+    let transportFailure: AttemptTimeout | ProviderError | undefined;
     const middleware: Middleware = async (request, next) => {
       try {
         const response = await next(request);
         if (reportFirstByte) call.onFirstByte?.();
         return response;
       } catch (error) {
-        if (error instanceof AttemptTimeout) connectTimeout = error;
+        if (error instanceof AttemptTimeout || error instanceof ProviderError) transportFailure = error;
         throw error;
       }
     };
@@ -107,7 +120,7 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
         body,
         headers: { 'content-type': 'application/json' },
       },
-      failure: () => connectTimeout,
+      failure: () => transportFailure,
     };
   };
 
@@ -133,7 +146,7 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
       async ({ params, body }, signal) => {
         const sent = requestOptions(signal, call, false, body);
         try {
-          return await client.messages.create(params, sent.options);
+          return await streamClient.messages.create(params, sent.options);
         } catch (error) {
           throw sent.failure() ?? error;
         }

@@ -14,11 +14,14 @@ import type {
   ChatStreamEvent,
 } from '../../core/chat/chat-model.js';
 import { AttemptTimeout } from '../../core/failures/attempt-timeout.js';
+import type { ProviderError } from '../../core/failures/provider-error.js';
+import { type AnswerLimits, createAnswerMeters, DEFAULT_ANSWER_LIMITS } from '../shared/answer-limits.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
 import { type ErrorSubject, malformedResponse } from '../shared/malformed-response.js';
 import { type SerialisationWatch, watchSerialisation } from '../shared/wire-body.js';
 import { toConverseBody } from './bedrock-request.js';
 import { createBedrockStreamMapper, mapConverseResponse } from './bedrock-response.js';
+import { boundResponseBody } from './bounded-response.js';
 
 /** Static credentials or a credential provider, as the Bedrock Runtime client accepts them. */
 export type BedrockCredentials = NonNullable<BedrockRuntimeClientConfig['credentials']>;
@@ -47,6 +50,8 @@ export interface BedrockChatModelOptions {
   client?: BedrockRuntimeClient;
   /** Wall clock in ms, used to read an HTTP-date `Retry-After`. Default `Date.now`. */
   now?: () => number;
+  /** Bounds on what one attempt reads (`limits.maxUpstream*`). Default: the config's defaults. */
+  limits?: AnswerLimits | undefined;
 }
 
 /**
@@ -76,8 +81,9 @@ function createClient(options: BedrockChatModelOptions): BedrockRuntimeClient {
  * a middleware below the deserializer) and a stream's time to first event. The client's HTTP
  * handlers get no request timeout of their own (Smithy sets none by default), so no second clock
  * races it; the one socket-level limit is `connectMs`, turned into an `AttemptTimeout('connect')`.
- * Every failure, including exception events inside the stream, is a `ProviderError` whose
- * `model` is the model key.
+ * Every body is bounded while the client reads it (`bounded-response.ts`): a JSON body whole,
+ * an event stream per message. Every failure, including exception events inside the stream, is a
+ * `ProviderError` whose `model` is the model key.
  */
 export function createBedrockChatModel(options: BedrockChatModelOptions): ChatModel {
   const { key, provider, model } = options;
@@ -86,6 +92,7 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
   const client = options.client ?? createClient(options);
 
   const calls = createAttemptCalls(subject, now);
+  const meters = createAnswerMeters(options.limits ?? DEFAULT_ANSWER_LIMITS, subject);
 
   const generate = (request: ChatRequest, call: CallOptions): Promise<ChatResult> =>
     calls.generate(
@@ -95,10 +102,11 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
         const command = new ConverseCommand(body);
         const watch = watchSerialiser(command.middlewareStack, watchSerialisation(subject, body));
         reportFirstByte(command, call.onFirstByte);
+        const tooLarge = boundResponseBody(command, meters, false);
         try {
           return await client.send(command, { abortSignal });
         } catch (error) {
-          throw connectTimeout(watch.judge(error), options.connectMs);
+          throw tooLarge() ?? connectTimeout(watch.judge(error), options.connectMs);
         }
       },
       (response) => mapConverseResponse(response, subject),
@@ -111,16 +119,29 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
       async (body, abortSignal) => {
         const command = new ConverseStreamCommand(body);
         const watch = watchSerialiser(command.middlewareStack, watchSerialisation(subject, body));
+        const tooLarge = boundResponseBody(command, meters, true);
         const response = await client.send(command, { abortSignal }).catch((error: unknown) => {
-          throw connectTimeout(watch.judge(error), options.connectMs);
+          throw tooLarge() ?? connectTimeout(watch.judge(error), options.connectMs);
         });
         if (response.stream === undefined) throw malformedResponse(subject, 'response has no event stream');
-        return response.stream;
+        return rethrowTooLarge(response.stream, tooLarge);
       },
       createBedrockStreamMapper(subject),
     );
 
   return { key, provider, generate, stream };
+}
+
+/** The stream's events; a read cut at its bound fails with our `malformed_response`, however the SDK wrapped it. */
+async function* rethrowTooLarge<E>(
+  events: AsyncIterable<E>,
+  tooLarge: () => ProviderError | undefined,
+): AsyncGenerator<E> {
+  try {
+    yield* events;
+  } catch (error) {
+    throw tooLarge() ?? error;
+  }
 }
 
 /**

@@ -7,6 +7,13 @@ import type {
   ChatStreamEvent,
 } from '../../core/chat/chat-model.js';
 import type { EmbeddingRequest, EmbeddingResult } from '../../core/embeddings/embedding-model.js';
+import {
+  type AnswerLimits,
+  type AnswerMeters,
+  createAnswerMeters,
+  DEFAULT_ANSWER_LIMITS,
+  EMBEDDING_BYTES_PER_NUMBER,
+} from '../shared/answer-limits.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
 import { serialiseWire } from '../shared/wire-body.js';
@@ -41,6 +48,8 @@ export interface OpenAIChatModelOptions {
   agents?: HttpAgents | undefined;
   /** Wall clock in ms, used to read an HTTP-date `Retry-After`. Default `Date.now`. */
   now?: () => number;
+  /** Bounds on what one attempt reads (`limits.maxUpstream*`). Default: the config's defaults. */
+  limits?: AnswerLimits | undefined;
 }
 
 /**
@@ -81,6 +90,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   };
   const embeddings: PostTarget = { ...target, url: endpointURL(options.baseURL, 'embeddings') };
   const calls = createAttemptCalls(subject, now);
+  const meters: AnswerMeters = createAnswerMeters(options.limits ?? DEFAULT_ANSWER_LIMITS, subject);
 
   // Read at the start of each call: a missing key fails this attempt before any request is sent.
   // Organization and project headers are never sent (OPENAI_ORG_ID must not leak to other hosts).
@@ -96,7 +106,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
     const { res, release } = await post(to, body, await headers(call, signal), signal);
     if (!isOk(res)) {
       try {
-        throw await statusError(res, signal);
+        throw await statusError(res, signal, meters.body());
       } finally {
         release();
       }
@@ -113,7 +123,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
         // The headers are the first byte of a plain answer: the router's timer moves on to the total.
         call.onFirstByte?.();
         try {
-          return await readAnswer(res, signal);
+          return await readAnswer(res, signal, meters.body());
         } finally {
           release();
         }
@@ -127,7 +137,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       () => serialiseWire(subject, toOpenAIStreamParams(request, model)),
       async (body, signal) => {
         const { res, release } = await send(body, call, signal);
-        return chunksOf(res, signal, release);
+        return chunksOf(res, signal, release, meters);
       },
       createOpenAIStreamMapper(subject),
     );
@@ -139,8 +149,10 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       async (body, signal) => {
         const { res, release } = await send(body, call, signal, embeddings);
         call.onFirstByte?.();
+        // Many vectors are a big answer the caller asked for: the bound grows with the numbers asked.
+        const asked = request.input.length * request.dimensions * EMBEDDING_BYTES_PER_NUMBER;
         try {
-          return await readAnswer(res, signal);
+          return await readAnswer(res, signal, meters.body(asked));
         } finally {
           release();
         }
@@ -156,10 +168,11 @@ async function* chunksOf(
   res: IncomingMessage,
   signal: AbortSignal,
   release: () => void,
+  meters: AnswerMeters,
 ): AsyncGenerator<unknown> {
   let ended = false;
   try {
-    yield* sseChunks(res, signal);
+    yield* sseChunks(res, signal, meters.sse());
     ended = true;
   } finally {
     release();

@@ -4,7 +4,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { APIError } from 'openai/error';
+import type { ByteMeter } from '../shared/answer-limits.js';
 import { bodyText, webHeaders } from './response-body.js';
+
+const LINE_END = /[\r\n]/;
 
 /** One dispatched event: its `event` field (null when absent) and its data lines joined. */
 export interface SseEvent {
@@ -24,6 +27,13 @@ export class SseDecoder {
 
   /** The events completed by `text`. */
   push(text: string): SseEvent[] {
+    // A piece with no line end completes no event (a held `\r` stays in the line and is split
+    // with it later): append it without scanning the line again, so a long line costs its length
+    // once, not once per piece.
+    if (!LINE_END.test(text)) {
+      this.rest += text;
+      return [];
+    }
     let buffer = this.rest + text;
     // A trailing `\r` may be the first half of `\r\n`: wait for the next piece.
     const held = buffer.endsWith('\r') ? 1 : 0;
@@ -62,12 +72,18 @@ export class SseDecoder {
  * The parsed chunks of a streamed answer, until the body ends; `[DONE]` ends the chunks (the rest
  * is read and ignored). A chunk that is not JSON throws the parser's `SyntaxError`; a chunk that
  * carries an `error` throws an `APIError` with that error (and the response headers, for a
- * `Retry-After`); `thread.*` events (Assistants) pass as `{ event, data }`.
+ * `Retry-After`); `thread.*` events (Assistants) pass as `{ event, data }`. Each event is bounded
+ * by `meter` (an SSE meter) before its text is decoded: the decoder never holds more than one
+ * event's worth of text.
  */
-export async function* sseChunks(res: IncomingMessage, signal: AbortSignal): AsyncGenerator<unknown> {
+export async function* sseChunks(
+  res: IncomingMessage,
+  signal: AbortSignal,
+  meter: ByteMeter,
+): AsyncGenerator<unknown> {
   const decoder = new SseDecoder();
   let done = false;
-  for await (const text of bodyText(res, signal)) {
+  for await (const text of bodyText(res, signal, meter)) {
     for (const sse of decoder.push(text)) {
       if (done) continue;
       if (sse.data.startsWith('[DONE]')) {

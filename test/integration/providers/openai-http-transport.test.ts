@@ -126,6 +126,13 @@ describe('openai transport: the SSE decoder', () => {
       { event: 'x', data: 'c' },
     ]);
   });
+
+  it('joins a line that comes in many pieces, a held \r included', () => {
+    const decoder = new SseDecoder();
+    for (const piece of ['da', 'ta: ', 'abc', 'def\r']) expect(decoder.push(piece)).toEqual([]);
+    expect(decoder.push('x')).toEqual([]); // the held \r ended the line; 'x' starts the next
+    expect(decoder.push(': 1\n\n')).toEqual([{ event: null, data: 'abcdef' }]);
+  });
 });
 
 describe('openai transport: cuts and aborts', () => {

@@ -30,7 +30,14 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       aws: config.aws,
       schedules: {},
       jobs: { maxReceiveCount: 3, retentionDays: 14 },
-      limits: { maxMessages: 1_000, maxOutputTokens: 32_768, maxEchoChars: 128, maxJsonDepth: 64 },
+      limits: {
+        maxMessages: 1_000,
+        maxOutputTokens: 32_768,
+        maxEchoChars: 128,
+        maxJsonDepth: 64,
+        maxUpstreamBodyBytes: 8_388_608,
+        maxUpstreamEventBytes: 1_048_576,
+      },
       admission: {
         keys: {},
         defaultKey: {},

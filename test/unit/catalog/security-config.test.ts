@@ -59,6 +59,8 @@ describe('security settings in the config', () => {
       maxOutputTokens: 32_768,
       maxEchoChars: 128,
       maxJsonDepth: 64,
+      maxUpstreamBodyBytes: 8_388_608,
+      maxUpstreamEventBytes: 1_048_576,
     });
     expect(config.webhooks).toEqual({ allowHttp: false, maxResponseBytes: 4_096 });
     expect(config.auth?.operatorKeys).toEqual(['ops']);
@@ -66,6 +68,21 @@ describe('security settings in the config', () => {
 
   it.each([
     ['a zero maxMessages', { ...base, limits: { maxMessages: 0 } }, 'limits.maxMessages'],
+    [
+      'a zero maxUpstreamBodyBytes',
+      { ...base, limits: { maxUpstreamBodyBytes: 0 } },
+      'limits.maxUpstreamBodyBytes',
+    ],
+    [
+      'a maxUpstreamEventBytes over 1 GiB',
+      { ...base, limits: { maxUpstreamEventBytes: 1_073_741_825 } },
+      'limits.maxUpstreamEventBytes',
+    ],
+    [
+      'a fractional maxUpstreamBodyBytes',
+      { ...base, limits: { maxUpstreamBodyBytes: 1.5 } },
+      'limits.maxUpstreamBodyBytes',
+    ],
     [
       'a model maxOutputTokens given as text',
       { ...base, models: { m: { provider: 'p', model: 'r', maxOutputTokens: '9' } } },

@@ -29,6 +29,9 @@ describe('request bounds', () => {
       maxOutputTokens: 32_768,
       maxEchoChars: 128,
       maxJsonDepth: 64,
+      // The bounds on upstream reads live in the same section (providers/shared/answer-limits.ts).
+      maxUpstreamBodyBytes: 8_388_608,
+      maxUpstreamEventBytes: 1_048_576,
     });
     expect(limitsSchema.parse({ maxMessages: 3 })).toEqual({ ...DEFAULT_REQUEST_BOUNDS, maxMessages: 3 });
   });
