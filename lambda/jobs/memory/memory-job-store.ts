@@ -1,6 +1,7 @@
 import { SwitchyardError } from '../../core/errors.js';
-import type { JobRecord, JobStatus } from '../../core/jobs/job.js';
+import type { JobRecord } from '../../core/jobs/job.js';
 import type { ClaimResult, JobStore } from '../../core/jobs/job-ports.js';
+import { FINISHED_STATUSES, type JobQuota, JobQuotaExceededError } from '../../core/jobs/job-quota.js';
 import type { Clock } from '../../core/time.js';
 import { systemClock } from '../../wiring/system-time.js';
 
@@ -34,7 +35,7 @@ export class JobStoreFullError extends SwitchyardError {
   }
 }
 
-const FINISHED: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed']);
+const FINISHED = FINISHED_STATUSES;
 
 /**
  * Jobs in a Map, for `switchyard serve` and tests. Each method checks and writes in one
@@ -44,7 +45,8 @@ const FINISHED: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed']);
  * Like the table's TTL, a record past its `expiresAt` is gone (readers never see it; it is swept
  * on the next write). The store is bounded by `maxJobs` and `maxBytes`: to make room for a new
  * job it drops expired records, then the oldest finished ones; if only unfinished jobs remain it
- * refuses the new one with {@link JobStoreFullError} rather than lose a queued or running job.
+ * refuses the new one with {@link JobStoreFullError} rather than lose a queued or running job. A
+ * quota passed to `create` bounds one owner's unfinished jobs below that, so that no one key fills it.
  */
 export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): MemoryJobStore {
   const maxJobs = options.maxJobs ?? MEMORY_JOB_STORE_DEFAULTS.maxJobs;
@@ -93,9 +95,17 @@ export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): Memor
     }
   };
 
+  // At most maxJobs records: counting them is cheaper than keeping a count right through every transition.
+  const unfinishedOf = (owner: JobQuota['owner']): number => {
+    let n = 0;
+    for (const r of records.values()) if (r.owner === owner && !FINISHED.has(r.status) && !expired(r)) n += 1;
+    return n;
+  };
+
   return {
-    async create(record) {
+    async create(record, quota) {
       if (live(record.jobId)) return false;
+      if (quota && unfinishedOf(quota.owner) >= quota.max) throw new JobQuotaExceededError(quota);
       makeRoom(JSON.stringify(record).length);
       records.set(record.jobId, copy(record));
       reweigh(record);
@@ -128,7 +138,11 @@ export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): Memor
       if (FINISHED.has(record.status)) return { kind: 'finished', record: copy(record) };
       if (record.status === 'running' && (record.leaseUntil ?? 0) > now) return { kind: 'busy' };
       Object.assign(record, { status: 'running', leaseUntil: now + leaseMs, updatedAt: now });
-      return { kind: 'claimed', record: copy(record) };
+      const claimed = copy(record);
+      // The POST's reservation goes to this run only: a later claim finds none.
+      delete record.reservation;
+      reweigh(record);
+      return { kind: 'claimed', record: claimed };
     },
 
     async succeed(jobId, result, run, now) {
