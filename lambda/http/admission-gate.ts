@@ -44,10 +44,10 @@ export const chatAsked: AskedOf<AdmissionInput['out']['json']> = (body) => ({
 const UNITS = { requests: 'requests per minute', tokens: 'tokens per minute', spend: 'US$ per UTC day' };
 
 /** The caller's view of a refusal: 429 (503 for a fail-closed store) with `Retry-After`. */
-export function refusalResponse(refusal: Refusal, requestId: string, now: number): Response {
+export function refusalResponse(refusal: Refusal, now: number): Response {
   const { limit } = refusal;
   const retryAfter = String(Math.max(1, Math.ceil((refusal.resetAt - now) / 1000)));
-  const headers = { 'retry-after': retryAfter, 'x-request-id': requestId };
+  const headers = { 'retry-after': retryAfter };
   const resets = new Date(refusal.resetAt).toISOString();
   const who = `${limit.scope} '${limit.name}'`;
   if (refusal.reason === 'unavailable') {
@@ -79,7 +79,7 @@ export function admissionGate<B extends object>(
       pipeline: target.kind === 'pipeline' ? target.pipeline : undefined,
       reservation: chainReservation(asked, target.tiers, catalog),
     });
-    if (!outcome.ok) return refusalResponse(outcome.refusal, c.var.requestId, now());
+    if (!outcome.ok) return refusalResponse(outcome.refusal, now());
     const { ticket } = outcome;
     if (ticket.holds.length === 0) return next();
     await meteredNext(meter, admission, ticket, c.var.requestId, next);

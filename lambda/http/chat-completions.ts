@@ -21,7 +21,10 @@ import { type StreamFormat, sseBody } from './sse-stream.js';
 export interface ChatCall {
   target: Target;
   chat: ChatRequest;
+  /** The gateway's request id (the ledger's `requestId`). */
   requestId: string;
+  /** The caller's `x-request-id`, when it sent a usable one (the request line's `clientRequestId`). */
+  clientRequestId: string | undefined;
   /** The request's signal: aborts when the caller goes away. */
   signal: AbortSignal;
 }
@@ -48,6 +51,7 @@ export function addChatCompletions(
         target: c.var.target,
         chat: toChatRequest(body),
         requestId: c.var.requestId,
+        clientRequestId: c.var.clientRequestId,
         signal: c.req.raw.signal,
       };
       if (!body.stream) return answerCall(deps.gateway, call, completionResponse);
@@ -73,11 +77,15 @@ export async function answerCall(
     variant: ChainVariant | undefined,
   ) => Response,
 ): Promise<Response> {
-  const { target, requestId } = call;
-  const result = await gateway.generate(target, call.chat, { requestId, signal: call.signal });
+  const { target, requestId, clientRequestId } = call;
+  const result = await gateway.generate(target, call.chat, {
+    requestId,
+    clientRequestId,
+    signal: call.signal,
+  });
   return result.ok
     ? render(result, requestId, target.variant)
-    : failureResponse(result, target.pipeline, requestId, target.variant);
+    : failureResponse(result, target.pipeline, target.variant);
 }
 
 /**
@@ -89,13 +97,17 @@ export async function streamCall(
   call: ChatCall,
   format: (model: string) => StreamFormat,
 ): Promise<Response> {
-  const { target, requestId } = call;
+  const { target, requestId, clientRequestId } = call;
   const caller = new AbortController();
   if (call.signal.aborted) caller.abort();
   else call.signal.addEventListener('abort', () => caller.abort(), { once: true });
-  const result = await gateway.stream(target, call.chat, { requestId, signal: caller.signal });
-  if (!result.ok) return failureResponse(result, target.pipeline, requestId, target.variant);
-  return streamResponse(result, { requestId, format: format(result.model), variant: target.variant }, () =>
+  const result = await gateway.stream(target, call.chat, {
+    requestId,
+    clientRequestId,
+    signal: caller.signal,
+  });
+  if (!result.ok) return failureResponse(result, target.pipeline, target.variant);
+  return streamResponse(result, { format: format(result.model), variant: target.variant }, () =>
     caller.abort(),
   );
 }
@@ -112,24 +124,20 @@ function completionResponse(
 ): Response {
   return new Response(JSON.stringify(completionBody(result.value, answerIds(requestId, result.model))), {
     status: 200,
-    headers: { ...routeHeaders(requestId, result, variant), 'content-type': 'application/json' },
+    headers: { ...routeHeaders(result, variant), 'content-type': 'application/json' },
   });
 }
 
 function streamResponse(
   result: RouteSuccess<CommittedStream>,
-  {
-    requestId,
-    format,
-    variant,
-  }: { requestId: string; format: StreamFormat; variant: ChainVariant | undefined },
+  { format, variant }: { format: StreamFormat; variant: ChainVariant | undefined },
   abortCaller: () => void,
 ): Response {
   const stream = sseBody(result, { format, abortCaller });
   return new Response(stream, {
     status: 200,
     headers: {
-      ...routeHeaders(requestId, result, variant),
+      ...routeHeaders(result, variant),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
     },
@@ -137,14 +145,9 @@ function streamResponse(
 }
 
 /** The terminal error of a failed request in the OpenAI envelope, with the evidence headers (chat and embeddings). */
-export function failureResponse(
-  result: RouteFailure,
-  pipeline: string,
-  requestId: string,
-  variant?: ChainVariant,
-): Response {
+export function failureResponse(result: RouteFailure, pipeline: string, variant?: ChainVariant): Response {
   const t = terminalError(result, pipeline);
-  const headers = routeHeaders(requestId, result, variant);
+  const headers = routeHeaders(result, variant);
   if (t.retryAfterSeconds !== undefined) headers['retry-after'] = String(t.retryAfterSeconds);
   return errorResponse(t.status, errorBody(t.message, t.type, t.code), headers);
 }

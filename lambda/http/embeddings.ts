@@ -40,7 +40,7 @@ export function addEmbeddings(
     admit,
     async (c) => {
       const body = c.req.valid('json');
-      const { target, requestId } = c.var;
+      const { target, requestId, clientRequestId } = c.var;
       const use = chainUse(target.tiers, (key) => deps.catalog.models.get(key)?.dimensions);
       const dimensions = use.ok && use.use.kind === 'embeddings' ? use.use.dimensions : 0;
       if (body.dimensions != null && body.dimensions !== dimensions) {
@@ -52,21 +52,21 @@ export function addEmbeddings(
         dimensions,
         sendDimensions: body.dimensions != null,
       };
-      const result = await deps.gateway.embed(target, request, { requestId, signal: c.req.raw.signal });
-      if (!result.ok) return failureResponse(result, target.pipeline, requestId, target.variant);
-      return embeddingsResponse(result, requestId, body.encoding_format ?? 'float', target.variant);
+      const context = { requestId, clientRequestId, signal: c.req.raw.signal };
+      const result = await deps.gateway.embed(target, request, context);
+      if (!result.ok) return failureResponse(result, target.pipeline, target.variant);
+      return embeddingsResponse(result, body.encoding_format ?? 'float', target.variant);
     },
   );
 }
 
 function embeddingsResponse(
   result: RouteSuccess<EmbeddingResult>,
-  requestId: string,
   encoding: 'float' | 'base64',
   variant: ChainVariant | undefined,
 ): Response {
   return new Response(JSON.stringify(embeddingsBody(result.value, result.model, encoding)), {
     status: 200,
-    headers: { ...routeHeaders(requestId, result, variant), 'content-type': 'application/json' },
+    headers: { ...routeHeaders(result, variant), 'content-type': 'application/json' },
   });
 }

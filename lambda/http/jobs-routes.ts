@@ -215,7 +215,7 @@ async function takeJob(
     return admissionResponse(await admitJob(taking, record, idempotent), idempotent);
 
   const reserved = await reserveJob(deps.admission, owner, job.target, job.body);
-  if (!reserved.ok) return refusalResponse(reserved.refusal, c.var.requestId, taking.clock.now());
+  if (!reserved.ok) return refusalResponse(reserved.refusal, taking.clock.now());
   const { ticket } = reserved;
   record.reservation = ticket && toStoredTicket(ticket);
   const quota = await deps.admission?.quotaOf(owner);

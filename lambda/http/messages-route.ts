@@ -35,6 +35,7 @@ export function addMessages(
         target: c.var.target,
         chat: messagesToChatRequest(body),
         requestId: c.var.requestId,
+        clientRequestId: c.var.clientRequestId,
         signal: c.req.raw.signal,
       };
       if (!body.stream) return answerCall(deps.gateway, call, messageResponse);
@@ -55,6 +56,6 @@ function messageResponse(
 ): Response {
   return new Response(JSON.stringify(messageBody(result.value, messageIds(requestId, result.model))), {
     status: 200,
-    headers: { ...routeHeaders(requestId, result, variant), 'content-type': 'application/json' },
+    headers: { ...routeHeaders(result, variant), 'content-type': 'application/json' },
   });
 }

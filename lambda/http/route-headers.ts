@@ -5,13 +5,9 @@ import type { RouteResult } from '../core/router/route-types.js';
  * The evidence headers of docs/design.md#evidence-the-ledger-and-headers, for a success or a
  * failure; `x-switchyard-chain-variant` only while the pipeline runs a canary.
  */
-export function routeHeaders(
-  requestId: string,
-  result: RouteResult<unknown>,
-  variant?: ChainVariant,
-): Record<string, string> {
+export function routeHeaders(result: RouteResult<unknown>, variant?: ChainVariant): Record<string, string> {
+  // The request ids (`x-request-id`, `x-switchyard-request-id`) are requestIdMiddleware's, on every answer.
   const headers: Record<string, string> = {
-    'x-request-id': requestId,
     'x-switchyard-attempts': String(result.attempts.length),
     'x-switchyard-route': result.route,
     // One label per attempt, in the trail's order: `first`, then `retry`, `route` or `substitute`.

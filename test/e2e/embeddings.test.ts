@@ -98,8 +98,11 @@ describe('POST /v1/embeddings', () => {
       ['e2', 'ok'],
     ]);
     const request = harness.requests()[0] as RequestLedgerEntry;
+    // The ledger's id is the gateway's (the header's); the caller's x-request-id is only its label.
+    expect(res.headers.get('x-request-id')).toBe('emb-1');
     expect(request).toMatchObject({
-      requestId: 'emb-1',
+      requestId: res.headers.get('x-switchyard-request-id'),
+      clientRequestId: 'emb-1',
       pipeline: 'emb',
       reason: 'success',
       model: 'e2',

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestLedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { type GatewayHarness, HELLO, startGatewayHarness } from '../helpers/gateway-harness.js';
 
+/** The gateway's own request ids. */
+const GATEWAY_ID = /^req_[0-9a-f]{32}$/;
+
 let h: GatewayHarness;
+/** The ledger's request line of the request with this gateway id. */
+const requestLine = (id: string | null) =>
+  h.requests().find((l): l is RequestLedgerEntry => l.type === 'request' && l.requestId === id);
 beforeAll(async () => {
   h = await startGatewayHarness(
     { p: { chain: 'a' } },
@@ -87,6 +94,7 @@ describe('bad input over HTTP', () => {
     );
     expect(res.status).toBe(413);
     expect(res.headers.get('x-request-id')).toBe('big-1');
+    expect(res.headers.get('x-switchyard-request-id')).toMatch(GATEWAY_ID);
     expect((await res.json()).error.code).toBe('request_too_large');
   });
 
@@ -158,15 +166,46 @@ describe('bad input over HTTP', () => {
     expect(res.headers.get('x-switchyard-route')).toBe('c:200');
   });
 
-  it('keeps the caller x-request-id', async () => {
+  it('echoes the caller x-request-id, but answers and writes the ledger under an id of its own', async () => {
     const res = await h.post({ model: 'p', ...HELLO }, { 'x-request-id': 'trace-42' });
     expect(res.headers.get('x-request-id')).toBe('trace-42');
+    const id = res.headers.get('x-switchyard-request-id');
+    expect(id).toMatch(GATEWAY_ID);
+    expect(((await res.json()) as { id: string }).id).toBe(`chatcmpl-${id}`);
+    expect(requestLine(id)).toMatchObject({ requestId: id, clientRequestId: 'trace-42' });
+  });
+
+  it('keeps a caller x-request-id of exactly 128 characters', async () => {
+    const long = `${'a'.repeat(120)}.:@/+=-_`;
+    expect(long).toHaveLength(128);
+    const res = await h.post({ model: 'p', ...HELLO }, { 'x-request-id': long });
+    expect(res.headers.get('x-request-id')).toBe(long);
+    expect(requestLine(res.headers.get('x-switchyard-request-id'))?.clientRequestId).toBe(long);
+  });
+
+  it.each([
+    ['129 characters', 'a'.repeat(129)],
+    ['a space', 'trace 42'],
+    ['markup', '<script>'],
+    ['a quote', 'trace"42'],
+    ['a tab', 'trace\t42'],
+    ['nothing', ''],
+  ])('drops a caller x-request-id with %s: neither echoed nor kept', async (_name, value) => {
+    const res = await h.post({ model: 'p', ...HELLO }, { 'x-request-id': value });
+    expect(res.status).toBe(200);
+    const id = res.headers.get('x-switchyard-request-id');
+    expect(id).toMatch(GATEWAY_ID);
+    expect(res.headers.get('x-request-id')).toBe(id);
+    const line = requestLine(id);
+    expect(line?.requestId).toBe(id);
+    expect(line).not.toHaveProperty('clientRequestId');
   });
 
   it('answers an unknown route with 404 in the envelope', async () => {
     const res = await fetch(`${h.url}/v1/nope`);
     expect(res.status).toBe(404);
-    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(res.headers.get('x-request-id')).toMatch(GATEWAY_ID);
+    expect(res.headers.get('x-switchyard-request-id')).toBe(res.headers.get('x-request-id'));
     expect((await res.json()).error.code).toBe('not_found');
   });
 });

@@ -61,7 +61,7 @@ describe('traces', () => {
       'gen_ai.provider.name': 'fake',
       'gen_ai.usage.input_tokens': tokens.inputTokens,
       'gen_ai.usage.output_tokens': tokens.outputTokens,
-      'switchyard.request_id': res.headers.get('x-request-id'),
+      'switchyard.request_id': res.headers.get('x-switchyard-request-id'),
       'switchyard.pipeline': 'p',
       'switchyard.reason': 'success',
       'switchyard.attempts': 2,
@@ -172,6 +172,25 @@ describe('traces', () => {
     expect(request.spanContext().traceId).toBe(traceId);
     expect(parentId(request)).toBe(callerSpan);
     expect(attemptSpans()[0]?.spanContext().traceId).toBe(traceId);
+  });
+
+  it("names spans by the gateway's request id and keeps the caller's x-request-id as a label beside its traceparent", async () => {
+    h = await start({ p: { chain: 'a' } });
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const headers = { traceparent: `00-${traceId}-00f067aa0ba902b7-01`, 'x-request-id': 'caller-7' };
+    const res = await h.post({ model: 'p', ...ASK }, headers);
+    await res.text();
+    await waitFor(() => requestSpan() !== undefined);
+
+    const id = res.headers.get('x-switchyard-request-id');
+    expect(id).toMatch(/^req_[0-9a-f]{32}$/);
+    const request = requestSpan();
+    expect(request.spanContext().traceId).toBe(traceId);
+    expect(request.attributes).toMatchObject({
+      'switchyard.request_id': id,
+      'switchyard.client_request_id': 'caller-7',
+    });
+    expect(attemptSpans().map((a) => a.attributes['switchyard.request_id'])).toEqual([id]);
   });
 
   it('a malformed traceparent starts a new trace and the request still succeeds', async () => {

@@ -99,11 +99,12 @@ export function createRouterHarness(options: HarnessOptions) {
     calls: (key: string) => models.get(key)?.calls.length ?? 0,
     attemptLines: () => ledger.filter((e): e is AttemptLedgerEntry => e.type === 'attempt'),
     requestLines: () => ledger.filter((e): e is RequestLedgerEntry => e.type === 'request'),
-    route(extra: { pipeline?: string; signal?: AbortSignal; tiers?: Tier[] } = {}) {
+    route(extra: { pipeline?: string; signal?: AbortSignal; tiers?: Tier[]; clientRequestId?: string } = {}) {
       requests += 1;
       return routeGenerate(
         {
           requestId: `req-${requests}`,
+          clientRequestId: extra.clientRequestId,
           pipeline: extra.pipeline ?? 'p',
           tiers: extra.tiers ?? options.tiers,
           policy,

@@ -24,7 +24,9 @@ interface Metered {
 }
 
 export function createSpendMeter(inner: LedgerSink): SpendMeter {
-  // A list per id: a caller may reuse an x-request-id; the oldest open request takes the lines.
+  // Request ids are the gateway's own (a caller's x-request-id never becomes one), so an id is one
+  // request. The list per id only serves a job run twice at once (its lease ran out under a slow
+  // run): both runs are the same job of the same owner, and the oldest takes the lines.
   const open = new Map<string, Metered[]>();
 
   const end = (requestId: string) => {

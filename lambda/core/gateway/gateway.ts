@@ -42,7 +42,10 @@ export interface GatewayDeps {
 
 /** Per-request context. */
 export interface CallContext {
+  /** The gateway's own request id: the ledger's `requestId`, the one key lines are joined on. */
   requestId: string;
+  /** The caller's `x-request-id`, when it sent one: kept on the request line, never a key. */
+  clientRequestId?: string | undefined;
   /** Aborts when the caller goes away. */
   signal?: AbortSignal | undefined;
 }
@@ -135,6 +138,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const answering = (target: Target, context: CallContext, stream: boolean): AnswerContext => ({
     request: {
       requestId: context.requestId,
+      clientRequestId: context.clientRequestId,
       pipeline: target.pipeline,
       tiers: target.tiers,
       policy: target.policy.route,

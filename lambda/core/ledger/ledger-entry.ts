@@ -60,6 +60,7 @@ export type RecoveryAdmission = 'probe' | 'ramp';
  */
 export interface AttemptLedgerEntry {
   type: 'attempt';
+  /** The gateway's own id of the request, as on its request line. */
   requestId: string;
   pipeline: string;
   /** 1-based attempt number within the request. */
@@ -99,7 +100,13 @@ export interface AttemptLedgerEntry {
 /** One line per request, written when it ends. */
 export interface RequestLedgerEntry {
   type: 'request';
+  /** The gateway's own id (`req_<32 hex>`, a job's id for a job run): what attempt lines join on. */
   requestId: string;
+  /**
+   * The caller's `x-request-id`, when it sent a usable one (docs/concepts.md#evidence-headers-and-the-ledger):
+   * a label to find the request by, never unique and never a key. Absent otherwise.
+   */
+  clientRequestId?: string | undefined;
   pipeline: string;
   reason: TerminalReason;
   /** Attempts made, i.e. attempt lines (`not_configured` ones included, though they sent nothing). */

@@ -146,10 +146,11 @@ export class AttemptBook {
     failureClass?: FailureClass,
     outcome: { degraded?: DegradedKind | undefined; limit?: SubstitutionLimit | undefined } = {},
   ): void {
-    const { requestId, pipeline, stream } = this.request;
+    const { requestId, clientRequestId, pipeline, stream } = this.request;
     this.ledger({
       type: 'request',
       requestId,
+      ...(clientRequestId !== undefined ? { clientRequestId } : {}),
       pipeline,
       reason,
       attempts: this.attempts.length,

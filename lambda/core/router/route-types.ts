@@ -66,8 +66,10 @@ export interface RouterDeps {
 }
 
 export interface RouteRequest {
-  /** The caller's `x-request-id`, or a new one. */
+  /** The gateway's own request id (a job's id for a job run): the ledger's `requestId`. */
   requestId: string;
+  /** The caller's `x-request-id`, when it sent one: the request line's `clientRequestId`. */
+  clientRequestId?: string | undefined;
   pipeline: string;
   tiers: readonly Tier[];
   policy: RoutePolicy;

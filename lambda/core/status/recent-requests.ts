@@ -23,7 +23,10 @@ export interface RecentAttempt {
 export interface RecentRequest {
   /** When its request line was written (ISO 8601). */
   endedAt: string;
+  /** The gateway's own id: the key its attempts were gathered by. */
   requestId: string;
+  /** The caller's `x-request-id`, shown to find a request by; null when it sent none. */
+  clientRequestId: string | null;
   pipeline: string;
   reason: RequestLedgerEntry['reason'];
   model: string | null;
@@ -77,6 +80,7 @@ export function createRecentRequests(size: number, clock: Clock): RecentRequests
     ended.unshift({
       endedAt: new Date(clock.now()).toISOString(),
       requestId: e.requestId,
+      clientRequestId: e.clientRequestId ?? null,
       pipeline: e.pipeline,
       reason: e.reason,
       model: e.model ?? null,

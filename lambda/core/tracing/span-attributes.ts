@@ -73,6 +73,8 @@ export function requestAttributes(
     'gen_ai.usage.output_tokens': entry.usage.outputTokens,
     'error.type': requestErrorType(entry),
     'switchyard.pipeline': entry.pipeline,
+    // The span's own id is the gateway's (set when it opened); the caller's label rides along.
+    'switchyard.client_request_id': entry.clientRequestId,
     'switchyard.reason': entry.reason,
     'switchyard.attempts': entry.attempts,
     'switchyard.model': entry.model,

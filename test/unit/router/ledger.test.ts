@@ -64,6 +64,27 @@ describe('attempt ledger', () => {
     ]);
   });
 
+  it("keeps the caller's x-request-id on the request line only, beside the gateway's own id", async () => {
+    const h = createRouterHarness({
+      models: { A: [RATE_LIMITED, OK], B: [OK] },
+      tiers: tiersOf([['A'], ['B']]),
+    });
+    await h.route({ clientRequestId: 'trace-42' });
+    await h.route();
+    expect(h.requestLines().map((l) => [l.requestId, l.clientRequestId])).toEqual([
+      ['req-1', 'trace-42'],
+      ['req-2', undefined],
+    ]);
+    expect(h.requestLines()[1]).not.toHaveProperty('clientRequestId');
+    // The first request fell back (A 429, then B); the second was answered by A at once.
+    expect(h.attemptLines().map((l) => [l.requestId, l.model])).toEqual([
+      ['req-1', 'A'],
+      ['req-1', 'B'],
+      ['req-2', 'A'],
+    ]);
+    for (const line of h.attemptLines()) expect(line).not.toHaveProperty('clientRequestId');
+  });
+
   it.each([
     ['exhausted', { A: [RATE_LIMITED], B: [RATE_LIMITED] }, 'exhausted'],
     ['stopped', { A: [{ fail: 'invalid_request' as const, status: 400 }], B: [OK] }, 'stopped'],

@@ -34,6 +34,17 @@ describe('recent requests', () => {
     expect(list[0]?.endedAt).toBe('2026-12-01T00:00:00.000Z');
   });
 
+  it("shows the caller's x-request-id beside the gateway's id, null when it sent none", () => {
+    const recent = createRecentRequests(5, createFakeClock(0));
+    recent.record(attempt('r1'));
+    recent.record(request('r1', { clientRequestId: 'trace-42' }));
+    recent.record(request('r2'));
+    expect(recent.list().map((r) => [r.requestId, r.clientRequestId])).toEqual([
+      ['r2', null],
+      ['r1', 'trace-42'],
+    ]);
+  });
+
   it('keeps the attempt trail of a request that fell back', () => {
     const recent = createRecentRequests(5, createFakeClock(0));
     recent.record(attempt('r1', { outcome: 'rate_limited', status: 429 }));
