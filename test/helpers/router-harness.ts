@@ -99,7 +99,16 @@ export function createRouterHarness(options: HarnessOptions) {
     calls: (key: string) => models.get(key)?.calls.length ?? 0,
     attemptLines: () => ledger.filter((e): e is AttemptLedgerEntry => e.type === 'attempt'),
     requestLines: () => ledger.filter((e): e is RequestLedgerEntry => e.type === 'request'),
-    route(extra: { pipeline?: string; signal?: AbortSignal; tiers?: Tier[]; clientRequestId?: string } = {}) {
+    /** Routes a plain request; `maxTokens` is the caller's `max_tokens` (default none). */
+    route(
+      extra: {
+        pipeline?: string;
+        signal?: AbortSignal;
+        tiers?: Tier[];
+        clientRequestId?: string;
+        maxTokens?: number;
+      } = {},
+    ) {
       requests += 1;
       return routeGenerate(
         {
@@ -112,7 +121,7 @@ export function createRouterHarness(options: HarnessOptions) {
           stream: false,
         },
         deps,
-        { messages: [{ role: 'user', content: 'hi' }] },
+        { messages: [{ role: 'user', content: 'hi' }], maxTokens: extra.maxTokens },
       );
     },
   };

@@ -7,9 +7,10 @@ import type { TimeoutsConfig } from './timeouts-config-schema.js';
  * is the route's `timeoutMs` for every limit when it sets one, else (a further route) its model's
  * limits; each limit the `timeouts` field sets replaces the base's, and an unset limit never
  * exceeds the one around it (connect within first byte, first byte within total). So
- * `timeoutMs: N` alone means every limit is N, as it always did. Throws a `ConfigError` naming
- * the field (`path` is the model or route, e.g. `models.a.routes[0]`) when the limits it sets
- * are out of that order.
+ * `timeoutMs: N` alone means every limit is N, as it always did. `outputTokensPerSec` (a rate,
+ * not a limit) is the route's own, else its model's, whatever `timeoutMs` says. Throws a
+ * `ConfigError` naming the field (`path` is the model or route, e.g. `models.a.routes[0]`) when
+ * the limits it sets are out of that order.
  */
 export function deriveTimeouts(
   path: string,
@@ -23,6 +24,9 @@ export function deriveTimeouts(
   const firstByteMs = set.firstByteMs ?? Math.min(base.firstByteMs, totalMs);
   const connectMs = set.connectMs ?? Math.min(base.connectMs, firstByteMs);
   const timeouts: AttemptTimeouts = { connectMs, firstByteMs, totalMs, idleMs: set.idleMs ?? base.idleMs };
+  // Only a rate the config sets is carried (the router's default applies otherwise).
+  const rate = set.outputTokensPerSec ?? inherited?.outputTokensPerSec;
+  if (rate !== undefined) timeouts.outputTokensPerSec = rate;
   inOrder(path, timeouts, 'connectMs', 'firstByteMs');
   inOrder(path, timeouts, 'firstByteMs', 'totalMs');
   return Object.freeze(timeouts);

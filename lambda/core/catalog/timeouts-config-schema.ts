@@ -15,6 +15,13 @@ export const timeoutsSchema = z.strictObject({
   totalMs: positiveInt.optional(),
   /** After a stream's commit, the longest silence between two events, in ms. Default: `timeoutMs`. */
   idleMs: positiveInt.optional(),
+  /**
+   * The route's expected output rate, in tokens per second: the slowest at which it is healthy.
+   * A plain answer's total limit grows by the time the caller's `max_tokens` takes at this rate,
+   * and a total-phase timeout that this time explains is not counted against the route.
+   * Default 20.
+   */
+  outputTokensPerSec: z.number().positive().max(1_000_000).optional(),
 });
 
 /** The `timeouts` field of a model or a route. Default: none (every limit is `timeoutMs`). */

@@ -92,7 +92,11 @@ export interface CallOptions {
    * (the caller's reason); `toProviderError` reads the reason to tell `timeout` from `cancelled`.
    */
   signal: AbortSignal;
-  /** Time this attempt may take, in ms: `min(timeouts.totalMs, time left before the deadline)`; informative, `signal` enforces it. */
+  /**
+   * Time this attempt may take, in ms: its total limit (`timeouts.totalMs`, grown to fit the
+   * caller's `max_tokens` on a plain answer) capped by the time left before the deadline;
+   * informative, `signal` enforces it.
+   */
   timeoutMs: number;
   /**
    * `generate` only: call when the upstream's response headers arrive (the first byte), so the

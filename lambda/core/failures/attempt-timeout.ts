@@ -16,11 +16,17 @@ export class AttemptTimeout extends DOMException {
   readonly timeoutMs: number;
   /** Which limit it was. */
   readonly phase: TimeoutPhase;
+  /**
+   * The caller's own `max_tokens` explains it (`explainedByOutput`): a total-phase timeout that
+   * is not counted against the route. Default false.
+   */
+  readonly callerSized: boolean;
 
-  constructor(timeoutMs: number, phase: TimeoutPhase = 'total') {
+  constructor(timeoutMs: number, phase: TimeoutPhase = 'total', callerSized = false) {
     super(`${PHASE_WORDS[phase]} timed out after ${timeoutMs} ms`, 'TimeoutError');
     this.timeoutMs = timeoutMs;
     this.phase = phase;
+    this.callerSized = callerSized;
   }
 }
 

@@ -55,3 +55,16 @@ export const FAILURE_POLICY: Readonly<Record<FailureClass, FailurePolicy>> = {
   cancelled: { fallback: false, countsInBreaker: false, opensAtOnce: false, local: false },
   not_configured: { fallback: true, countsInBreaker: false, opensAtOnce: false, local: true },
 };
+
+/**
+ * True when a failed attempt is a sample of the route's health, to be written to the breaker
+ * store: not this process's own configuration (`local`), and not a timeout that the caller's own
+ * `max_tokens` explains (`callerSized`, docs/configuration.md#timeouts). What the sample then
+ * counts for is its class's `countsInBreaker`.
+ */
+export function isRouteSample(error: {
+  failureClass: FailureClass;
+  callerSized?: boolean | undefined;
+}): boolean {
+  return !FAILURE_POLICY[error.failureClass].local && error.callerSized !== true;
+}

@@ -15,6 +15,8 @@ export interface ProviderErrorFields {
   retryAfterMs?: number | undefined;
   /** With `failureClass: 'timeout'`: which of the attempt's limits ran out. */
   timeoutPhase?: TimeoutPhase | undefined;
+  /** With `failureClass: 'timeout'`: the caller's own `max_tokens` explains it, so no breaker counts it. */
+  callerSized?: boolean | undefined;
   /**
    * A message safe to show the caller (upstream message for invalid requests). Never contains
    * an API key or prompt text.
@@ -31,6 +33,7 @@ export class ProviderError extends SwitchyardError {
   readonly failureClass: FailureClass;
   readonly retryAfterMs: number | undefined;
   readonly timeoutPhase: TimeoutPhase | undefined;
+  readonly callerSized: boolean;
 
   constructor(fields: ProviderErrorFields) {
     super(fields.message, fields.cause === undefined ? undefined : { cause: fields.cause });
@@ -41,5 +44,6 @@ export class ProviderError extends SwitchyardError {
     this.failureClass = fields.failureClass;
     this.retryAfterMs = fields.retryAfterMs;
     this.timeoutPhase = fields.timeoutPhase;
+    this.callerSized = fields.callerSized === true;
   }
 }

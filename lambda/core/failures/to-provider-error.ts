@@ -23,7 +23,8 @@ export interface FailedAttempt {
  * Precedence: an aborted signal decides first, by its reason: the attempt's deadline
  * ({@link AttemptTimeout}) is `timeout`, anything else is the caller going away (`cancelled`).
  * Then an `AttemptTimeout` thrown by the transport itself (its connect limit) is `timeout` too.
- * Either way the timeout's phase (connect, first byte, total) goes with it to the ledger.
+ * Either way the timeout's phase (connect, first byte, total), and whether the caller's own
+ * `max_tokens` explains it, go with it to the ledger.
  * SDKs report aborts inconsistently (openai's stream iterator even ends silently), and the body
  * of an aborted call says nothing useful. Then an error that already is a `ProviderError` passes
  * as it is, and anything else goes through the shared classifier.
@@ -65,6 +66,7 @@ function timedOut(
     model,
     failureClass: 'timeout',
     timeoutPhase: timeout.phase,
+    ...(timeout.callerSized ? { callerSized: true } : {}),
     message: timeout.message,
     cause: thrown,
   });

@@ -87,6 +87,11 @@ export interface AttemptLedgerEntry {
    * stream's commit) `idle` (docs/configuration.md#timeouts).
    */
   timeoutPhase?: TimeoutPhase | undefined;
+  /**
+   * With outcome `timeout` (phase `total`): `true` when the caller's own `max_tokens` explains it
+   * (docs/configuration.md#timeouts), so the breaker did not count it; absent otherwise.
+   */
+  callerSized?: true | undefined;
   /** Routes passed over for account-route cooling before this attempt was chosen; absent when none. */
   skipped?: SkippedRoute[] | undefined;
   /** Set when the route's breaker is recovering: a probe, or admitted by the ramp; absent otherwise. */

@@ -1,5 +1,5 @@
 import type { Usage } from '../chat/chat-model.js';
-import { FAILURE_POLICY, type FailureClass } from '../failures/failure-class.js';
+import { type FailureClass, isRouteSample } from '../failures/failure-class.js';
 import type { ProviderError } from '../failures/provider-error.js';
 import { addUsage, costOf } from '../ledger/cost.js';
 import type {
@@ -75,7 +75,8 @@ export class AttemptBook {
    * The one place an attempt is recorded, failed or settled after its commit alike: its outcome,
    * the trail, usage and cost, its ledger line, the request line when it was the committed one,
    * and its breaker sample. A local failure (`not_configured`) is this process's configuration,
-   * not the upstream's health: it never reaches the shared breaker store.
+   * not the upstream's health, and a timeout the caller's `max_tokens` explains is the caller's
+   * request, not the route's: neither reaches the shared breaker store.
    */
   async record(ended: EndedAttempt): Promise<void> {
     const { record, error, phase } = ended;
@@ -87,6 +88,7 @@ export class AttemptBook {
       // A hint that came after output is not this request's to act on (the ledger never showed one).
       if (phase === 'before_output') record.retryAfterMs = error.retryAfterMs;
       if (error.timeoutPhase) record.timeoutPhase = error.timeoutPhase;
+      if (error.callerSized) record.callerSized = true;
     }
     const mark = `${ended.routeKey}:${error ? (error.status ?? error.failureClass) : 200}`;
     if (phase === 'after_output') this.trail[this.trail.length - 1] = mark;
@@ -98,7 +100,7 @@ export class AttemptBook {
     this.writeAttempt(ended);
     // The committed attempt is the request's last: its request line comes before the sample.
     if (phase === 'after_output') this.writeRequest(settledReason(error), record.model, error?.failureClass);
-    if (error && FAILURE_POLICY[error.failureClass].local) return;
+    if (error && !isRouteSample(error)) return;
     // Breakers are per (pipeline, model, route): the route key is the model key for its own provider.
     await this.deps.breakers.record(this.request.pipeline, ended.routeKey, {
       at: this.deps.clock.now(),

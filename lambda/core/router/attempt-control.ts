@@ -1,4 +1,5 @@
 import { AttemptTimeout } from '../failures/attempt-timeout.js';
+import { explainedByOutput } from '../failures/output-allowance.js';
 import { linkSignals } from '../linked-signal.js';
 import type { Sleep } from '../time.js';
 
@@ -23,6 +24,12 @@ export interface AttemptDeadline {
 export interface AttemptLimits {
   firstByteMs: number;
   totalMs: number;
+  /**
+   * The time the caller's `max_tokens` takes at the route's expected rate (`outputAllowanceMs`),
+   * in ms: a total-phase timeout it explains is marked `callerSized`. 0 when the caller set no
+   * `max_tokens` (or for a stream or embeddings, which get none).
+   */
+  allowanceMs: number;
 }
 
 const TIMER_STOPPED = Object.freeze({ reason: 'attempt finished' });
@@ -32,7 +39,8 @@ const TIMER_STOPPED = Object.freeze({ reason: 'attempt finished' });
  * clock), linked with the caller's signal. It runs in two phases: until the first byte it fires
  * at `min(firstByteMs, totalMs)`; once {@link AttemptDeadline.firstByte} is called it fires at
  * `totalMs` from the start. A timer that already ends at `totalMs` keeps running: the phase only
- * changes the timeout's name.
+ * changes the timeout's name. A total-phase timeout says whether the caller's output explains it
+ * (`explainedByOutput`, from when the first byte came and `allowanceMs`).
  */
 export function startAttemptDeadline(
   sleep: Sleep,
@@ -43,15 +51,19 @@ export function startAttemptDeadline(
   const deadline = new AbortController();
   const startedAt = now();
   let timer = new AbortController();
-  let firstByteSeen = false;
+  let firstByteAt: number | undefined;
+  const totalTimeout = (firstByteAtMs: number) => {
+    const facts = { totalMs: limits.totalMs, firstByteAtMs, allowanceMs: limits.allowanceMs };
+    return new AttemptTimeout(limits.totalMs, 'total', explainedByOutput(facts));
+  };
   const arm = (ms: number) => {
     const own = timer;
     sleep(Math.max(0, ms), own.signal).then(
       () => {
         if (own.signal.aborted || deadline.signal.aborted) return;
         deadline.abort(
-          firstByteSeen
-            ? new AttemptTimeout(limits.totalMs, 'total')
+          firstByteAt !== undefined
+            ? totalTimeout(firstByteAt)
             : new AttemptTimeout(Math.min(limits.firstByteMs, limits.totalMs), 'first_byte'),
         );
       },
@@ -62,12 +74,12 @@ export function startAttemptDeadline(
   return {
     signal: linkSignals(caller, deadline.signal),
     firstByte() {
-      if (firstByteSeen || timer.signal.aborted) return;
-      firstByteSeen = true;
+      if (firstByteAt !== undefined || timer.signal.aborted) return;
+      firstByteAt = now() - startedAt;
       if (limits.totalMs <= limits.firstByteMs) return;
       timer.abort(TIMER_STOPPED);
       timer = new AbortController();
-      arm(limits.totalMs - (now() - startedAt));
+      arm(limits.totalMs - firstByteAt);
     },
     // A constant reason: aborting without one builds a DOMException (a stack trace) per attempt.
     stopTimer: () => timer.abort(TIMER_STOPPED),

@@ -6,7 +6,8 @@ import { runAttempts } from './run-attempts.js';
 /**
  * Routes a plain (non-streaming) chat request; the ledger is complete when it resolves (but for a
  * failure's request line when `request.deferFailureLine` asks for it). `call` replaces the plain
- * upstream call, e.g. with one that checks structured output.
+ * upstream call, e.g. with one that checks structured output. The caller's `max_tokens` sizes each
+ * attempt's total limit (docs/configuration.md#timeouts).
  */
 export async function routeGenerate(
   request: RouteRequest,
@@ -14,7 +15,7 @@ export async function routeGenerate(
   chat: ChatRequest,
   call: AttemptCall<ChatResult> = (model, options) => model.generate(chat, { ...options, callerInput: chat }),
 ): Promise<RouteResult<ChatResult>> {
-  const result = await runAttempts(request, deps, call);
+  const result = await runAttempts({ ...request, maxOutputTokens: chat.maxTokens }, deps, call);
   if (result.ok) await result.settle({ usage: result.value.usage });
   return result;
 }

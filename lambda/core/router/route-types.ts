@@ -26,6 +26,11 @@ export interface AttemptTimeouts {
   totalMs: number;
   /** After a stream's commit: the longest silence between two events before the stream ends with an error event. */
   idleMs: number;
+  /**
+   * The route's expected output rate, in tokens per second: a plain answer's total limit grows by
+   * the time the caller's `max_tokens` takes at it. Absent: `DEFAULT_OUTPUT_TOKENS_PER_SEC` (20).
+   */
+  outputTokensPerSec?: number | undefined;
 }
 
 /** A model the router may call, with what the catalog says about it. */
@@ -77,6 +82,12 @@ export interface RouteRequest {
   signal?: AbortSignal | undefined;
   stream: boolean;
   /**
+   * The caller's `max_tokens` of a plain chat answer: the attempt's total limit makes room for
+   * that much output (docs/configuration.md#timeouts). Absent for streams, embeddings, and
+   * requests that set none.
+   */
+  maxOutputTokens?: number | undefined;
+  /**
    * A failure's request line waits for its `conclude` (a last resort may still answer,
    * docs/design.md#last-resort). Default: written when the loop ends.
    */
@@ -102,6 +113,7 @@ export type AttemptRecord = Pick<
   | 'status'
   | 'retryAfterMs'
   | 'timeoutPhase'
+  | 'callerSized'
   | 'latencyMs'
   | 'skipped'
   | 'recovery'

@@ -1,4 +1,9 @@
 import { FAILURE_POLICY } from '../failures/failure-class.js';
+import {
+  DEFAULT_OUTPUT_TOKENS_PER_SEC,
+  outputAllowanceMs,
+  totalWithOutput,
+} from '../failures/output-allowance.js';
 import { ProviderError } from '../failures/provider-error.js';
 import { SchemaInvalidError } from '../failures/schema-invalid-error.js';
 import { toProviderError } from '../failures/to-provider-error.js';
@@ -54,7 +59,7 @@ export async function runAttempts<T>(
     const outcome = await attempt(
       call,
       planned.route,
-      attemptLimits(planned.route, deadline - startedAttemptAt),
+      attemptLimits(planned.route, deadline - startedAttemptAt, request.maxOutputTokens),
       deps,
       signal,
     );
@@ -103,11 +108,23 @@ type AttemptOutcome<T> = { ok: true; value: T; signal: AbortSignal } | { ok: fal
 
 /**
  * The route's first-byte and total limits (docs/configuration.md#timeouts), neither past the
- * request's deadline (`leftMs` from now). The connect limit is the transport's, `idleMs` the
- * committed stream's.
+ * request's deadline (`leftMs` from now). The total grows by the time the caller's `max_tokens`
+ * takes at the route's expected rate (`maxTokens` is set for plain answers only: a stream's
+ * attempt ends at its commit). The connect limit is the transport's, `idleMs` the committed
+ * stream's.
  */
-function attemptLimits({ timeouts }: RouteModel, leftMs: number): AttemptLimits {
-  return { firstByteMs: Math.min(timeouts.firstByteMs, leftMs), totalMs: Math.min(timeouts.totalMs, leftMs) };
+function attemptLimits(
+  { timeouts }: RouteModel,
+  leftMs: number,
+  maxTokens: number | undefined,
+): AttemptLimits {
+  const rate = timeouts.outputTokensPerSec ?? DEFAULT_OUTPUT_TOKENS_PER_SEC;
+  const allowanceMs = outputAllowanceMs(maxTokens, rate);
+  return {
+    firstByteMs: Math.min(timeouts.firstByteMs, leftMs),
+    totalMs: Math.min(totalWithOutput(timeouts, allowanceMs), leftMs),
+    allowanceMs,
+  };
 }
 
 /**

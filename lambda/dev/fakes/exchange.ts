@@ -138,6 +138,11 @@ export class Exchange {
     });
   }
 
+  /** Waits `ms` more between the headers and the body (a model still writing its answer). */
+  delayBodyBy(ms: number): void {
+    this.#bodyDelayMs += ms;
+  }
+
   /** Sends the headers at once and waits `bodyDelayMs` before the first frame (a slow first token). */
   private async delayBody(): Promise<void> {
     if (!this.#bodyDelayMs) return;

@@ -77,6 +77,13 @@ export const faultSchema = z
     finishReason: z.enum(['stop', 'length', 'content_filter', 'guardrail']).optional(),
     /** Streaming: delay between chunks, in ms. Default 0 (the whole stream in one write). */
     chunkDelayMs: z.int().nonnegative().optional(),
+    /**
+     * OpenAI fake: the model writes its answer at this many tokens per second (other fakes ignore
+     * it). A plain answer's headers go at once and its body when every completion token is
+     * written (`bodyDelayMs` adds to that); a stream's chunks are spaced to the same rate
+     * (unless `chunkDelayMs` says). The answer is `text` cut at the request's `max_tokens`.
+     */
+    tokensPerSec: z.number().positive().optional(),
     /** Embeddings: answer vectors of this length. Default: the request's `dimensions`, else 1536. */
     dimensions: z.int().positive().max(65_536).optional(),
     /**

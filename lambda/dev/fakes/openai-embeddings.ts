@@ -31,6 +31,18 @@ export function fakeVector(seedText: string, length: number): number[] {
   return raw.map((n) => Number((n / norm).toFixed(6)));
 }
 
+/**
+ * What the fake's toy tokenizer reads an input as, for `echoPrompt`: a text as it is, a token
+ * array as one character per token id (its Unicode code point). A real upstream decodes with its
+ * vocabulary; either way the caller chooses the words, which is what the echo drill needs.
+ */
+export function decodeEmbeddingInput(input: string | readonly number[]): string {
+  if (typeof input === 'string') return input;
+  return input
+    .map((id) => (Number.isInteger(id) && id >= 0 && id <= 0x10ffff ? String.fromCodePoint(id) : '\ufffd'))
+    .join('');
+}
+
 function base64(vector: readonly number[]): string {
   const buffer = Buffer.alloc(vector.length * 4);
   vector.forEach((value, index) => {
@@ -58,7 +70,11 @@ export async function embeddings(ex: Exchange, script: FakeScript): Promise<void
     role: 'input',
     text: typeof input === 'string' ? input : JSON.stringify(input),
   }));
-  const { fault } = record;
+  // An upstream that quotes the input it could not embed: the last one, decoded.
+  const last = inputs[inputs.length - 1] ?? '';
+  const fault = record.fault.echoPrompt
+    ? { ...record.fault, errorMessage: decodeEmbeddingInput(last) }
+    : record.fault;
   if (!(await ex.beforeHeaders(fault))) return;
   const headers = { 'x-request-id': `req_fake_${record.seq}` } as Record<string, string>;
   if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);

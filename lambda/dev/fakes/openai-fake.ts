@@ -107,7 +107,9 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
     toolsOffered: (body.tools?.length ?? 0) > 0,
     toolIdPrefix: 'call_',
   });
+  const writingMs = fault.tokensPerSec ? Math.ceil((plan.completionTokens * 1000) / fault.tokensPerSec) : 0;
   if (!stream) {
+    ex.delayBodyBy(writingMs);
     const completion = completionBody(meta, plan);
     if (fault.cutAfterChunks !== undefined) return ex.partialJson(completion, headers);
     return ex.json(status, completion, headers);
@@ -119,5 +121,6 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
     error: midStreamError ? openaiErrorBody(status, body.model, fault) : undefined,
   });
   ex.writeHead(midStreamError ? 200 : status, { ...headers, ...SSE_HEADERS });
-  await ex.frames(frames, fault.chunkDelayMs ?? 0, cut.ending);
+  const chunkDelayMs = fault.chunkDelayMs ?? Math.ceil(writingMs / Math.max(1, plan.chunks.length));
+  await ex.frames(frames, chunkDelayMs, cut.ending);
 }

@@ -13,7 +13,7 @@ import { systemSleep } from '../../../lambda/wiring/system-time.js';
  * `timeoutMs` (the router's one timer, on the real clock). Adapters have no timer of their own.
  */
 export function attemptOptions(timeoutMs: number): CallOptions {
-  const limits = { firstByteMs: timeoutMs, totalMs: timeoutMs };
+  const limits = { firstByteMs: timeoutMs, totalMs: timeoutMs, allowanceMs: 0 };
   return { signal: startAttemptDeadline(systemSleep, Date.now, limits, undefined).signal, timeoutMs };
 }
 
