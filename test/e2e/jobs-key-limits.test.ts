@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../lambda/core/jobs/job.js';
+import { createMemoryJobQueue } from '../../lambda/jobs/memory/memory-job-queue.js';
+import { createMemoryJobStore } from '../../lambda/jobs/memory/memory-job-store.js';
+import { systemClock } from '../../lambda/wiring/system-time.js';
 import {
   bearer,
   type GatewayHarness,
@@ -116,6 +119,29 @@ describe("jobs count against their key's limits", () => {
     // Runs of admitted jobs are not counted a second time: all ten ran at once.
     expect(jobs.store.all().every((r) => r.status === 'succeeded' && r.runs.length === 1)).toBe(true);
     expect(h.received('model-a')).toBe(10);
+  });
+
+  it("admits a job's retry against its key again: a key with no room left gets the retry refused, not run", async () => {
+    // Messages come back 50 ms after a failed run instead of SQS's 30 s.
+    const jobs: MemoryJobs = {
+      store: createMemoryJobStore({ clock: systemClock }),
+      queue: createMemoryJobQueue({ clock: systemClock, maxReceiveCount: 3, visibilityTimeoutSeconds: 0.05 }),
+    };
+    const h = await gateway(jobs, (config) => {
+      config.admission = { keys: { alice: { requestsPerMinute: 2 } } };
+    });
+    // Every attempt of the first run fails (the router may try the route up to maxAttempts times).
+    h.openai.script('model-a', [{ status: 503 }, { status: 503 }, { status: 503 }]);
+    const first = ((await (await postJob(h, KEYS.alice)).json()) as { id: string }).id;
+    h.startWorker();
+    await waitFor(() => (jobs.store.all().find((r) => r.jobId === first)?.runs.length ?? 0) === 1);
+    // The first run used the POST's reservation; this second job takes the key's last request.
+    expect((await postJob(h, KEYS.alice)).status).toBe(202);
+    await waitFor(() => (jobs.store.all().find((r) => r.jobId === first)?.runs.length ?? 0) >= 2);
+    const runs = jobs.store.all().find((r) => r.jobId === first)?.runs ?? [];
+    expect(runs[0]?.attempts).toBeGreaterThan(0);
+    expect(runs[0]?.refused).toBeUndefined();
+    expect(runs[1]).toMatchObject({ attempts: 0, refused: { code: 'rate_limit_exceeded' } });
   });
 
   it('still runs a job stored before key admission (no key limits on its record) under its pipeline limits only', async () => {
