@@ -31,7 +31,8 @@ const isNamed = (error: unknown, name: string) => error instanceof Error && erro
  * table): pay-per-request, `keys` as string attributes, then TTL on `keys.ttlAttribute`. dynalite
  * has no `UpdateTimeToLive`; that failure is tolerated, because readers ignore expired items
  * themselves. Safe when several processes start at once: a concurrent creation is waited for.
- * `label` names the table in the error when it does not become ACTIVE in time.
+ * A table still being deleted is waited out and created again. `label` names the table in the
+ * error when it does not become ACTIVE in time.
  */
 export async function ensureTable(
   client: DynamoDBClient,
@@ -39,8 +40,11 @@ export async function ensureTable(
   table: { label: string; keys: LocalTableKeys },
   options: EnsureTableOptions = {},
 ): Promise<TableOutcome> {
-  const status = await tableStatus(client, tableName);
+  let status = await tableStatus(client, tableName);
   if (status === 'ACTIVE') return 'exists';
+  // A table being deleted (one lost while the gateway ran) never becomes ACTIVE again: wait until
+  // it is gone, then create it anew.
+  if (status === 'DELETING') status = await goneOrStatus(client, tableName, options);
   if (status === undefined) {
     const keys = [table.keys.partitionKey, ...(table.keys.sortKey ? [table.keys.sortKey] : [])];
     try {
@@ -82,6 +86,23 @@ async function tableStatus(client: DynamoDBClient, tableName: string): Promise<s
   } catch (error) {
     if (isNamed(error, 'ResourceNotFoundException')) return undefined;
     throw error;
+  }
+}
+
+/** Polls a DELETING table until it is gone (undefined) or shows another status; fails after `waitMs`. */
+async function goneOrStatus(
+  client: DynamoDBClient,
+  tableName: string,
+  options: EnsureTableOptions,
+): Promise<string | undefined> {
+  const waitMs = options.waitMs ?? 15_000;
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const status = await tableStatus(client, tableName);
+    if (status !== 'DELETING') return status;
+    if (Date.now() > until)
+      throw new SwitchyardError(`table '${tableName}' was still being deleted after ${waitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
   }
 }
 

@@ -106,11 +106,13 @@ export async function serveCommand(
   };
   const exposure = checkServeExposure(values.host, config, values.insecure);
   const breakerStore = await selectBreakerStore(storeSettings, { ensureTable: true });
-  const admissionStore = selectAdmissionStore(storeSettings, systemClock);
   // Log and ledger lines of one turn of the event loop leave stdout in one write (order kept).
   const stdoutLines = coalescedLines((text) => io.stdout(text));
   const stdoutLine: LineWriter = stdoutLines.line;
   const log = createJsonLogger(stdoutLine);
+  const admissionStore = selectAdmissionStore(storeSettings, systemClock, {
+    restoreTable: { onRestore: (outcome) => logTableRestore(log, storeSettings.tableName, outcome) },
+  });
   const ledgerFile = values.ledger === undefined ? undefined : openLedgerFile(values.ledger, io.cwd, log);
   const ledgerLine: LineWriter = ledgerFile?.write ?? stdoutLine;
   // Jobs: a SQLite file by default; memory or DynamoDB + SQS when --jobs / SWITCHYARD_JOBS say so.
@@ -256,4 +258,19 @@ function openLedgerFile(
     },
     close: () => new Promise<void>((done) => stream.end(done)),
   };
+}
+
+/** The admission table went missing while `serve` ran and was created again (or could not be). */
+function logTableRestore(
+  log: Logger,
+  tableName: string,
+  outcome: { ok: true } | { ok: false; error: string },
+) {
+  if (outcome.ok)
+    log.warn('admission table was missing and is created again; its counters start from zero', { tableName });
+  else
+    log.error('admission table is missing and could not be created again', {
+      tableName,
+      error: outcome.error,
+    });
 }

@@ -14,6 +14,7 @@ import { addChatCompletions } from './chat-completions.js';
 import { addEmbeddings, embeddingsAsked } from './embeddings.js';
 import type { HttpEnv } from './http-env.js';
 import { addInfoRoutes } from './info-routes.js';
+import type { JobPostAdmission } from './job-reservation.js';
 import { createJobsApp, type JobsHttpOptions } from './jobs-routes.js';
 import { addMessages } from './messages-route.js';
 import { addObserveRoutes, type ObserveRoutes } from './observe-routes.js';
@@ -43,8 +44,8 @@ export interface HttpAppOptions {
    * Absent: no key is an operator, no schedule has readers.
    */
   access?: (() => AccessPolicy) | undefined;
-  /** Admission of chat requests (docs/design.md#admission). Absent: every request is admitted. */
-  admission?: (AdmissionGateDeps & { now: () => number }) | undefined;
+  /** Admission of chat requests and new jobs (docs/design.md#admission). Absent: every request is admitted. */
+  admission?: (AdmissionGateDeps & { now: () => number; jobQuota?: JobPostAdmission['quotaOf'] }) | undefined;
   /** Spans per chat request and attempt (docs/design.md#traces). Absent: no spans, no cost. */
   tracing?: RequestTracing | undefined;
   /** `GET /metrics` and the status page (docs/operations.md#metrics). Absent: those routes 404. */
@@ -93,7 +94,15 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     addObserveRoutes(app, options.observe, { gateway, catalog, log, callerKeys: options.callerKeys, access });
   }
   if (options.jobs) {
-    app.route('/v1/jobs', createJobsApp({ gateway, catalog, bounds, jobs: options.jobs, log, access }));
+    const jobAdmission = admission && {
+      admission: admission.admission,
+      catalog,
+      quotaOf: admission.jobQuota ?? (async () => undefined),
+    };
+    app.route(
+      '/v1/jobs',
+      createJobsApp({ gateway, catalog, bounds, jobs: options.jobs, log, access, admission: jobAdmission }),
+    );
   }
 
   app.notFound((c) =>

@@ -1,5 +1,6 @@
 import type { JobRecord } from '../core/jobs/job.js';
 import type { JobQueue, JobStore } from '../core/jobs/job-ports.js';
+import { type JobQuota, JobQuotaExceededError } from '../core/jobs/job-quota.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock } from '../core/time.js';
 import { JobStoreFullError } from '../jobs/memory/memory-job-store.js';
@@ -14,6 +15,8 @@ export type JobAdmission =
   | { kind: 'conflict' }
   /** The local job store is full; `message` says by what. */
   | { kind: 'full'; message: string }
+  /** The caller key already has as many unfinished jobs as its quota allows. */
+  | { kind: 'over_quota'; message: string; quota: JobQuota }
   /** The id was taken but the record is gone again (TTL between two calls). */
   | { kind: 'vanished' }
   /** Saved but not queued: the caller's retry (with the same key) repairs it. */
@@ -65,18 +68,26 @@ async function replay(deps: JobAdmissionDeps, incoming: JobRecord): Promise<JobA
 }
 
 /**
- * Takes a new job: persists it first (once the record exists, a lost enqueue is repaired by the
+ * Takes a new job: persists it first (under `quota`, when the caller key has one) (once the record exists, a lost enqueue is repaired by the
  * caller's retry), then queues it. A record whose id exists already is an idempotent replay.
  */
 export async function admitJob(
   deps: JobAdmissionDeps,
   record: JobRecord,
   idempotent: boolean,
+  quota?: JobQuota,
 ): Promise<JobAdmission> {
   let created: boolean;
   try {
-    created = await deps.store.create(record);
+    created = await deps.store.create(record, quota);
   } catch (error) {
+    if (error instanceof JobQuotaExceededError) {
+      deps.log.warn('job refused: the key is at its job quota', {
+        pipeline: record.pipeline,
+        field: quota?.field,
+      });
+      return { kind: 'over_quota', message: error.message, quota: error.quota };
+    }
     if (!(error instanceof JobStoreFullError)) throw error;
     deps.log.warn('job refused: the local job store is full', { pipeline: record.pipeline });
     return { kind: 'full', message: error.message };

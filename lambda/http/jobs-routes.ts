@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { validator } from 'hono/validator';
 import * as z from 'zod';
+import { toStoredTicket } from '../core/admission/stored-ticket.js';
 import { type ChatCompletionBody, chatCompletionBodySchema } from '../core/chat/chat-request-schema.js';
 import type { Target } from '../core/gateway/target.js';
 import { type JobRecord, publicJobId } from '../core/jobs/job.js';
@@ -11,9 +12,11 @@ import type { Logger } from '../core/logger.js';
 import type { Clock } from '../core/time.js';
 import { systemClock } from '../wiring/system-time.js';
 import type { AccessPolicy } from './access-policy.js';
-import { routeTarget, type TargetDeps, withinMessageLimit } from './chat-admission.js';
+import { BUDGET_REMAINING_HEADER, refusalResponse } from './admission-gate.js';
+import { routeTarget, type TargetDeps, type TargetEnv, withinMessageLimit } from './chat-admission.js';
 import type { HttpEnv } from './http-env.js';
 import { admitJob, type JobAdmission, type JobAdmissionDeps } from './job-admission.js';
+import { type JobPostAdmission, releaseJob, reserveJob } from './job-reservation.js';
 import { jsonBody } from './json-body.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 
@@ -32,6 +35,8 @@ export interface JobsAppDeps extends TargetDeps {
   log: Logger;
   /** Who reads scheduled jobs: the schedule's readers and operator keys. */
   access: () => AccessPolicy;
+  /** Admission of new jobs against their key's and pipeline's limits and quota. Absent: every job is taken. */
+  admission?: JobPostAdmission | undefined;
 }
 
 /**
@@ -79,7 +84,10 @@ interface NewJob {
   idempotencyKey: string | undefined;
 }
 
-/** The record of a new job: queued, owned by the caller's key, kept `retentionDays`. */
+/**
+ * The record of a new job: queued, owned by the caller's key, whose limits its runs count
+ * against (`keyLimits`), kept `retentionDays`.
+ */
 function newJobRecord(job: NewJob, now: number, retentionDays: number): JobRecord {
   const { stream: _stream, stream_options: _options, ...request } = job.body;
   return {
@@ -94,6 +102,7 @@ function newJobRecord(job: NewJob, now: number, retentionDays: number): JobRecor
     runs: [],
     expiresAt: Math.floor(now / 1000) + retentionDays * 86_400,
     owner: job.owner,
+    keyLimits: true,
   };
 }
 
@@ -116,6 +125,12 @@ function admissionResponse(admission: JobAdmission, idempotent: boolean): Respon
           'idempotency_key_reused',
           'Idempotency-Key',
         ),
+      );
+    case 'over_quota':
+      return errorResponse(
+        429,
+        errorBody(admission.message, 'rate_limit_error', 'job_quota_exceeded', admission.quota.field),
+        { 'retry-after': '30' },
       );
     case 'full':
       return errorResponse(503, errorBody(admission.message, 'api_error', 'jobs_full'), {
@@ -177,11 +192,46 @@ const jobNotFound = (id: string) =>
     ),
   );
 
+/**
+ * `POST /v1/jobs` once the body passed its checks: an idempotent repeat is answered from the
+ * stored job without counting again; a new job is admitted like a chat request of its key
+ * (docs/jobs.md#admission), then stored under the key's quota with its reservation.
+ */
+async function takeJob(
+  c: Context<
+    TargetEnv,
+    string,
+    { out: { json: ChatCompletionBody; header: { idempotencyKey: string | undefined } } }
+  >,
+  deps: JobsAppDeps,
+  taking: JobAdmissionDeps,
+): Promise<Response> {
+  const { idempotencyKey } = c.req.valid('header');
+  const owner = c.var.callerKeyName;
+  const job = { body: c.req.valid('json'), target: c.var.target, owner, idempotencyKey };
+  const idempotent = idempotencyKey !== undefined;
+  const record = newJobRecord(job, taking.clock.now(), deps.jobs.retentionDays);
+  if (idempotent && (await taking.store.get(record.jobId)))
+    return admissionResponse(await admitJob(taking, record, idempotent), idempotent);
+
+  const reserved = await reserveJob(deps.admission, owner, job.target, job.body);
+  if (!reserved.ok) return refusalResponse(reserved.refusal, taking.clock.now());
+  const { ticket } = reserved;
+  record.reservation = ticket && toStoredTicket(ticket);
+  const quota = await deps.admission?.quotaOf(owner);
+  const outcome = await admitJob(taking, record, idempotent, quota);
+  // An unqueued job is stored with its reservation: the caller's retry queues it.
+  if (outcome.kind !== 'accepted' && outcome.kind !== 'unqueued') await releaseJob(deps.admission, ticket);
+  const response = admissionResponse(outcome, idempotent);
+  if (outcome.kind === 'accepted' && ticket?.budgetRemainingUsd !== undefined)
+    response.headers.set(BUDGET_REMAINING_HEADER, ticket.budgetRemainingUsd.toFixed(6));
+  return response;
+}
+
 /** The jobs API as a sub-app, mounted at `/v1/jobs`: `POST /` takes a job, `GET /{id}` reads one. */
 export function createJobsApp(deps: JobsAppDeps): Hono<HttpEnv> {
   const { store, queue } = deps.jobs;
   const clock = deps.jobs.clock ?? systemClock;
-  const { retentionDays } = deps.jobs;
   const admission: JobAdmissionDeps = { store, queue, clock, log: deps.log };
   const jobs = new Hono<HttpEnv>();
 
@@ -191,18 +241,7 @@ export function createJobsApp(deps: JobsAppDeps): Hono<HttpEnv> {
     withinMessageLimit(deps.bounds),
     idempotencyKeyHeader,
     routeTarget(deps),
-    async (c) => {
-      const { idempotencyKey } = c.req.valid('header');
-      const job = {
-        body: c.req.valid('json'),
-        target: c.var.target,
-        owner: c.var.callerKeyName,
-        idempotencyKey,
-      };
-      const idempotent = idempotencyKey !== undefined;
-      const outcome = await admitJob(admission, newJobRecord(job, clock.now(), retentionDays), idempotent);
-      return admissionResponse(outcome, idempotent);
-    },
+    (c) => takeJob(c, deps, admission),
   );
 
   jobs.get('/:id', async (c) => {

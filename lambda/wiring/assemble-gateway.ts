@@ -12,6 +12,7 @@ import type { ChainSource } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import { createGateway, type Gateway } from '../core/gateway/gateway.js';
 import type { JobAdmission } from '../core/jobs/job-ports.js';
+import { jobQuotaOf } from '../core/jobs/job-quota.js';
 import type { AnswerCache } from '../core/last-resort/answer-cache.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
@@ -26,8 +27,8 @@ import { createRouteModels, type ProviderAccess } from '../providers/create-chat
 import { createMemoryAdmissionStore } from '../stores/memory-admission-store.js';
 import { createMemoryAnswerCache } from '../stores/memory-answer-cache.js';
 import { createAjvSchemaValidator } from '../validation/ajv-schema-validator.js';
+import { jobRunAdmission } from './job-run-admission.js';
 import { createObservers } from './observe-gateway.js';
-import { pipelineJobAdmission } from './pipeline-job-admission.js';
 import { sha256Digest } from './sha256-digest.js';
 import { systemClock, systemRandom, systemSleep } from './system-time.js';
 import { traceLedger } from './trace-ledger.js';
@@ -101,10 +102,11 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
   // The meter sits on the ledger, so every attempt's cost reaches the settlement.
   const observed = observers.ledger(options.ledger);
   const meter = createSpendMeter(tracing ? tracing.ledger(observed) : observed);
+  const admissionSettings = options.admissionSettings ?? (async () => config.admission);
   const admission = createAdmission({
     store: options.admissionStore ?? createMemoryAdmissionStore(clock),
     clock,
-    settings: options.admissionSettings ?? (async () => config.admission),
+    settings: admissionSettings,
     onStoreFailure: (failure) => {
       const error = failure.error instanceof Error ? failure.error.name : 'unknown';
       log.warn('admission store call failed', {
@@ -143,10 +145,16 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     jobs: options.jobs,
     bounds: config.limits,
     access: options.accessPolicy ?? (() => staticAccess),
-    admission: { admission, meter, catalog, now: () => clock.now() },
+    admission: {
+      admission,
+      meter,
+      catalog,
+      now: () => clock.now(),
+      jobQuota: async (key) => jobQuotaOf(await admissionSettings(), key, config.jobs.maxQueuedPerKey),
+    },
     tracing,
     observe: observers.routes(gateway, admission),
   });
-  const jobAdmission = pipelineJobAdmission(admission, meter, catalog);
+  const jobAdmission = jobRunAdmission(admission, meter, catalog);
   return { app, gateway, catalog, store: options.store, jobAdmission };
 }

@@ -43,9 +43,10 @@ export function createApiFunction(scope: Construct, id: string, props: ApiFuncti
     breakerTable: props.breakerTable,
     config: props.config,
   });
+  // BatchGetItem: a key's job quota item is pruned of finished jobs by reading them in one batch.
   fn.allow(
     'CreateJobs',
-    ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
+    ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem'],
     [props.jobs.table.tableArn],
   );
   fn.allow('EnqueueJobs', ['sqs:SendMessage'], [props.jobs.queues.queue.queueArn]);

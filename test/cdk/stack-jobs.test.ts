@@ -142,6 +142,14 @@ describe('Switchyard stack: schedules and jobs', () => {
     );
   });
 
+  it('lets the API create jobs and read a key’s quota jobs in one batch on the jobs table only', () => {
+    const create = roleStatements(template, 'ApiFunctionRole').find((s) => s.Sid === 'CreateJobs');
+    expect((create ? actionsOf(create) : []).sort()).toEqual(
+      ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
+    );
+    expect(arnText(create?.Resource)).toBe(`<${logicalId('AWS::DynamoDB::Table', 'JobsJobsTable')}.Arn>`);
+  });
+
   it('gives the worker no wildcard action, no sending, and its webhook secrets by name', () => {
     const worker = roleStatements(template, 'ScheduledJobsWorkerRole');
     const actions = worker.flatMap(actionsOf);

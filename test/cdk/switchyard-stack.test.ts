@@ -89,6 +89,7 @@ describe('Switchyard stack', () => {
     ]);
     const jobs = dynamo.find((s) => JSON.stringify(s.Resource).includes('JobsTable'));
     expect(jobs && actionsOf(jobs).sort()).toEqual([
+      'dynamodb:BatchGetItem',
       'dynamodb:GetItem',
       'dynamodb:PutItem',
       'dynamodb:UpdateItem',

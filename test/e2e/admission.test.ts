@@ -182,7 +182,7 @@ describe('admission over HTTP', () => {
 });
 
 describe('admission of jobs', () => {
-  it("counts job runs against their pipeline's limit and keeps a refused job retrying, never lost", async () => {
+  it("counts API jobs against their pipeline's limit at POST, and keeps a run refused by it retrying, never lost", async () => {
     const jobs = memoryJobs();
     const h = await startGatewayHarness(
       { p: { chain: 'a, b' } },
@@ -194,19 +194,34 @@ describe('admission of jobs', () => {
       },
     );
     open.push(h);
-    const body = { model: 'p', messages: [{ role: 'user', content: 'summarise the night' }] };
-    const post = async () =>
-      (
-        (await (
-          await fetch(`${h.url}/v1/jobs`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(body),
-          })
-        ).json()) as { id: string }
-      ).id;
-    const first = await post();
-    const second = await post();
+    const body = { model: 'p', messages: [{ role: 'user' as const, content: 'summarise the night' }] };
+    const post = () =>
+      fetch(`${h.url}/v1/jobs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const first = ((await (await post()).json()) as { id: string }).id;
+    const refused = await post();
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string; param: string } }).error).toMatchObject({
+      code: 'rate_limit_exceeded',
+      param: 'admission.pipelines.p.requestsPerMinute',
+    });
+    // A run with no reservation of its own (a scheduled job, or one stored before jobs were admitted at POST).
+    const now = Date.now();
+    const second = 'job_00000000000000000000000000000002';
+    await jobs.store.create({
+      jobId: second,
+      pipeline: 'p',
+      request: body,
+      status: 'queued',
+      createdAt: now,
+      updatedAt: now,
+      runs: [],
+      expiresAt: Math.floor(now / 1000) + 86_400,
+    });
+    await jobs.queue.send({ jobId: second }, { delaySeconds: 0 });
     h.startWorker();
     await waitFor(() => {
       const records = [
@@ -218,10 +233,10 @@ describe('admission of jobs', () => {
     const statuses = [first, second].map((id) => jobs.store.all().find((r) => r.jobId === id));
     const done = statuses.filter((r) => r?.status === 'succeeded');
     const waiting = statuses.filter((r) => r?.status === 'retrying');
-    expect(done).toHaveLength(1);
-    expect(waiting).toHaveLength(1);
+    expect(done.map((r) => r?.jobId)).toEqual([first]);
+    expect(waiting.map((r) => r?.jobId)).toEqual([second]);
     expect(waiting[0]?.runs[0]).toMatchObject({ attempts: 0, refused: { code: 'rate_limit_exceeded' } });
-    const view = (await (await fetch(`${h.url}/v1/jobs/${waiting[0]?.jobId}`)).json()) as {
+    const view = (await (await fetch(`${h.url}/v1/jobs/${second}`)).json()) as {
       runs: { refused?: { code: string; resets_at: string } }[];
     };
     expect(view.runs[0]?.refused?.code).toBe('rate_limit_exceeded');

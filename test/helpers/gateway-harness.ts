@@ -4,6 +4,7 @@ import type { BreakerStore } from '../../lambda/core/breaker/breaker-store.js';
 import type { ChainParameterStore } from '../../lambda/core/catalog/chain-sources.js';
 import { jobsSchema } from '../../lambda/core/catalog/jobs-config-schema.js';
 import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
+import type { JobStore } from '../../lambda/core/jobs/job-ports.js';
 import type { AnswerCache } from '../../lambda/core/last-resort/answer-cache.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { silentLogger } from '../../lambda/core/logger.js';
@@ -66,8 +67,8 @@ export async function startGatewayHarness(
     keyless?: boolean;
     /** Adds the Anthropic provider `an` (key `ANTHROPIC_KEY`, set) with one model `an` (`claude-model`). */
     anthropic?: boolean;
-    /** `POST /v1/jobs` and `GET /v1/jobs/{id}` on these jobs; `startWorker()` runs them. */
-    jobs?: MemoryJobs;
+    /** `POST /v1/jobs` and `GET /v1/jobs/{id}` on these jobs (any store); `startWorker()` runs them. */
+    jobs?: { store: JobStore; queue: MemoryJobQueue };
     /** Turns caller authentication on with these keys. */
     auth?: HarnessAuth;
     /** The last-resort answer cache; default: the gateway's own memory cache. */

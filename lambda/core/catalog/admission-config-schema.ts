@@ -16,14 +16,23 @@ export const admissionLimitsSchema = z.strictObject({
   usdPerDay: z.number().positive().max(1_000_000).optional(),
 });
 
+/**
+ * The limits of one caller key: the shared ones, and how many unfinished jobs (queued, running or
+ * retrying) it may keep in the job store, so that one key cannot fill it for every other caller.
+ */
+export const keyLimitsSchema = admissionLimitsSchema.extend({
+  /** Unfinished jobs the key may have at once; over it `POST /v1/jobs` answers 429 `job_quota_exceeded`. Default: `jobs.maxQueuedPerKey`. */
+  maxQueuedJobs: positiveInt.max(100_000).optional(),
+});
+
 /** What admission does when its store cannot be reached: admit (`open`) or refuse with 503 (`closed`). */
 export const storeFailurePolicySchema = z.enum(['open', 'closed']);
 
 export const admissionSchema = z.strictObject({
   /** Limits per caller key name (the names of `auth.keys` or the SSM caller keys). Default none. */
-  keys: z.record(keyName, admissionLimitsSchema).default({}),
+  keys: z.record(keyName, keyLimitsSchema).default({}),
   /** Limits of every authenticated caller key not named in `keys`. Default: none. */
-  defaultKey: admissionLimitsSchema.prefault({}),
+  defaultKey: keyLimitsSchema.prefault({}),
   /** Limits per configured pipeline (shared by every caller of it). Default none. */
   pipelines: z.record(pipelineName, admissionLimitsSchema).default({}),
   /**
@@ -46,4 +55,5 @@ export const admissionSchema = z.strictObject({
 
 export type AdmissionSettings = z.output<typeof admissionSchema>;
 export type AdmissionLimitsConfig = z.output<typeof admissionLimitsSchema>;
+export type KeyLimitsConfig = z.output<typeof keyLimitsSchema>;
 export type StoreFailurePolicy = z.output<typeof storeFailurePolicySchema>;

@@ -58,6 +58,13 @@ export const jobsSchema = z.strictObject({
   maxReceiveCount: z.number().int().min(1).max(100).default(3),
   /** Days a job record is kept (TTL), and the queues' retention. Default 14. */
   retentionDays: z.number().int().min(1).max(14).default(14),
+  /**
+   * Unfinished jobs (queued, running or retrying) one caller key may have at once, unless
+   * `admission.keys.<key>.maxQueuedJobs` (or `admission.defaultKey.maxQueuedJobs`) says otherwise;
+   * over it `POST /v1/jobs` answers 429 `job_quota_exceeded`. Without authentication no key quota
+   * applies. Default 100.
+   */
+  maxQueuedPerKey: z.number().int().min(1).max(100_000).default(100),
 });
 
 export type ScheduleConfig = z.infer<typeof scheduleSchema>;

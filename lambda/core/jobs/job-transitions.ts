@@ -16,7 +16,9 @@ export const isFinished = (status: JobStatus): boolean => FINISHED.has(status);
 /**
  * Taking a job for a run: `queued`/`retrying`, or `running` whose lease ended before `now`
  * (its worker died or hung), becomes `running` with a lease until `now + leaseMs` (ms). A lease
- * ending exactly at `now` still holds, as in the DynamoDB condition `leaseUntil < :now`.
+ * ending exactly at `now` still holds, as in the DynamoDB condition `leaseUntil < :now`. The
+ * claimed record carries the job's `reservation` (what `POST /v1/jobs` reserved), and the record
+ * written no longer does: exactly one run ever receives it.
  */
 export function claimTransition(
   record: JobRecord | undefined,
@@ -26,8 +28,9 @@ export function claimTransition(
   if (!record) return { result: { kind: 'missing' } };
   if (isFinished(record.status)) return { result: { kind: 'finished', record } };
   if (record.status === 'running' && (record.leaseUntil ?? 0) >= now) return { result: { kind: 'busy' } };
-  const write: JobRecord = { ...record, status: 'running', leaseUntil: now + leaseMs, updatedAt: now };
-  return { result: { kind: 'claimed', record: write }, write };
+  const claimed: JobRecord = { ...record, status: 'running', leaseUntil: now + leaseMs, updatedAt: now };
+  const { reservation: _handedOver, ...write } = claimed;
+  return { result: { kind: 'claimed', record: claimed }, write };
 }
 
 /** `running` → `succeeded` with the answer and the run appended; the lease goes. */

@@ -1,3 +1,4 @@
+import type { StoredTicket } from '../admission/stored-ticket.js';
 import type { FinishReason, ToolCall, Usage } from '../chat/chat-model.js';
 import type { ChatCompletionBody } from '../chat/chat-request-schema.js';
 import type { FailureClass } from '../failures/failure-class.js';
@@ -80,6 +81,18 @@ export interface JobRecord {
    * back: a job holds a prompt and an answer. Scheduled jobs have no owner.
    */
   owner?: string | undefined;
+  /**
+   * Set on API jobs taken since jobs count against their caller key (docs/jobs.md#admission): a
+   * run without a reservation is admitted against `owner`'s limits as well as the pipeline's.
+   * Absent on scheduled jobs and on API jobs stored before: pipeline limits only, as then.
+   */
+  keyLimits?: true | undefined;
+  /**
+   * What `POST /v1/jobs` reserved under the key's and the pipeline's limits, for the first run:
+   * a claim hands it to exactly one run (and removes it from the store), which settles it with
+   * the run's real use. Absent once handed out, and when no limit applied.
+   */
+  reservation?: StoredTicket | undefined;
   /** Lease of the worker that runs it: another worker does not take it before this time. */
   leaseUntil?: number | undefined;
   /** TTL, epoch seconds. */

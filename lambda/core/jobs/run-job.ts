@@ -28,7 +28,7 @@ export interface RunJobDeps {
   log: Logger;
   /** Aborts the run (the worker is shutting down): the job goes back to the queue. */
   signal?: AbortSignal | undefined;
-  /** The pipeline's admission limits. Absent: every run is admitted. */
+  /** Admission of runs (the POST's reservation, or the key's and pipeline's limits). Absent: every run is admitted. */
   admission?: JobAdmission | undefined;
 }
 
@@ -113,7 +113,13 @@ async function runClaimed(jobId: string, record: JobRecord, deps: RunJobDeps): P
     return settle(jobId, deps);
   }
 
-  const admitted = await deps.admission?.admit(jobId, target, record.request);
+  const admitted = await deps.admission?.admit({
+    jobId,
+    target,
+    request: record.request,
+    keyName: record.keyLimits ? record.owner : undefined,
+    reservation: record.reservation,
+  });
   if (admitted && !admitted.ok) {
     // Never lost: the job stays retrying, the queue brings it back, and after maxReceiveCount
     // it waits in the dead-letter queue for a replay.

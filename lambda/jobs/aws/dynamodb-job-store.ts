@@ -3,9 +3,11 @@ import * as z from 'zod';
 import { SwitchyardError } from '../../core/errors.js';
 import type { JobRecord, JobResult, JobRun, JobStatus } from '../../core/jobs/job.js';
 import type { ClaimResult, JobStore } from '../../core/jobs/job-ports.js';
+import type { JobQuota } from '../../core/jobs/job-quota.js';
 import type { Clock } from '../../core/time.js';
 import { putJobAlias, readJobAlias } from './dynamodb-job-aliases.js';
 import { JOB_TABLE_KEYS } from './dynamodb-job-keys.js';
+import { releaseQuotaSlot, takeQuotaSlot } from './dynamodb-job-quota.js';
 
 /** What `createDynamoDbJobStore` needs: a document client and the table name. */
 export interface DynamoDbJobStoreOptions {
@@ -113,7 +115,10 @@ export class DynamoDbJobStore implements JobStore {
     this.clock = options.clock ?? { now: () => Date.now() };
   }
 
-  async create(record: JobRecord): Promise<boolean> {
+  async create(record: JobRecord, quota?: JobQuota): Promise<boolean> {
+    const table = { client: this.client, tableName: this.tableName };
+    if (quota)
+      await takeQuotaSlot(table, quota, record.jobId, record.expiresAt, epochSeconds(record.createdAt));
     try {
       await this.client.send(
         new PutCommand({
@@ -157,8 +162,10 @@ export class DynamoDbJobStore implements JobStore {
   }
 
   async claim(jobId: string, now: number, leaseMs: number): Promise<ClaimResult> {
-    const attributes = await this.update(jobId, now, {
-      UpdateExpression: 'SET #status = :running, leaseUntil = :lease, #updatedAt = :now',
+    // The POST's reservation leaves the item in the claiming write (ALL_OLD still shows it), so
+    // exactly one run ever receives it.
+    const old = await this.update(jobId, now, {
+      UpdateExpression: 'SET #status = :running, leaseUntil = :lease, #updatedAt = :now REMOVE reservation',
       ConditionExpression: `${LIVE} AND (#status IN (:queued, :retrying) OR (#status = :running AND leaseUntil < :now))`,
       ExpressionAttributeValues: {
         ':running': 'running',
@@ -166,9 +173,12 @@ export class DynamoDbJobStore implements JobStore {
         ':retrying': 'retrying',
         ':lease': now + leaseMs,
       },
-      ReturnValues: 'ALL_NEW',
+      ReturnValues: 'ALL_OLD',
     });
-    if (attributes) return { kind: 'claimed', record: toRecord(attributes) };
+    if (old) {
+      const claimed = { ...old, status: 'running', leaseUntil: now + leaseMs, updatedAt: now };
+      return { kind: 'claimed', record: toRecord(claimed) };
+    }
     // The condition failed: one consistent read tells why.
     const record = await this.read(jobId, now);
     if (!record) return { kind: 'missing' };
@@ -190,8 +200,9 @@ export class DynamoDbJobStore implements JobStore {
         ':run': [plain(run)],
         ':none': [],
       },
-      ReturnValues: 'UPDATED_NEW',
+      ReturnValues: 'ALL_NEW',
     });
+    if (attributes) await this.release(attributes);
     return attributes !== undefined;
   }
 
@@ -206,7 +217,7 @@ export class DynamoDbJobStore implements JobStore {
     terminal: { code: string; message: string } | undefined,
   ): Promise<void> {
     const runs = '#runs = list_append(if_not_exists(#runs, :none), :run), #updatedAt = :now';
-    await this.update(jobId, now, {
+    const attributes = await this.update(jobId, now, {
       UpdateExpression: terminal
         ? `SET #status = :failed, #error = :error, ${runs} REMOVE leaseUntil`
         : // The lease goes, so that the redelivered message can claim the job at once.
@@ -219,7 +230,15 @@ export class DynamoDbJobStore implements JobStore {
         ':none': [],
         ...(terminal ? { ':failed': 'failed', ':error': plain(terminal) } : { ':retrying': 'retrying' }),
       },
+      ...(terminal ? { ReturnValues: 'ALL_NEW' as const } : {}),
     });
+    if (terminal && attributes) await this.release(attributes);
+  }
+
+  /** A finished job no longer counts against its owner's quota. */
+  private async release(item: Record<string, unknown>): Promise<void> {
+    if (typeof item.owner !== 'string' || typeof item.jobId !== 'string') return;
+    await releaseQuotaSlot({ client: this.client, tableName: this.tableName }, item.owner, item.jobId);
   }
 
   async markDelivered(jobId: string, now: number): Promise<boolean> {
@@ -252,7 +271,7 @@ export class DynamoDbJobStore implements JobStore {
       ConditionExpression: string;
       ExpressionAttributeNames?: Record<string, string>;
       ExpressionAttributeValues?: Record<string, unknown>;
-      ReturnValues?: 'ALL_NEW' | 'UPDATED_NEW';
+      ReturnValues?: 'ALL_NEW' | 'ALL_OLD' | 'UPDATED_NEW';
     },
   ): Promise<Record<string, unknown> | undefined> {
     try {

@@ -1,11 +1,13 @@
 import { SwitchyardError } from '../../core/errors.js';
-import type { JobRecord, JobStatus } from '../../core/jobs/job.js';
+import type { JobRecord } from '../../core/jobs/job.js';
 import type { ClaimResult, JobStore } from '../../core/jobs/job-ports.js';
+import { type JobQuota, JobQuotaExceededError } from '../../core/jobs/job-quota.js';
 import {
   claimTransition,
   deliveredTransition,
   enqueuedTransition,
   failTransition,
+  isFinished,
   succeedTransition,
 } from '../../core/jobs/job-transitions.js';
 import type { Clock } from '../../core/time.js';
@@ -41,8 +43,6 @@ export class JobStoreFullError extends SwitchyardError {
   }
 }
 
-const FINISHED: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed']);
-
 /**
  * Jobs in a Map, for `switchyard serve --jobs memory` and tests. Each method checks and writes in
  * one synchronous step with the shared transitions (`core/jobs/job-transitions.ts`), which is what
@@ -52,7 +52,8 @@ const FINISHED: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed']);
  * Like the table's TTL, a record past its `expiresAt` is gone (readers never see it; it is swept
  * on the next write). The store is bounded by `maxJobs` and `maxBytes`: to make room for a new
  * job it drops expired records, then the oldest finished ones; if only unfinished jobs remain it
- * refuses the new one with {@link JobStoreFullError} rather than lose a queued or running job.
+ * refuses the new one with {@link JobStoreFullError} rather than lose a queued or running job. A
+ * quota passed to `create` bounds one owner's unfinished jobs below that, so that no one key fills it.
  */
 export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): MemoryJobStore {
   const maxJobs = options.maxJobs ?? MEMORY_JOB_STORE_DEFAULTS.maxJobs;
@@ -99,7 +100,7 @@ export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): Memor
     for (const record of [...records.values()]) if (expired(record)) drop(record.jobId);
     for (const record of [...records.values()]) {
       if (!full(extra)) return;
-      if (FINISHED.has(record.status)) drop(record.jobId);
+      if (isFinished(record.status)) drop(record.jobId);
     }
     if (full(extra)) {
       throw new JobStoreFullError(
@@ -108,9 +109,17 @@ export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): Memor
     }
   };
 
+  // At most maxJobs records: counting them is cheaper than keeping a count right through every transition.
+  const unfinishedOf = (owner: JobQuota['owner']): number => {
+    let n = 0;
+    for (const r of records.values()) if (r.owner === owner && !isFinished(r.status) && !expired(r)) n += 1;
+    return n;
+  };
+
   return {
-    async create(record) {
+    async create(record, quota) {
       if (live(record.jobId)) return false;
+      if (quota && unfinishedOf(quota.owner) >= quota.max) throw new JobQuotaExceededError(quota);
       makeRoom(JSON.stringify(record).length);
       records.set(record.jobId, copy(record));
       reweigh(record);

@@ -47,6 +47,7 @@ CREATE TABLE IF NOT EXISTS jobs (
 ) STRICT;
 CREATE INDEX IF NOT EXISTS jobs_by_expiry ON jobs (expires_at);
 CREATE INDEX IF NOT EXISTS jobs_by_age ON jobs (created_at, status, bytes);
+CREATE INDEX IF NOT EXISTS jobs_by_owner ON jobs (json_extract(record, '$.owner'), status, expires_at);
 CREATE TABLE IF NOT EXISTS job_links (
   public_id TEXT PRIMARY KEY,
   job_id TEXT NOT NULL,

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { SwitchyardError } from '../../core/errors.js';
 import type { JobRecord, JobStatus } from '../../core/jobs/job.js';
 import type { JobStore } from '../../core/jobs/job-ports.js';
+import { JobQuotaExceededError } from '../../core/jobs/job-quota.js';
 import {
   claimTransition,
   deliveredTransition,
@@ -102,6 +103,10 @@ export function createSqliteJobStore(options: SqliteJobStoreOptions): JobStore {
     "SELECT job_id, bytes FROM jobs WHERE status IN ('succeeded', 'failed') ORDER BY created_at, job_id LIMIT 100",
   );
   const remove = db.prepare('DELETE FROM jobs WHERE job_id = ?');
+  // The expression is the index's (jobs_by_owner), so the count reads the index alone.
+  const unfinishedOf = db.prepare(
+    "SELECT count(*) AS n FROM jobs WHERE json_extract(record, '$.owner') = ? AND status NOT IN ('succeeded', 'failed') AND expires_at > ?",
+  );
   const link = db.prepare(
     'INSERT OR REPLACE INTO job_links (public_id, job_id, expires_at) VALUES (?, ?, ?)',
   );
@@ -144,7 +149,7 @@ export function createSqliteJobStore(options: SqliteJobStoreOptions): JobStore {
   };
 
   return {
-    async create(record) {
+    async create(record, quota) {
       const text = JSON.stringify(record);
       return immediate(db, () => {
         const nowSec = epochSeconds(record.createdAt);
@@ -152,6 +157,9 @@ export function createSqliteJobStore(options: SqliteJobStoreOptions): JobStore {
         sweep.run(nowSec);
         sweepLinks.run(nowSec);
         if (select.get(record.jobId, nowSec)) return false;
+        if (quota && Number((unfinishedOf.get(quota.owner, nowSec) as { n: number }).n) >= quota.max) {
+          throw new JobQuotaExceededError(quota);
+        }
         makeRoom(text.length);
         insert.run(record.jobId, record.status, record.createdAt, record.expiresAt, text.length, text);
         return true;

@@ -29,7 +29,7 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       router: { maxAttempts: 3, deadlineMs: 15_000, fallbackOnContextLength: false },
       aws: config.aws,
       schedules: {},
-      jobs: { maxReceiveCount: 3, retentionDays: 14 },
+      jobs: { maxReceiveCount: 3, retentionDays: 14, maxQueuedPerKey: 100 },
       limits: {
         maxMessages: 1_000,
         maxOutputTokens: 32_768,
@@ -64,7 +64,7 @@ describe('config defaults: the schema fills every field a file leaves out', () =
     expect(config.router).toEqual({ maxAttempts: 3, deadlineMs: 9_000, fallbackOnContextLength: false });
     expect(config.breaker.openMs).toBe(60_000);
     expect(config.breaker.windowMs).toBe(900_000);
-    expect(config.jobs).toEqual({ maxReceiveCount: 3, retentionDays: 7 });
+    expect(config.jobs).toEqual({ maxReceiveCount: 3, retentionDays: 7, maxQueuedPerKey: 100 });
   });
 
   it('leaves a pipeline’s own settings unset where the file does, so they keep the top-level values', () => {

@@ -41,6 +41,18 @@ describe('job transitions', () => {
     if (write) expect(write).toMatchObject({ status: 'running', leaseUntil: now + 500, updatedAt: now });
   });
 
+  it('hands the POST reservation to the claiming run and writes the record without it', () => {
+    const reservation = {
+      holds: [],
+      reserved: { tokens: 20, costNano: 100 },
+    } as unknown as JobRecord['reservation'];
+    const { result, write } = claimTransition(record({ reservation }), T0, 500);
+    expect(result.kind === 'claimed' && result.record.reservation).toEqual(reservation);
+    expect(write).toBeDefined();
+    expect(write && 'reservation' in write).toBe(false);
+    expect(write).toMatchObject({ status: 'running', leaseUntil: T0 + 500 });
+  });
+
   it('answers missing, and writes nothing, for no record', () => {
     expect(claimTransition(undefined, T0, 500)).toEqual({ result: { kind: 'missing' } });
   });
