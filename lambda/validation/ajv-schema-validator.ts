@@ -11,8 +11,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Ajv as AjvInstance, ErrorObject } from 'ajv';
+import * as z from 'zod';
 import { setBounded } from '../core/bounded-map.js';
-import type { SchemaBounds } from '../core/catalog/output-config-schema.js';
+import { type SchemaBounds, schemaBoundsFields } from '../core/catalog/output-config-schema.js';
 import type { CompiledSchema, SchemaCheck, SchemaValidator } from '../core/output/schema-validator.js';
 import { type CheckMeter, CheckTooCostlyError, compilePattern, re2Engine } from './re2-pattern.js';
 import { measureSchema, REF_STEP_KEYWORD, type SchemaPath, schemaRegexes } from './schema-walk.js';
@@ -20,14 +21,8 @@ import { measureSchema, REF_STEP_KEYWORD, type SchemaPath, schemaRegexes } from 
 /** Compiled schemas one process keeps; the oldest is compiled again when it returns. */
 export const COMPILED_SCHEMA_LIMIT = 256;
 
-/** The defaults of `structuredOutput`'s schema bounds (docs/configuration.md#answers). */
-export const DEFAULT_SCHEMA_BOUNDS: SchemaBounds = {
-  maxSchemaNodes: 5_000,
-  maxSchemaDepth: 32,
-  maxPatternChars: 1_000,
-  maxPatternWork: 50_000_000,
-  maxRefSteps: 100_000,
-};
+/** The defaults of `structuredOutput`'s schema bounds (docs/configuration.md#answers), from the config schema. */
+export const DEFAULT_SCHEMA_BOUNDS: SchemaBounds = z.strictObject(schemaBoundsFields).parse({});
 
 type Re2Module = typeof import('re2js');
 

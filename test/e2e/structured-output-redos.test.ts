@@ -97,4 +97,18 @@ describe('caller-supplied schemas cannot block the process', () => {
       'response_format.json_schema.schema.properties.x.not: nests deeper than 3 levels (structuredOutput.maxSchemaDepth)',
     );
   });
+
+  it('refuses a schema 5,000 levels deep by the default depth bound: a 400, not a 500', async () => {
+    h = await startGatewayHarness({ p: { chain: 'a' } });
+    // Written as text: JSON.stringify of the object would overflow this test's own stack.
+    const deep = `${'{"not":'.repeat(4_999)}{}${'}'.repeat(4_999)}`;
+    const body = JSON.stringify(withSchema({})).replace('"schema":{}', `"schema":${deep}`);
+    const res = await h.post(body);
+    expect(res.status).toBe(400);
+    const { message } = (await res.json()).error;
+    expect(h.received('model-a')).toBe(0);
+    expect(message).toMatch(
+      /^response_format\.json_schema\.schema(\.not){32}: nests deeper than 32 levels \(structuredOutput\.maxSchemaDepth\)$/,
+    );
+  });
 });
