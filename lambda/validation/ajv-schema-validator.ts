@@ -96,6 +96,13 @@ export function createAjvSchemaValidator(
         };
       const compiled = re2 && compilePattern(re2, source);
       if (compiled && !compiled.ok) return { ok: false, at, problem: compiled.problem };
+      const program = compiled?.ok ? compiled.regex.programSize() : 0;
+      if (program > bounds.maxPatternProgram)
+        return {
+          ok: false,
+          at,
+          problem: `compiles to an RE2 program of ${program} instructions, more than ${bounds.maxPatternProgram} (structuredOutput.maxPatternProgram)`,
+        };
     }
     return { ok: true, metered };
   };

@@ -29,13 +29,23 @@ export const schemaBoundsFields = {
   /** Longest `pattern` (or `patternProperties` key), in UTF-16 code units. Default 1000. */
   maxPatternChars: positiveInt.max(100_000).default(1_000),
   /**
-   * Regex work of one answer check: for each string tested, the pattern's RE2 program size times
-   * the string's length plus one, summed. The engine is linear, so this bounds its time
-   * (about 1 ns per unit, bench/structured-output). Default 50000000.
+   * Largest RE2 program (instructions) one pattern may compile to: RE2's own measure of a
+   * pattern's cost (`a{1,500}` is about 1000), which also sets what building its DFA costs. Default 1000.
    */
-  maxPatternWork: positiveInt.max(10_000_000_000).default(50_000_000),
-  /** `$ref` evaluations of one answer check (recursive schemas can branch at every level). Default 100000. */
-  maxRefSteps: positiveInt.max(100_000_000).default(100_000),
+  maxPatternProgram: positiveInt.max(100_000).default(1_000),
+  /**
+   * Regex work of one answer check: for each string tested, the pattern's RE2 program size times
+   * the string's length plus one, summed; over it, the answer is refused before the test runs.
+   * RE2 is linear, so this bounds the time: a few ns per unit once its DFA is built, up to about
+   * 0.5 µs per unit while a nested repetition's DFA is built on first use (about 0.1 s at the
+   * default, bench/structured-output). Default 200000.
+   */
+  maxPatternWork: positiveInt.max(10_000_000_000).default(200_000),
+  /**
+   * `$ref` evaluations of one answer check: a recursive schema can branch at every level, which
+   * is exponential in the answer's depth (about 4 µs per step in bench/structured-output). Default 10000.
+   */
+  maxRefSteps: positiveInt.max(100_000_000).default(10_000),
 };
 
 /** The top-level `structuredOutput` block: every pipeline's repair policy, defaulted, and the schema bounds. */

@@ -51,8 +51,9 @@ describe('output settings in the config', () => {
       maxSchemaNodes: 5_000,
       maxSchemaDepth: 32,
       maxPatternChars: 1_000,
-      maxPatternWork: 50_000_000,
-      maxRefSteps: 100_000,
+      maxPatternProgram: 1_000,
+      maxPatternWork: 200_000,
+      maxRefSteps: 10_000,
     });
     expect(errorOf(() => withPipeline({}, { structuredOutput: { maxSchemaDepth: 0 } }))).toContain(
       'invalid config: structuredOutput.maxSchemaDepth',

@@ -126,6 +126,16 @@ describe('schema bounds at their exact limits', () => {
     });
   });
 
+  it('takes a pattern whose RE2 program is exactly maxPatternProgram, and refuses one instruction more', async () => {
+    const program = RE2JS.compile('^[a-z]{1,20}$').programSize();
+    const schema = { pattern: '^[a-z]{1,20}$' };
+    expect(await problemOf(schema, { maxPatternProgram: program })).toBeUndefined();
+    expect(await problemOf(schema, { maxPatternProgram: program - 1 })).toEqual({
+      at: ['pattern'],
+      problem: `compiles to an RE2 program of ${program} instructions, more than ${program - 1} (structuredOutput.maxPatternProgram)`,
+    });
+  });
+
   it('checks an answer within maxPatternWork, and refuses the answer one unit over it', async () => {
     // Each test costs the pattern's RE2 program size × (characters + 1).
     const cost = RE2JS.compile('^a+$').programSize() * ('aaa'.length + 1);
