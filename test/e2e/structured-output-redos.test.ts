@@ -54,6 +54,23 @@ describe('caller-supplied schemas cannot block the process', () => {
     expect(res.headers.get('x-switchyard-route')).toBe('a:schema_invalid,a:schema_invalid,a:schema_invalid');
   });
 
+  it('answers /healthz before a json_object request whose answer is a fence and 5,000 spaces', {
+    timeout: 10_000,
+  }, async () => {
+    h = await startGatewayHarness({ p: { chain: 'a' } });
+    h.openai.setDefault('model-a', { text: `\`\`\`${' '.repeat(5_000)}x`, latencyMs: 50 });
+    const done: string[] = [];
+    const chat = h.post({ ...withSchema({}), response_format: { type: 'json_object' } }).then((res) => {
+      done.push('chat');
+      return res;
+    });
+    await fetch(`${h.url}/healthz`).then(() => done.push('healthz'));
+    const res = await chat;
+    expect(done).toEqual(['healthz', 'chat']);
+    expect(res.status).toBe(502);
+    expect((await res.json()).error.message).toContain('the answer is not valid JSON');
+  });
+
   it('accepts the answer that matches the same pattern', async () => {
     h = await startGatewayHarness({ p: { chain: 'a' } });
     h.openai.setDefault('model-a', { text: JSON.stringify({ x: 'a'.repeat(30) }) });
