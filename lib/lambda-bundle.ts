@@ -21,8 +21,31 @@ export const LAMBDA_BUNDLE = {
   mainFields: ['module', 'main'],
   /** ESM bundles still meet CommonJS dependencies that call require(). */
   banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  externalModules: [] as string[],
+  /**
+   * Left out of `index.mjs` and shipped beside it ({@link sideModuleCommands}), because they load
+   * only when needed: `re2js` (157 KB minified, the regex engine of callers' schema patterns) is
+   * imported on the first schema with a pattern, so a cold start does not parse it.
+   */
+  externalModules: ['re2js'] as string[],
 } as const;
+
+/**
+ * Shell commands (a `NodejsFunction` `afterBundling` hook) that build each external module into
+ * `<output>/node_modules/<name>/index.mjs`, minified, with a one-line package.json, so that the
+ * bundle's `import('re2js')` resolves in the asset directory like any installed package.
+ */
+export function sideModuleCommands(input: string, output: string): string[] {
+  return LAMBDA_BUNDLE.externalModules.flatMap((name) => {
+    const dir = `${output}/node_modules/${name}`;
+    const manifest = JSON.stringify({ name, type: 'module', exports: './index.mjs' });
+    return [
+      `mkdir -p "${dir}"`,
+      // esbuild resolves the import of its stdin from the working directory: the project root.
+      `cd "${input}" && echo "export * from '${name}';" | node_modules/.bin/esbuild --bundle --minify --format=esm --platform=node --target=${LAMBDA_BUNDLE.target} --log-level=warning --outfile="${dir}/index.mjs"`,
+      `printf '%s' '${manifest}' > "${dir}/package.json"`,
+    ];
+  });
+}
 
 /** What a bundle with a source map runs with: Node maps stack traces back to the TypeScript. */
 export const SOURCE_MAP_ENVIRONMENT: Record<string, string> = {

@@ -67,8 +67,12 @@ function interleavedInitTimes(builds: SynthesisedBundle[]): number[][] {
 
 /** Sizes of what is uploaded: the bundle, its map, and the whole asset deflated (≈ the zip). */
 function sizes(dir: string): { bundle: number; map: number; zipped: number } {
-  const files = readdirSync(dir);
-  const zipped = files.reduce((sum, f) => sum + deflateRawSync(readFileSync(join(dir, f))).length, 0);
+  // Side modules (`node_modules/re2js/…`, loaded only when needed) are part of the upload.
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+  const zipped = files.reduce(
+    (sum, f) => sum + deflateRawSync(readFileSync(join(f.parentPath, f.name))).length,
+    0,
+  );
   const map = join(dir, 'index.mjs.map');
   return {
     bundle: statSync(join(dir, 'index.mjs')).size,

@@ -1,11 +1,13 @@
 /**
  * What checking structured output costs per answer: loading ajv (the first schema a process
  * sees), compiling a caller's schema (a cache miss), finding it compiled (a hit), and checking an
- * answer (parse + validate), fenced or not. Prints one table; no assertion.
+ * answer (parse + validate), fenced or not; then callers' patterns on V8 against RE2
+ * (bench/structured-output/regex-engines.ts). Prints two tables; no assertion.
  * `npm run bench:structured-output`
  */
 import { checkJsonAnswer, type JsonCheck } from '../../lambda/core/output/json-answer.js';
 import { createAjvSchemaValidator } from '../../lambda/validation/ajv-schema-validator.js';
+import { regexEngineRows } from './regex-engines.js';
 
 const schema = () => ({
   type: 'object',
@@ -64,3 +66,14 @@ const line = (cells: string[]) =>
   cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
 console.log(line(['operation', 'runs', 'µs each']));
 for (const row of rows) console.log(line(row));
+
+// Callers' patterns: V8's backtracking engine (ajv's default) against RE2 (what the gateway runs).
+const engineRows = await regexEngineRows();
+const engineWidths = [72, 6, 12];
+const engineLine = (cells: string[]) =>
+  cells
+    .map((c, i) => (i === 0 ? c.padEnd(engineWidths[i] ?? 0) : c.padStart(engineWidths[i] ?? 0)))
+    .join('  ');
+console.log('');
+console.log(engineLine(['check', 'engine', 'ms each']));
+for (const row of engineRows) console.log(engineLine(row));

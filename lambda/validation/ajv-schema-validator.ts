@@ -1,16 +1,30 @@
 /**
  * The JSON Schema adapter behind the core's `SchemaValidator` port (docs/design.md#structured-output):
  * ajv, each schema compiled once and kept in a bounded cache keyed by the SHA-256 of its JSON.
- * ajv itself is loaded on the first schema, so a cold start that never sees `response_format`
- * does not pay for it.
+ * ajv itself is loaded on the first schema, and the regex engine (RE2) on the first schema with a
+ * pattern, so a cold start that never sees one does not pay for it.
+ *
+ * A caller's schema is untrusted code for the validator (docs/security.md#caller-supplied-schemas):
+ * it is measured against the schema bounds before ajv sees it, its patterns run on RE2 (linear
+ * time) instead of V8's backtracking engine, and each answer check is metered (regex work and
+ * `$ref` evaluations), so that no schema and answer can hold the event loop.
  */
 import { createHash } from 'node:crypto';
 import type { Ajv as AjvInstance, ErrorObject } from 'ajv';
+import * as z from 'zod';
 import { setBounded } from '../core/bounded-map.js';
+import { type SchemaBounds, schemaBoundsFields } from '../core/catalog/output-config-schema.js';
 import type { CompiledSchema, SchemaCheck, SchemaValidator } from '../core/output/schema-validator.js';
+import { type CheckMeter, CheckTooCostlyError, compilePattern, re2Engine } from './re2-pattern.js';
+import { measureSchema, REF_STEP_KEYWORD, type SchemaPath, schemaRegexes } from './schema-walk.js';
 
 /** Compiled schemas one process keeps; the oldest is compiled again when it returns. */
 export const COMPILED_SCHEMA_LIMIT = 256;
+
+/** The defaults of `structuredOutput`'s schema bounds (docs/configuration.md#answers), from the config schema. */
+export const DEFAULT_SCHEMA_BOUNDS: SchemaBounds = z.strictObject(schemaBoundsFields).parse({});
+
+type Re2Module = typeof import('re2js');
 
 /** `/items/0/price must be number`, or for an extra key `/ must NOT have additional properties: 'response'`. */
 function describe(error: ErrorObject): string {
@@ -20,40 +34,121 @@ function describe(error: ErrorObject): string {
   return `${at} ${error.message ?? 'is invalid'}${extra}`;
 }
 
-function compileWith(ajv: AjvInstance, schema: Record<string, unknown>): CompiledSchema {
-  try {
-    const validate = ajv.compile(schema);
-    const check: SchemaCheck = (value) => (validate(value) ? [] : (validate.errors ?? []).map(describe));
-    return { ok: true, check };
-  } catch (error) {
-    return { ok: false, problem: error instanceof Error ? error.message : 'is not a usable JSON Schema' };
-  } finally {
-    // ajv keeps every schema it compiled (and refuses a second one with the same $id): this
-    // cache is the only one, and it is bounded.
-    ajv.removeSchema(schema);
-  }
+/** Options of {@link createAjvSchemaValidator}. */
+export interface AjvSchemaValidatorOptions {
+  /** Default {@link DEFAULT_SCHEMA_BOUNDS}. */
+  bounds?: SchemaBounds | undefined;
+  /** Default {@link COMPILED_SCHEMA_LIMIT}. */
+  cacheLimit?: number | undefined;
 }
 
 export function createAjvSchemaValidator(
-  limit = COMPILED_SCHEMA_LIMIT,
+  options: AjvSchemaValidatorOptions = {},
 ): SchemaValidator & { size(): number } {
+  const bounds = options.bounds ?? DEFAULT_SCHEMA_BOUNDS;
+  const limit = options.cacheLimit ?? COMPILED_SCHEMA_LIMIT;
+  // Validation is synchronous: one meter, reset before each check, is the current check's.
+  const meter: CheckMeter = { patternWork: 0, maxPatternWork: 0, refSteps: 0, maxRefSteps: 0 };
+  let re2: Re2Module | undefined;
   let ajv: Promise<AjvInstance> | undefined;
-  // Callers' schemas use keywords and formats of every draft-07 tool: unknown ones are ignored, not fatal.
   const load = () =>
-    (ajv ??= import('ajv').then(
-      ({ Ajv }) => new Ajv({ allErrors: true, strict: false, logger: false, validateFormats: false }),
-    ));
+    (ajv ??= import('ajv').then(({ Ajv }) => {
+      // Callers' schemas use keywords and formats of every draft-07 tool: unknown ones are
+      // ignored, not fatal. Formats are not checked, so no format regex ever runs.
+      const instance = new Ajv({
+        allErrors: true,
+        strict: false,
+        logger: false,
+        validateFormats: false,
+        code: {
+          regExp: re2Engine(
+            () => re2,
+            () => meter,
+          ),
+        },
+      });
+      instance.addKeyword({
+        keyword: REF_STEP_KEYWORD,
+        schemaType: 'boolean',
+        errors: false,
+        validate: () => {
+          meter.refSteps += 1;
+          if (meter.refSteps > meter.maxRefSteps)
+            throw new CheckTooCostlyError('structuredOutput.maxRefSteps', meter.maxRefSteps);
+          return true;
+        },
+      });
+      return instance;
+    }));
   const cache = new Map<string, CompiledSchema>();
+
+  /** The first pattern RE2 cannot run, or one over `maxPatternChars`, as the caller's problem. */
+  const patternProblem = (
+    schema: Record<string, unknown>,
+  ): { ok: false; at: SchemaPath; problem: string } | { ok: true; metered: Record<string, unknown> } => {
+    const { patterns, metered } = schemaRegexes(schema);
+    for (const { at, source } of patterns) {
+      if (source.length > bounds.maxPatternChars)
+        return {
+          ok: false,
+          at,
+          problem: `is longer than ${bounds.maxPatternChars} characters (structuredOutput.maxPatternChars)`,
+        };
+      const compiled = re2 && compilePattern(re2, source);
+      if (compiled && !compiled.ok) return { ok: false, at, problem: compiled.problem };
+      const program = compiled?.ok ? compiled.regex.programSize() : 0;
+      if (program > bounds.maxPatternProgram)
+        return {
+          ok: false,
+          at,
+          problem: `compiles to an RE2 program of ${program} instructions, more than ${bounds.maxPatternProgram} (structuredOutput.maxPatternProgram)`,
+        };
+    }
+    return { ok: true, metered };
+  };
 
   return {
     async compile(schema) {
+      const measured = measureSchema(schema, bounds);
+      if ('problem' in measured) return { ok: false, ...measured };
       const key = createHash('sha256').update(JSON.stringify(schema)).digest('hex');
       const known = cache.get(key);
       if (known) return known;
-      const compiled = compileWith(await load(), schema);
+      // A key named `pattern` outside a schema position still loads the engine: ajv must never
+      // meet a pattern without it.
+      if (measured.hasPatterns) re2 ??= await import('re2js');
+      const inspected = patternProblem(schema);
+      const compiled = inspected.ok ? compileWith(await load(), inspected.metered) : inspected;
       setBounded(cache, key, compiled, limit);
       return compiled;
     },
     size: () => cache.size,
   };
+
+  function compileWith(instance: AjvInstance, schema: Record<string, unknown>): CompiledSchema {
+    try {
+      const validate = instance.compile(schema);
+      const check: SchemaCheck = (value) => {
+        Object.assign(meter, {
+          patternWork: 0,
+          maxPatternWork: bounds.maxPatternWork,
+          refSteps: 0,
+          maxRefSteps: bounds.maxRefSteps,
+        });
+        try {
+          return validate(value) ? [] : (validate.errors ?? []).map(describe);
+        } catch (error) {
+          if (error instanceof CheckTooCostlyError) return [`/ ${error.message}`];
+          throw error;
+        }
+      };
+      return { ok: true, check };
+    } catch (error) {
+      return { ok: false, problem: error instanceof Error ? error.message : 'is not a usable JSON Schema' };
+    } finally {
+      // ajv keeps every schema it compiled (and refuses a second one with the same $id): this
+      // cache is the only one, and it is bounded.
+      instance.removeSchema(schema);
+    }
+  }
 }

@@ -131,7 +131,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     log,
     envOverrides: options.envOverrides,
     output: {
-      validator: createAjvSchemaValidator(),
+      validator: createAjvSchemaValidator({ bounds: config.structuredOutput }),
       answers: options.answers ?? createMemoryAnswerCache(config.answerCache),
       digest: sha256Digest,
     },

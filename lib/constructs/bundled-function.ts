@@ -8,7 +8,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { isSsmName } from '../../lambda/aws/provider-keys.js';
-import { LAMBDA_BUNDLE, SOURCE_MAP_ENVIRONMENT } from '../lambda-bundle.js';
+import { LAMBDA_BUNDLE, SOURCE_MAP_ENVIRONMENT, sideModuleCommands } from '../lambda-bundle.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -84,8 +84,9 @@ export class BundledFunction extends Construct {
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
-          afterBundling: (_input: string, output: string) => [
+          afterBundling: (input: string, output: string) => [
             `cp "${props.configFile}" "${output}/switchyard.config.json"`,
+            ...sideModuleCommands(input, output),
           ],
         },
       },

@@ -25,6 +25,17 @@ afterAll(async () => {
   await h.close();
 });
 
+const jsonSchema = (schema: Record<string, unknown>) => ({
+  type: 'json_schema',
+  json_schema: { name: 's', schema },
+});
+/** `{ not: { not: … {} } }`, `depth` JSON values deep. */
+const notNested = (depth: number) => {
+  let schema: Record<string, unknown> = {};
+  for (let i = 1; i < depth; i++) schema = { not: schema };
+  return schema;
+};
+
 describe('bad input over HTTP', () => {
   it.each([
     ['malformed JSON', '{"model": "p", "messages": [', 400, 'invalid_json', null],
@@ -76,6 +87,34 @@ describe('bad input over HTTP', () => {
       400,
       'limit_exceeded',
       'max_completion_tokens',
+    ],
+    [
+      'a response_format pattern with a lookahead',
+      { model: 'p', ...HELLO, response_format: jsonSchema({ pattern: '^(?=a)' }) },
+      400,
+      'invalid_request',
+      null,
+    ],
+    [
+      'a response_format pattern with a backreference',
+      { model: 'p', ...HELLO, response_format: jsonSchema({ patternProperties: { '(a)\\1': {} } }) },
+      400,
+      'invalid_request',
+      null,
+    ],
+    [
+      'a response_format pattern longer than structuredOutput.maxPatternChars',
+      { model: 'p', ...HELLO, response_format: jsonSchema({ pattern: 'a'.repeat(1_001) }) },
+      400,
+      'invalid_request',
+      null,
+    ],
+    [
+      'a response_format schema deeper than structuredOutput.maxSchemaDepth',
+      { model: 'p', ...HELLO, response_format: jsonSchema(notNested(33)) },
+      400,
+      'invalid_request',
+      null,
     ],
   ])('answers %s with the right 4xx in the OpenAI envelope', async (_name, body, status, code, param) => {
     const res = await h.post(body);

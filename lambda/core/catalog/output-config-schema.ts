@@ -15,12 +15,46 @@ const structuredOutputFields = {
   repairWith: z.enum(['same', 'next']),
 };
 
-/** The top-level `structuredOutput` block: every pipeline's repair policy, defaulted. */
+/**
+ * Bounds on a caller's `response_format` JSON Schema and on the work of checking one answer
+ * against it (docs/security.md#caller-supplied-schemas). Process-wide: one validator serves every
+ * pipeline. A schema over a bound is the caller's 400 before any attempt; an answer whose check
+ * would exceed a work bound is refused as `schema_invalid`.
+ */
+export const schemaBoundsFields = {
+  /** Most JSON values (objects, arrays, strings, numbers…) in one schema. Default 5000. */
+  maxSchemaNodes: positiveInt.max(1_000_000).default(5_000),
+  /** Deepest nesting of JSON values in one schema (the schema itself is depth 1). Default 32. */
+  maxSchemaDepth: positiveInt.max(1_000).default(32),
+  /** Longest `pattern` (or `patternProperties` key), in UTF-16 code units. Default 1000. */
+  maxPatternChars: positiveInt.max(100_000).default(1_000),
+  /**
+   * Largest RE2 program (instructions) one pattern may compile to: RE2's own measure of a
+   * pattern's cost (`a{1,500}` is about 1000), which also sets what building its DFA costs. Default 1000.
+   */
+  maxPatternProgram: positiveInt.max(100_000).default(1_000),
+  /**
+   * Regex work of one answer check: for each string tested, the pattern's RE2 program size times
+   * the string's length plus one, summed; over it, the answer is refused before the test runs.
+   * RE2 is linear, so this bounds the time: a few ns per unit once its DFA is built, up to about
+   * 0.5 µs per unit while a nested repetition's DFA is built on first use (about 0.1 s at the
+   * default, bench/structured-output). Default 200000.
+   */
+  maxPatternWork: positiveInt.max(10_000_000_000).default(200_000),
+  /**
+   * `$ref` evaluations of one answer check: a recursive schema can branch at every level, which
+   * is exponential in the answer's depth (about 4 µs per step in bench/structured-output). Default 10000.
+   */
+  maxRefSteps: positiveInt.max(100_000_000).default(10_000),
+};
+
+/** The top-level `structuredOutput` block: every pipeline's repair policy, defaulted, and the schema bounds. */
 export const structuredOutputSchema = z.strictObject({
   /** Default 1. */
   repairAttempts: structuredOutputFields.repairAttempts.default(1),
   /** Default `same`. */
   repairWith: structuredOutputFields.repairWith.default('same'),
+  ...schemaBoundsFields,
 });
 
 /** Post-processing of any answer that did not come from tier 1 (seed 003: style that survives a substitute). */
@@ -68,6 +102,10 @@ export const answerCacheSchema = z.strictObject({
 });
 
 export type StructuredOutputSettings = z.infer<typeof structuredOutputSchema>;
+/** How a refused structured answer is repaired, after per-pipeline overrides. */
+export type RepairSettings = Pick<StructuredOutputSettings, 'repairAttempts' | 'repairWith'>;
+/** The schema bounds of {@link schemaBoundsFields}, every field filled. */
+export type SchemaBounds = Pick<StructuredOutputSettings, keyof typeof schemaBoundsFields>;
 export type SubstitutesSettings = z.infer<typeof substitutesSchema>;
 export type LastResortSettings = z.infer<typeof lastResortSchema>;
 export type AnswerCacheSettings = z.infer<typeof answerCacheSchema>;

@@ -1,3 +1,4 @@
+import { formatPath } from '../catalog/parse-config.js';
 import type { ChatRequest, ChatResult, ResponseFormat } from '../chat/chat-model.js';
 import { ProviderError } from '../failures/provider-error.js';
 import type { AnswerCache } from '../last-resort/answer-cache.js';
@@ -41,7 +42,10 @@ export async function formatCheck(
   if (format === undefined) return {};
   if (format.type === 'json_object') return { check: { type: 'json_object' } };
   const compiled = await validator.compile(format.schema);
-  if (!compiled.ok) return { problem: `response_format.json_schema.schema: ${compiled.problem}` };
+  if (!compiled.ok) {
+    const at = formatPath(['response_format', 'json_schema', 'schema', ...(compiled.at ?? [])]);
+    return { problem: `${at}: ${compiled.problem}` };
+  }
   return { check: { type: 'json_schema', check: compiled.check } };
 }
 

@@ -10,13 +10,24 @@ export type AnswerCheck = { ok: true; content: string } | { ok: false; errors: s
 const MAX_ERRORS = 10;
 const MAX_ERROR_CHARS = 300;
 
-// ```json\n{...}\n``` or ```{...}```: a language tag counts only when whitespace follows it.
-const FENCE = /^\s*```(?:[A-Za-z0-9_+-]+(?=\s))?\s*([\s\S]*?)\s*```\s*$/;
+const FENCE = '```';
+// A language tag (`json`, `JSON`, `c++`) counts only when whitespace follows it. One character
+// class and no nesting: linear on any answer.
+const LANGUAGE_TAG = /^[A-Za-z0-9_+-]+(?=\s)/;
 
-/** The text inside one markdown code fence around the whole answer (a substitute model's habit), trimmed. */
+/**
+ * The text inside one markdown code fence around the whole answer (a substitute model's habit),
+ * trimmed: ```` ```json\n{...}\n``` ```` or ```` ```{...}``` ````. Written with string operations:
+ * the model's answer is the caller's to shape, and a backtracking regex over it (the former
+ * `^\s*```…([\s\S]*?)\s*```\s*$`) took 90 s on a fence and 5,000 spaces.
+ */
 export function stripJsonFence(text: string): string {
-  const fenced = FENCE.exec(text);
-  return (fenced?.[1] ?? text).trim();
+  const trimmed = text.trim();
+  if (trimmed.length < 2 * FENCE.length || !trimmed.startsWith(FENCE) || !trimmed.endsWith(FENCE))
+    return trimmed;
+  const inner = trimmed.slice(FENCE.length, -FENCE.length);
+  const tag = LANGUAGE_TAG.exec(inner)?.[0] ?? '';
+  return inner.slice(tag.length).trim();
 }
 
 const refused = (errors: string[]): AnswerCheck => ({

@@ -1,13 +1,13 @@
 import type { SwitchyardConfig } from '../catalog/config-schema.js';
 import type {
   LastResortSettings,
-  StructuredOutputSettings,
+  RepairSettings,
   SubstitutesSettings,
 } from '../catalog/output-config-schema.js';
 
 /** What one pipeline does with its answers, after per-pipeline overrides of the top-level block. */
 export interface OutputPolicy {
-  structured: StructuredOutputSettings;
+  structured: RepairSettings;
   substitutes?: SubstitutesSettings | undefined;
   systemPromptSuffix?: string | undefined;
   lastResort?: LastResortSettings | undefined;
@@ -19,7 +19,9 @@ export interface OutputPolicy {
  */
 export function outputPolicy(config: SwitchyardConfig, pipeline: string): OutputPolicy {
   const own = Object.hasOwn(config.pipelines, pipeline) ? config.pipelines[pipeline] : undefined;
-  const structured = { ...config.structuredOutput };
+  // The schema bounds in the same block are the validator's, process-wide, not a pipeline's.
+  const { repairAttempts, repairWith } = config.structuredOutput;
+  const structured: RepairSettings = { repairAttempts, repairWith };
   if (own?.structuredOutput?.repairAttempts !== undefined)
     structured.repairAttempts = own.structuredOutput.repairAttempts;
   if (own?.structuredOutput?.repairWith !== undefined)

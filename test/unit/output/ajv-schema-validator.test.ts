@@ -11,7 +11,7 @@ describe('the ajv schema validator', () => {
   });
 
   it('keeps at most its limit of compiled schemas, forgetting the oldest', async () => {
-    const validator = createAjvSchemaValidator(2);
+    const validator = createAjvSchemaValidator({ cacheLimit: 2 });
     const a = await validator.compile({ const: 'a' });
     await validator.compile({ const: 'b' });
     await validator.compile({ const: 'c' });

@@ -31,6 +31,22 @@ describe('stripJsonFence', () => {
   it('reads a word glued to the fence as content, not as a language tag', async () => {
     expect(stripJsonFence('```true```')).toBe('true');
   });
+
+  it.each([
+    ['```', '```'],
+    ['`````', '`````'],
+    ['``````', ''],
+    ['```json ```', ''],
+    ['```json\n{"a":"```"}\n```', '{"a":"```"}'],
+  ])('reads the fence edge %j as %j', (text, inside) => {
+    expect(stripJsonFence(text)).toBe(inside);
+  });
+
+  it('strips in one pass an opening fence followed by 100,000 spaces and no closing fence', () => {
+    // The former regex backtracked on this for minutes: the test's timeout is the assertion.
+    const text = `\`\`\`${' '.repeat(100_000)}x`;
+    expect(stripJsonFence(text)).toBe(text);
+  });
 });
 
 describe('checkJsonAnswer', () => {

@@ -44,6 +44,25 @@ describe('output settings in the config', () => {
     expect(withPipeline({}).answerCache).toEqual({ maxEntries: 1_000, maxBytes: 32_768 });
   });
 
+  it("top-level structuredOutput bounds callers' schemas, defaulted; a pipeline cannot set them", () => {
+    expect(withPipeline({}).structuredOutput).toEqual({
+      repairAttempts: 1,
+      repairWith: 'same',
+      maxSchemaNodes: 5_000,
+      maxSchemaDepth: 32,
+      maxPatternChars: 1_000,
+      maxPatternProgram: 1_000,
+      maxPatternWork: 200_000,
+      maxRefSteps: 10_000,
+    });
+    expect(errorOf(() => withPipeline({}, { structuredOutput: { maxSchemaDepth: 0 } }))).toContain(
+      'invalid config: structuredOutput.maxSchemaDepth',
+    );
+    expect(errorOf(() => withPipeline({ structuredOutput: { maxPatternChars: 10 } }))).toContain(
+      'invalid config: pipelines.p.structuredOutput',
+    );
+  });
+
   it.each([
     [{ structuredOutput: { repairAttempts: 6 } }, 'pipelines.p.structuredOutput.repairAttempts'],
     [{ structuredOutput: { repairAttempts: -1 } }, 'pipelines.p.structuredOutput.repairAttempts'],
