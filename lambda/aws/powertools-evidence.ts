@@ -3,7 +3,7 @@ import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { AdmissionStoreFailure } from '../core/admission/admission.js';
 import type { PlannedLimit } from '../core/admission/limit-plan.js';
 import type { BreakerOpened } from '../core/breaker/breakers.js';
-import { AD_HOC_PREFIX } from '../core/gateway/gateway.js';
+import { isAdHoc } from '../core/catalog/ad-hoc-chains.js';
 import type { LedgerEntry, LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import { logBreakerOpened } from '../wiring/breaker-log-events.js';
@@ -29,7 +29,7 @@ export const METRICS = {
  * for all of them, so their number cannot grow the metric count (and the bill) without bound.
  */
 function dimensionOf(pipeline: string): string {
-  return pipeline.startsWith(AD_HOC_PREFIX) ? '(ad-hoc)' : pipeline;
+  return isAdHoc(pipeline) ? '(ad-hoc)' : pipeline;
 }
 
 /** Our `Logger` over the Powertools logger (structured JSON with the Lambda context). */

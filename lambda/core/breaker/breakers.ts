@@ -1,4 +1,5 @@
 import { setBounded } from '../bounded-map.js';
+import { stateScope } from '../catalog/ad-hoc-chains.js';
 import type { Clock } from '../time.js';
 import { createAccountCooling } from './account-cooling.js';
 import type { BreakerPolicy } from './breaker-policy.js';
@@ -80,7 +81,10 @@ export interface BreakersOptions {
   routeCooling?: RouteCoolingOptions | undefined;
 }
 
-/** Breaker bookkeeping for the router: the store, plus fail-safety and opening events. */
+/**
+ * Breaker bookkeeping for the router: the store, plus fail-safety and opening events. A `pipeline`
+ * may be an ad-hoc chain's id (`chain:…`): its state is the shared pipeline `adhoc`'s.
+ */
 export interface Breakers {
   /** Snapshots of every model of the pipeline. On a store error: the last state this process saw. */
   read(pipeline: string): Promise<Map<string, BreakerSnapshot>>;
@@ -120,7 +124,10 @@ export function createBreakers(options: BreakersOptions): Breakers {
   return {
     routeCooling: (routeKeys) => accounts.read(routeKeys),
 
-    async read(pipeline) {
+    // Every ad-hoc chain shares the pipeline `adhoc` (stateScope): the store, `lastKnown`, events and
+    // policies only ever see configured names and that one, so no caller can crowd them out.
+    async read(name) {
+      const pipeline = stateScope(name);
       try {
         const snapshots = await store.readPipeline(pipeline, clock.now());
         setBounded(lastKnown, pipeline, new Map(snapshots));
@@ -131,8 +138,9 @@ export function createBreakers(options: BreakersOptions): Breakers {
       }
     },
 
-    async record(pipeline, model, sample) {
+    async record(name, model, sample) {
       if (!isRecorded(sample)) return;
+      const pipeline = stateScope(name);
       const policy = policyFor(pipeline);
       const recording = store.record(pipeline, model, sample, policy);
       // The account route's cooling is a second item: written alongside, not after.
@@ -147,8 +155,10 @@ export function createBreakers(options: BreakersOptions): Breakers {
       await settle(options, remember, { pipeline, model, after, policy }, sample);
     },
 
-    claimProbe: (pipeline, model, slot) =>
-      claimProbe(options, lastKnown.get(pipeline)?.get(model), remember, { pipeline, model, slot }),
+    claimProbe: (name, model, slot) => {
+      const pipeline = stateScope(name);
+      return claimProbe(options, lastKnown.get(pipeline)?.get(model), remember, { pipeline, model, slot });
+    },
   };
 }
 

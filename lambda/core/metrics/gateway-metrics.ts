@@ -4,15 +4,15 @@
  * ledger lines it counts never disagree. Breaker gauges are read from the breakers when scraped.
  */
 import type { BreakerOpened } from '../breaker/breakers.js';
+import { isAdHoc } from '../catalog/ad-hoc-chains.js';
 import type { BreakerView } from '../gateway/gateway.js';
-import { AD_HOC_PREFIX } from '../gateway/resolve-target.js';
 import type { AttemptLedgerEntry, LedgerEntry, RequestLedgerEntry } from '../ledger/ledger-entry.js';
 import { createCounter, createHistogram } from './metric-series.js';
 import type { MetricFamily } from './prometheus-text.js';
 
 /** The pipeline label: ad-hoc chains are callers' free text, so they share one label value. */
 export const AD_HOC_LABEL = '(ad-hoc)';
-const pipelineLabel = (pipeline: string) => (pipeline.startsWith(AD_HOC_PREFIX) ? AD_HOC_LABEL : pipeline);
+const pipelineLabel = (pipeline: string) => (isAdHoc(pipeline) ? AD_HOC_LABEL : pipeline);
 
 export interface GatewayMetrics {
   /** Counts one ledger line. */

@@ -4,6 +4,7 @@
  * holds and nothing more: never prompt text, output text or a key.
  */
 import { setBounded } from '../bounded-map.js';
+import { stateScope } from '../catalog/ad-hoc-chains.js';
 import type { AttemptLedgerEntry, LedgerEntry, RequestLedgerEntry } from '../ledger/ledger-entry.js';
 import type { Clock } from '../time.js';
 
@@ -34,7 +35,7 @@ export interface RecentRequest {
   attempts: RecentAttempt[];
 }
 
-/** What this process spent per pipeline since it started (from the request lines). */
+/** What this process spent per pipeline since it started (from the request lines); every ad-hoc chain under `adhoc`. */
 export interface PipelineSpend {
   pipeline: string;
   requests: number;
@@ -87,10 +88,12 @@ export function createRecentRequests(size: number, clock: Clock): RecentRequests
       attempts,
     });
     if (ended.length > size) ended.length = size;
-    const total = spend.get(e.pipeline) ?? { pipeline: e.pipeline, requests: 0, costUsd: 0 };
+    // One row for every ad-hoc chain (`adhoc`), so callers' chains never push a pipeline's total out.
+    const scope = stateScope(e.pipeline);
+    const total = spend.get(scope) ?? { pipeline: scope, requests: 0, costUsd: 0 };
     total.requests += 1;
     total.costUsd += e.costUsd;
-    setBounded(spend, e.pipeline, total);
+    setBounded(spend, scope, total);
   };
 
   return {
