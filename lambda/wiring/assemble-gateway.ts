@@ -6,8 +6,9 @@ import { createSpendMeter } from '../core/admission/spend-meter.js';
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
 import { type BreakerEvents, createBreakers } from '../core/breaker/breakers.js';
 import { accountRouteId } from '../core/breaker/route-cooling.js';
+import { adHocRefusal } from '../core/catalog/ad-hoc-chains.js';
 import type { AdmissionSettings } from '../core/catalog/admission-config-schema.js';
-import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
+import { adHocIdOf, type Catalog, createCatalog } from '../core/catalog/catalog.js';
 import type { ChainSource } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import { createGateway, type Gateway } from '../core/gateway/gateway.js';
@@ -19,6 +20,7 @@ import type { Clock, Random, Sleep } from '../core/time.js';
 import type { SpanTracer } from '../core/tracing/span-port.js';
 import { type AccessPolicy, accessPolicyFromConfig } from '../http/access-policy.js';
 import type { CallerKeySource } from '../http/caller-auth.js';
+import type { AdHocGate } from '../http/chat-admission.js';
 import { createHttpApp } from '../http/create-http-app.js';
 import type { HttpEnv } from '../http/http-env.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
@@ -101,10 +103,11 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
   // The meter sits on the ledger, so every attempt's cost reaches the settlement.
   const observed = observers.ledger(options.ledger);
   const meter = createSpendMeter(tracing ? tracing.ledger(observed) : observed);
+  const admissionSettings = options.admissionSettings ?? (async () => config.admission);
   const admission = createAdmission({
     store: options.admissionStore ?? createMemoryAdmissionStore(clock),
     clock,
-    settings: options.admissionSettings ?? (async () => config.admission),
+    settings: admissionSettings,
     onStoreFailure: (failure) => {
       const error = failure.error instanceof Error ? failure.error.name : 'unknown';
       log.warn('admission store call failed', {
@@ -144,9 +147,17 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     bounds: config.limits,
     access: options.accessPolicy ?? (() => staticAccess),
     admission: { admission, meter, catalog, now: () => clock.now() },
+    adHocChains: adHocGate(catalog, admissionSettings),
     tracing,
     observe: observers.routes(gateway, admission),
   });
   const jobAdmission = pipelineJobAdmission(admission, meter, catalog);
   return { app, gateway, catalog, store: options.store, jobAdmission };
+}
+
+/** The callers' ad-hoc chain settings in force (the config's, or their SSM override), per request. */
+function adHocGate(catalog: Catalog, settings: () => Promise<AdmissionSettings>): AdHocGate {
+  const canonical = (chain: string) => adHocIdOf(catalog, chain);
+  return async (keyName, target) =>
+    target.kind === 'chain' ? adHocRefusal(await settings(), keyName, target.pipeline, canonical) : undefined;
 }

@@ -1,6 +1,7 @@
 import type { Admission } from '../core/admission/admission.js';
 import { chainReservation } from '../core/admission/chain-reservation.js';
 import type { SpendMeter } from '../core/admission/spend-meter.js';
+import { stateScope } from '../core/catalog/ad-hoc-chains.js';
 import type { Catalog } from '../core/catalog/catalog.js';
 import type { JobAdmission } from '../core/jobs/job-ports.js';
 
@@ -22,7 +23,8 @@ export function pipelineJobAdmission(
       };
       const outcome = await admission.admit({
         keyName: undefined,
-        pipeline: target.kind === 'pipeline' ? target.pipeline : undefined,
+        // Every ad-hoc chain is limited as the reserved pipeline `adhoc` (admission.pipelines.adhoc).
+        pipeline: stateScope(target.pipeline),
         reservation: chainReservation(asked, target.tiers, catalog),
       });
       if (!outcome.ok) {

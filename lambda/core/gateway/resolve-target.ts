@@ -1,7 +1,6 @@
-import { AD_HOC_PREFIX } from '../catalog/ad-hoc-chains.js';
+import { AD_HOC_PREFIX, adHocId } from '../catalog/ad-hoc-chains.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { echoable } from '../chat/request-bounds.js';
-import { printChain } from '../dsl/print-chain.js';
 import type { Target, UnknownTarget } from './target.js';
 
 export { AD_HOC_PREFIX } from '../catalog/ad-hoc-chains.js';
@@ -70,7 +69,7 @@ function adHocTarget({ catalog, echo }: TargetLookup, model: string): Target | U
   }
   // `chain:` keeps an ad-hoc chain apart from any pipeline that shares its text; its breakers are
   // the shared `adhoc` pipeline's (stateScope), so distinct chains add no state.
-  const id = `${AD_HOC_PREFIX}${printChain(parsed.tiers)}`;
+  const id = adHocId(parsed.tiers);
   return {
     kind: 'chain',
     pipeline: id,

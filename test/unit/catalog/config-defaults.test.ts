@@ -35,6 +35,7 @@ describe('config defaults: the schema fills every field a file leaves out', () =
         keys: {},
         defaultKey: {},
         pipelines: {},
+        adHocChains: true,
         charsPerToken: 4,
         onStoreFailure: { requests: 'open', tokens: 'open', spend: 'closed' },
       },
