@@ -6,7 +6,7 @@ import { createSpendMeter } from '../core/admission/spend-meter.js';
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
 import { type BreakerEvents, createBreakers } from '../core/breaker/breakers.js';
 import { accountRouteId } from '../core/breaker/route-cooling.js';
-import { adHocRefusal } from '../core/catalog/ad-hoc-chains.js';
+import { adHocRefusal, stateScopeIn } from '../core/catalog/ad-hoc-chains.js';
 import type { AdmissionSettings } from '../core/catalog/admission-config-schema.js';
 import { adHocIdOf, type Catalog, createCatalog } from '../core/catalog/catalog.js';
 import type { ChainSource } from '../core/catalog/chain-sources.js';
@@ -90,6 +90,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     store: options.store,
     clock,
     policyFor: (pipeline) => catalog.policy(pipeline).breaker,
+    scopeOf: stateScopeIn((pipeline) => catalog.hasPipeline(pipeline)),
     events: observers.breakerEvents(options.breakerEvents),
     routeCooling: {
       ...config.rateLimit,

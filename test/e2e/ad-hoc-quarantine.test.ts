@@ -60,7 +60,7 @@ describe('ad-hoc chains cannot evict a configured pipeline’s breakers', () => 
     expect(next.status).toBe(200);
     expect(next.headers.get('x-switchyard-route')).toBe('b:200');
     expect(h.received('model-a')).toBe(sentToA);
-  }, 120_000);
+  }, 180_000);
 
   it('keeps every ad-hoc chain’s breakers in the one reserved bucket `adhoc`, per model', async () => {
     const rows = await breakers('adhoc');
@@ -68,5 +68,32 @@ describe('ad-hoc chains cannot evict a configured pipeline’s breakers', () => 
     for (const row of rows) expect(row).toMatchObject({ pipeline: 'adhoc', state: 'closed' });
     const listed = await breakers();
     expect(new Set(listed.map((r) => r.pipeline))).toEqual(new Set(['p', 'adhoc']));
+  });
+});
+
+describe('spellings of an overridden pipeline name cannot make new pipelines', () => {
+  it('does not route another spelling of a configured pipeline as a pipeline of its own', async () => {
+    h.env.MODEL_P = 'c';
+    try {
+      expect((await h.post({ model: 'p', ...HELLO })).headers.get('x-switchyard-model')).toBe('c');
+      const variant = await h.post({ model: 'P', ...HELLO });
+      expect(variant.status).toBe(404);
+      expect(await fetch(`${h.url}/v1/breakers?pipeline=P`).then((r) => r.status)).toBe(404);
+    } finally {
+      delete h.env.MODEL_P;
+    }
+  });
+
+  it('keeps every spelling of a pipeline only an override names under one breaker scope', async () => {
+    h.env.MODEL_F_O = 'c';
+    try {
+      for (const model of ['f-o', 'F.O', 'f\u4e00o'])
+        expect((await h.post({ model, ...HELLO })).headers.get('x-switchyard-model')).toBe('c');
+      const [one, other] = await Promise.all([breakers('f-o'), breakers('F~O')]);
+      expect(one).toEqual([expect.objectContaining({ pipeline: 'f-o', model: 'c', windowAttempts: 3 })]);
+      expect(other).toEqual([expect.objectContaining({ pipeline: 'F~O', model: 'c', windowAttempts: 3 })]);
+    } finally {
+      delete h.env.MODEL_F_O;
+    }
   });
 });

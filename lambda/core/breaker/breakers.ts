@@ -79,6 +79,8 @@ export interface BreakersOptions {
   events?: BreakerEvents;
   /** Shared cooling of account routes after a 429. Absent: a 429 acts on the pipeline's own breaker only. */
   routeCooling?: RouteCoolingOptions | undefined;
+  /** The name a pipeline's breakers are kept under. Default `stateScope`: `adhoc` for every ad-hoc chain. */
+  scopeOf?: ((pipeline: string) => string) | undefined;
 }
 
 /**
@@ -108,6 +110,7 @@ export interface Breakers {
 
 export function createBreakers(options: BreakersOptions): Breakers {
   const { store, clock, policyFor, events = {} } = options;
+  const scopeOf = options.scopeOf ?? stateScope;
   // What this process last saw, so a store outage degrades to per-process breakers, not to none.
   const lastKnown = new Map<string, Map<string, BreakerSnapshot>>();
   const remember = (pipeline: string, model: string, snapshot: BreakerSnapshot) => {
@@ -124,10 +127,10 @@ export function createBreakers(options: BreakersOptions): Breakers {
   return {
     routeCooling: (routeKeys) => accounts.read(routeKeys),
 
-    // Every ad-hoc chain shares the pipeline `adhoc` (stateScope): the store, `lastKnown`, events and
+    // Every ad-hoc chain shares the pipeline `adhoc` (scopeOf): the store, `lastKnown`, events and
     // policies only ever see configured names and that one, so no caller can crowd them out.
     async read(name) {
-      const pipeline = stateScope(name);
+      const pipeline = scopeOf(name);
       try {
         const snapshots = await store.readPipeline(pipeline, clock.now());
         setBounded(lastKnown, pipeline, new Map(snapshots));
@@ -140,7 +143,7 @@ export function createBreakers(options: BreakersOptions): Breakers {
 
     async record(name, model, sample) {
       if (!isRecorded(sample)) return;
-      const pipeline = stateScope(name);
+      const pipeline = scopeOf(name);
       const policy = policyFor(pipeline);
       const recording = store.record(pipeline, model, sample, policy);
       // The account route's cooling is a second item: written alongside, not after.
@@ -156,7 +159,7 @@ export function createBreakers(options: BreakersOptions): Breakers {
     },
 
     claimProbe: (name, model, slot) => {
-      const pipeline = stateScope(name);
+      const pipeline = scopeOf(name);
       return claimProbe(options, lastKnown.get(pipeline)?.get(model), remember, { pipeline, model, slot });
     },
   };

@@ -1,6 +1,7 @@
 import { printChain } from '../dsl/print-chain.js';
 import type { Tier } from '../dsl/types.js';
 import type { AdHocChainsSetting } from './admission-config-schema.js';
+import { envVarName } from './chain-sources.js';
 
 /**
  * Ad-hoc chains: a chain written in a request's `model` instead of a pipeline name
@@ -36,6 +37,17 @@ export function adHocId(tiers: Tier[]): string {
  */
 export function stateScope(pipeline: string): string {
   return isAdHoc(pipeline) ? AD_HOC_PIPELINE : pipeline;
+}
+
+/**
+ * {@link stateScope} for a gateway whose configured pipelines `isConfigured` names: a pipeline
+ * only an environment override names is kept under its variable (`env:MODEL_FOO`), since every
+ * spelling of `foo` that maps to `MODEL_FOO` routes alike: callers cannot make new names of it.
+ * `:` is in no pipeline name, so such a scope never meets a configured pipeline's.
+ */
+export function stateScopeIn(isConfigured: (pipeline: string) => boolean): (pipeline: string) => string {
+  return (pipeline) =>
+    isConfigured(pipeline) || isAdHoc(pipeline) ? stateScope(pipeline) : `env:${envVarName(pipeline)}`;
 }
 
 /** The settings that decide which ad-hoc chains a caller may send (the `admission` section's). */

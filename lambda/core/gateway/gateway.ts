@@ -123,10 +123,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
     ledger: deps.ledger,
   };
 
-  // `adhoc` is reserved for ad-hoc chains: not even a `MODEL_ADHOC` override makes it a pipeline.
-  const isPipeline = (name: string) =>
-    catalog.hasPipeline(name) ||
-    (name !== AD_HOC_PIPELINE && (deps.envOverrides?.(envVarName(name)) ?? false));
+  // An override names a pipeline the config lacks only in a name no configured pipeline shares
+  // (`P` is not a second `p` beside it, with no limits and breakers of its own); `adhoc` is
+  // reserved for ad-hoc chains, so not even `MODEL_ADHOC` makes it a pipeline.
+  const configuredVars = new Set(catalog.pipelines.map(envVarName));
+  const isPipeline = (name: string) => {
+    if (catalog.hasPipeline(name)) return true;
+    const variable = envVarName(name);
+    if (name === AD_HOC_PIPELINE || configuredVars.has(variable)) return false;
+    return deps.envOverrides?.(variable) ?? false;
+  };
 
   const pipelineTarget = async (pipeline: string): Promise<Target | undefined> => {
     const effective = await resolveEffectiveChain(pipeline, deps.sources, catalog, log, clock.now());

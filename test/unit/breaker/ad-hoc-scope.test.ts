@@ -3,13 +3,13 @@ import { PIPELINE_STATE_LIMIT } from '../../../lambda/core/bounded-map.js';
 import { DEFAULT_BREAKER_POLICY } from '../../../lambda/core/breaker/breaker-policy.js';
 import { EMPTY_SNAPSHOT, isOpen } from '../../../lambda/core/breaker/breaker-state.js';
 import { type BreakerOpened, createBreakers } from '../../../lambda/core/breaker/breakers.js';
-import { stateScope } from '../../../lambda/core/catalog/ad-hoc-chains.js';
+import { stateScope, stateScopeIn } from '../../../lambda/core/catalog/ad-hoc-chains.js';
 import { createMemoryBreakerStore } from '../../../lambda/stores/memory-breaker-store.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
 
 const OK = { outcome: 'ok' as const };
 
-function breakersOnMemory() {
+function breakersOnMemory(scopeOf?: (pipeline: string) => string) {
   const clock = createFakeClock();
   const store = createMemoryBreakerStore();
   const opened: BreakerOpened[] = [];
@@ -17,6 +17,7 @@ function breakersOnMemory() {
     store,
     clock,
     policyFor: () => DEFAULT_BREAKER_POLICY,
+    scopeOf,
     events: { onOpened: (e) => opened.push(e) },
   });
   return { clock, store, breakers, opened };
@@ -58,6 +59,18 @@ describe('ad-hoc chains in the breakers', () => {
     expect(p.get('a')?.openReason).toBe('model_not_found');
     expect(isOpen(p.get('a') ?? EMPTY_SNAPSHOT, clock.now())).toBe(true);
     expect((await store.readPipeline('adhoc')).size).toBe(1);
+  });
+});
+
+describe('pipelines only an override names', () => {
+  it(`keep ${PIPELINE_STATE_LIMIT + 50} spellings of one name under its variable, and a configured pipeline’s quarantine`, async () => {
+    const { clock, store, breakers } = breakersOnMemory(stateScopeIn((pipeline) => pipeline === 'p'));
+    await breakers.record('p', 'a', { at: clock.now(), outcome: 'model_not_found' });
+    for (let i = 0; i < PIPELINE_STATE_LIMIT + 50; i += 1)
+      await breakers.record(`f${String.fromCodePoint(0x4e00 + i)}o`, 'b', { at: clock.now(), ...OK });
+    expect((await store.readPipeline('p')).get('a')?.openReason).toBe('model_not_found');
+    expect((await store.readPipeline('env:MODEL_F_O')).size).toBe(1);
+    expect((await breakers.read('F-O')).size).toBe(1);
   });
 });
 
