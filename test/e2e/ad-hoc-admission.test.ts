@@ -6,6 +6,7 @@ import {
   memoryJobs,
   PRICE,
   startGatewayHarness,
+  waitFor,
 } from '../helpers/gateway-harness.js';
 
 const KEYS = { alice: 'sk-alice-0123456789', bob: 'sk-bob-0123456789' };
@@ -17,10 +18,11 @@ afterEach(async () => {
 
 /** Pipeline `p` (`a,b`), embedding model `e1`, jobs on, these admission settings; caller keys with `auth`. */
 async function gateway(admission: Record<string, unknown>, options: { auth?: boolean } = {}) {
+  const jobs = memoryJobs();
   const h = await startGatewayHarness(
     { p: { chain: 'a,b' } },
     {
-      jobs: memoryJobs(),
+      jobs,
       ...(options.auth ? { auth: { keys: KEYS } } : {}),
       configure: (config) => {
         config.models.e1 = { provider: 'fake', model: 'model-e1', dimensions: 8, price: PRICE };
@@ -30,7 +32,7 @@ async function gateway(admission: Record<string, unknown>, options: { auth?: boo
   );
   h.openai.setDefault('model-e1', { dimensions: 8 });
   open.push(h);
-  return h;
+  return Object.assign(h, { jobs });
 }
 
 interface ErrorBody {
@@ -77,6 +79,25 @@ describe('ad-hoc chains under the reserved pipeline adhoc', () => {
     expect(h.received('model-b')).toBe(sent);
     // A configured pipeline is not an ad-hoc chain: its requests are not counted there.
     expect((await h.post({ model: 'p', ...HELLO })).status).toBe(200);
+  });
+});
+
+describe('ad-hoc jobs under the reserved pipeline adhoc', () => {
+  it('counts job runs of ad-hoc chains against admission.pipelines.adhoc, all chains together', async () => {
+    const h = await gateway({ pipelines: { adhoc: { requestsPerMinute: 1 } } });
+    const ids: string[] = [];
+    for (const model of ['b', '(a|b)']) {
+      const res = await doors(h, model, {}).jobs();
+      expect(res.status).toBe(202);
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+    h.startWorker();
+    const records = () => ids.map((id) => h.jobs.store.all().find((r) => r.jobId === id));
+    await waitFor(() => records().every((r) => (r?.runs.length ?? 0) > 0));
+    const statuses = records().map((r) => r?.status);
+    expect(statuses.filter((s) => s === 'succeeded')).toHaveLength(1);
+    const waiting = records().find((r) => r?.status === 'retrying');
+    expect(waiting?.runs[0]).toMatchObject({ attempts: 0, refused: { code: 'rate_limit_exceeded' } });
   });
 });
 
