@@ -3,7 +3,7 @@ import { type BreakerSnapshot, isCooling, windowCounts } from '../breaker/breake
 import type { Breakers } from '../breaker/breakers.js';
 import { type BreakerPhase, breakerPhase, rampEnd, rampShare } from '../breaker/recovery.js';
 import { isRouteCooling } from '../breaker/route-cooling.js';
-import { AD_HOC_PIPELINE, isAdHoc, stateScope } from '../catalog/ad-hoc-chains.js';
+import { AD_HOC_PIPELINE, isAdHoc, stateScope, stateScopeIn } from '../catalog/ad-hoc-chains.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { type ChainSource, envVarName, resolveEffectiveChain } from '../catalog/chain-sources.js';
 import type { ChatRequest, ChatResult } from '../chat/chat-model.js';
@@ -141,7 +141,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   };
   const lookup: TargetLookup = { catalog, isPipeline, pipelineTarget, echo };
 
-  const guard = createCanaryGuard();
+  const guard = createCanaryGuard(stateScopeIn((name) => catalog.hasPipeline(name)));
   const watching = { guard, clock, log: deps.log, policy: (p: string) => catalog.policy(p).breaker };
 
   const answering = (target: Target, context: CallContext, stream: boolean): AnswerContext => ({

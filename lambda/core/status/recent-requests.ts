@@ -52,8 +52,15 @@ export interface RecentRequests {
 /** Requests whose attempts are held while they run; past it the oldest is forgotten. */
 const OPEN_REQUEST_LIMIT = 1_000;
 
-/** Keeps the last `size` requests. */
-export function createRecentRequests(size: number, clock: Clock): RecentRequests {
+/**
+ * Keeps the last `size` requests; spend is added up per `scopeOf(pipeline)` (default `stateScope`:
+ * every ad-hoc chain under `adhoc`).
+ */
+export function createRecentRequests(
+  size: number,
+  clock: Clock,
+  scopeOf: (pipeline: string) => string = stateScope,
+): RecentRequests {
   const running = new Map<string, RecentAttempt[]>();
   const ended: RecentRequest[] = [];
   const spend = new Map<string, PipelineSpend>();
@@ -89,7 +96,7 @@ export function createRecentRequests(size: number, clock: Clock): RecentRequests
     });
     if (ended.length > size) ended.length = size;
     // One row for every ad-hoc chain (`adhoc`), so callers' chains never push a pipeline's total out.
-    const scope = stateScope(e.pipeline);
+    const scope = scopeOf(e.pipeline);
     const total = spend.get(scope) ?? { pipeline: scope, requests: 0, costUsd: 0 };
     total.requests += 1;
     total.costUsd += e.costUsd;
