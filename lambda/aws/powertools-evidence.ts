@@ -3,7 +3,7 @@ import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { AdmissionStoreFailure } from '../core/admission/admission.js';
 import type { PlannedLimit } from '../core/admission/limit-plan.js';
 import type { BreakerOpened } from '../core/breaker/breakers.js';
-import { AD_HOC_PREFIX } from '../core/gateway/gateway.js';
+import { isAdHoc, stateScope } from '../core/catalog/ad-hoc-chains.js';
 import type { LedgerEntry, LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import { logBreakerOpened } from '../wiring/breaker-log-events.js';
@@ -26,10 +26,11 @@ export const METRICS = {
 
 /**
  * The metric dimension of a pipeline. Ad-hoc chains are callers' free text: one dimension value
- * for all of them, so their number cannot grow the metric count (and the bill) without bound.
+ * for all of them (on every metric), so their number cannot grow the metric count (and the bill)
+ * without bound; a pipeline only an override names is kept under its variable (`scopeOf`).
  */
-function dimensionOf(pipeline: string): string {
-  return pipeline.startsWith(AD_HOC_PREFIX) ? '(ad-hoc)' : pipeline;
+function dimensionOf(pipeline: string, scopeOf: (pipeline: string) => string): string {
+  return isAdHoc(pipeline) ? '(ad-hoc)' : scopeOf(pipeline);
 }
 
 /** Our `Logger` over the Powertools logger (structured JSON with the Lambda context). */
@@ -63,29 +64,34 @@ function emit(
  * The attempt ledger in Lambda: every entry is a structured log line (the same fields as the local
  * JSON lines) and feeds the CloudWatch EMF metrics of docs/design.md#evidence-the-ledger-and-headers.
  */
-export function powertoolsLedger(logger: PowertoolsLogger, metrics: Metrics): LedgerSink {
+export function powertoolsLedger(
+  logger: PowertoolsLogger,
+  metrics: Metrics,
+  scopeOf: (pipeline: string) => string = stateScope,
+): LedgerSink {
+  const dimension = (pipeline: string) => dimensionOf(pipeline, scopeOf);
   return (entry: LedgerEntry) => {
     logger.info(`ledger ${entry.type}`, { ...entry });
     if (entry.type === 'attempt') {
       emit(metrics, METRICS.attempts, MetricUnit.Count, 1, {
-        pipeline: dimensionOf(entry.pipeline),
+        pipeline: dimension(entry.pipeline),
         model: entry.model,
       });
       if (entry.action === 'fallback') {
         emit(metrics, METRICS.fallbacks, MetricUnit.Count, 1, {
-          pipeline: entry.pipeline,
+          pipeline: dimension(entry.pipeline),
           model: entry.model,
         });
       }
       return;
     }
-    emit(metrics, METRICS.requests, MetricUnit.Count, 1, { pipeline: dimensionOf(entry.pipeline) });
+    emit(metrics, METRICS.requests, MetricUnit.Count, 1, { pipeline: dimension(entry.pipeline) });
     emit(metrics, METRICS.requestLatency, MetricUnit.Milliseconds, entry.latencyMs, {
-      pipeline: entry.pipeline,
+      pipeline: dimension(entry.pipeline),
     });
     // A last resort answered, but every route failed: the alarm must still hear of it.
     if (entry.reason === 'exhausted' || entry.reason === 'deadline' || entry.reason === 'last_resort') {
-      emit(metrics, METRICS.exhausted, MetricUnit.Count, 1, { pipeline: dimensionOf(entry.pipeline) });
+      emit(metrics, METRICS.exhausted, MetricUnit.Count, 1, { pipeline: dimension(entry.pipeline) });
     }
   };
 }

@@ -1,6 +1,7 @@
 /**
- * Per-process state keyed by pipeline: ad-hoc chains are callers' free text, so without a bound
- * every distinct chain would stay in memory for the life of the process.
+ * Per-process state keyed by pipeline. Its keys are configured pipelines, the shared `adhoc` and
+ * one per override variable (`stateScope`, `stateScopeIn`), so callers cannot add keys; the bound
+ * is a backstop for any path that still would, at the price of forgetting the oldest.
  */
 export const PIPELINE_STATE_LIMIT = 10_000;
 

@@ -8,6 +8,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Admission, Refusal, Ticket } from '../core/admission/admission.js';
 import { type AskedChat, chainReservation } from '../core/admission/chain-reservation.js';
 import type { SpendMeter } from '../core/admission/spend-meter.js';
+import { stateScope } from '../core/catalog/ad-hoc-chains.js';
 import type { Catalog } from '../core/catalog/catalog.js';
 import type { SharedBody, TargetEnv } from './chat-admission.js';
 import { errorBody, errorResponse } from './openai-errors.js';
@@ -76,7 +77,8 @@ export function admissionGate<B extends object>(
     const asked = askedOf(body);
     const outcome = await admission.admit({
       keyName: c.var.callerKeyName,
-      pipeline: target.kind === 'pipeline' ? target.pipeline : undefined,
+      // Every ad-hoc chain is limited as the reserved pipeline `adhoc` (admission.pipelines.adhoc).
+      pipeline: stateScope(target.pipeline),
       reservation: chainReservation(asked, target.tiers, catalog),
     });
     if (!outcome.ok) return refusalResponse(outcome.refusal, now());

@@ -4,6 +4,7 @@
  * and output tokens the target's models allow. Each answers the caller itself when the body fails.
  */
 import type { MiddlewareHandler } from 'hono';
+import type { AdHocRefusal } from '../core/catalog/ad-hoc-chains.js';
 import type { Catalog } from '../core/catalog/catalog.js';
 import {
   type BoundViolation,
@@ -44,11 +45,16 @@ type RoutedInput = {
 /** What a route serves: chat (completions, jobs) or embeddings; a target must suit it. */
 export type RouteUse = 'chat' | 'embeddings';
 
+/** Why this caller (its key name; undefined while authentication is off) may not run this target, or undefined. */
+export type AdHocGate = (keyName: string | undefined, target: Target) => Promise<AdHocRefusal | undefined>;
+
 /** What {@link routeTarget} needs from the app. */
 export interface TargetDeps {
   gateway: Gateway;
   catalog: Catalog;
   bounds: RequestBounds;
+  /** Which ad-hoc chains each caller may send (`admission.adHocChains`). Absent: every one. */
+  adHocChains?: AdHocGate | undefined;
 }
 
 const overBound = (violation: BoundViolation): Response =>
@@ -70,7 +76,8 @@ export function withinMessageLimit(
 
 /**
  * Resolves the pipeline or chain (`model`, or the `x-switchyard-pipeline` header) into
- * `c.var.target`: 404 `model_not_found` when it names nothing routable, 400 `wrong_model_kind`
+ * `c.var.target`: 404 `model_not_found` when it names nothing routable, 403 `ad_hoc_chain_refused`
+ * naming the setting when the caller may not send this ad-hoc chain, 400 `wrong_model_kind`
  * when its models do not serve this route (embedding models on a chat route and back, or a chain
  * that mixes embedding spaces, docs/concepts.md#embeddings), 400 `limit_exceeded` naming the
  * token field when it asks more than the chain's models allow.
@@ -89,6 +96,12 @@ export function routeTarget(
         errorBody(target.message, 'invalid_request_error', 'model_not_found', target.param),
       );
     }
+    const refused = await deps.adHocChains?.(c.var.callerKeyName, target);
+    if (refused)
+      return errorResponse(
+        403,
+        errorBody(refused.message, 'invalid_request_error', 'ad_hoc_chain_refused', 'model'),
+      );
     const unsuited = useProblem(deps.catalog, target, serves);
     if (unsuited)
       return errorResponse(400, errorBody(unsuited, 'invalid_request_error', 'wrong_model_kind', 'model'));

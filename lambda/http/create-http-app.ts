@@ -10,6 +10,7 @@ import { type AdmissionGateDeps, admissionGate, chatAsked } from './admission-ga
 import { anthropicErrors } from './anthropic-errors.js';
 import { limitBodySize } from './body-limit.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
+import type { AdHocGate } from './chat-admission.js';
 import { addChatCompletions } from './chat-completions.js';
 import { addEmbeddings, embeddingsAsked } from './embeddings.js';
 import type { HttpEnv } from './http-env.js';
@@ -46,6 +47,8 @@ export interface HttpAppOptions {
   access?: (() => AccessPolicy) | undefined;
   /** Admission of chat requests and new jobs (docs/design.md#admission). Absent: every request is admitted. */
   admission?: (AdmissionGateDeps & { now: () => number; jobQuota?: JobPostAdmission['quotaOf'] }) | undefined;
+  /** Which ad-hoc chains each caller may send, on every door and `/v1/jobs`. Absent: every one. */
+  adHocChains?: AdHocGate | undefined;
   /** Spans per chat request and attempt (docs/design.md#traces). Absent: no spans, no cost. */
   tracing?: RequestTracing | undefined;
   /** `GET /metrics` and the status page (docs/operations.md#metrics). Absent: those routes 404. */
@@ -81,13 +84,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   }
   const admission = options.admission;
   const admitChat = admission && admissionGate(admission, admission.now, chatAsked);
-  addChatCompletions(app, { gateway, catalog, bounds }, admitChat);
-  addMessages(app, { gateway, catalog, bounds }, admitChat);
-  addEmbeddings(
-    app,
-    { gateway, catalog, bounds },
-    admission && admissionGate(admission, admission.now, embeddingsAsked),
-  );
+  const targets = { gateway, catalog, bounds, adHocChains: options.adHocChains };
+  addChatCompletions(app, targets, admitChat);
+  addMessages(app, targets, admitChat);
+  addEmbeddings(app, targets, admission && admissionGate(admission, admission.now, embeddingsAsked));
   addInfoRoutes(app, gateway, catalog);
   if (admission) addUsageRoute(app, admission.admission, log);
   if (options.observe) {
@@ -101,7 +101,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     };
     app.route(
       '/v1/jobs',
-      createJobsApp({ gateway, catalog, bounds, jobs: options.jobs, log, access, admission: jobAdmission }),
+      createJobsApp({ ...targets, jobs: options.jobs, log, access, admission: jobAdmission }),
     );
   }
 

@@ -6,6 +6,7 @@
  */
 import type { Admission, Refusal, Ticket } from '../core/admission/admission.js';
 import { chainReservation } from '../core/admission/chain-reservation.js';
+import { stateScope } from '../core/catalog/ad-hoc-chains.js';
 import type { Catalog } from '../core/catalog/catalog.js';
 import type { ChatCompletionBody } from '../core/chat/chat-request-schema.js';
 import type { Target } from '../core/gateway/target.js';
@@ -36,7 +37,8 @@ export async function reserveJob(
   if (!gate) return { ok: true, ticket: undefined };
   const outcome = await gate.admission.admit({
     keyName,
-    pipeline: target.kind === 'pipeline' ? target.pipeline : undefined,
+    // Every ad-hoc chain is limited as the reserved pipeline `adhoc` (admission.pipelines.adhoc).
+    pipeline: stateScope(target.pipeline),
     reservation: chainReservation(chatAsked(body), target.tiers, gate.catalog),
   });
   return outcome.ok ? { ok: true, ticket: outcome.ticket } : outcome;

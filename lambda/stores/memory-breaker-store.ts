@@ -21,8 +21,9 @@ import {
 
 /**
  * Breaker state in this process only: the local default. It holds at most
- * `PIPELINE_STATE_LIMIT` pipelines (ad-hoc chains included); the oldest is forgotten beyond. Every operation is synchronous under
- * the hood, so concurrent requests in one process never lose an update.
+ * `PIPELINE_STATE_LIMIT` pipelines, the oldest forgotten beyond: a backstop, since the breakers
+ * keep every ad-hoc chain under the one pipeline `adhoc` (docs/security.md#ad-hoc-chains). Every
+ * operation is synchronous under the hood, so concurrent requests in one process never lose an update.
  */
 export class MemoryBreakerStore implements BreakerStore {
   private readonly pipelines = new Map<string, Map<string, BreakerSnapshot>>();

@@ -6,8 +6,9 @@ import { createSpendMeter } from '../core/admission/spend-meter.js';
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
 import { type BreakerEvents, createBreakers } from '../core/breaker/breakers.js';
 import { accountRouteId } from '../core/breaker/route-cooling.js';
+import { adHocRefusal, stateScopeIn } from '../core/catalog/ad-hoc-chains.js';
 import type { AdmissionSettings } from '../core/catalog/admission-config-schema.js';
-import { type Catalog, createCatalog } from '../core/catalog/catalog.js';
+import { adHocIdOf, type Catalog, createCatalog } from '../core/catalog/catalog.js';
 import type { ChainSource } from '../core/catalog/chain-sources.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import { createGateway, type Gateway } from '../core/gateway/gateway.js';
@@ -20,6 +21,7 @@ import type { Clock, Random, Sleep } from '../core/time.js';
 import type { SpanTracer } from '../core/tracing/span-port.js';
 import { type AccessPolicy, accessPolicyFromConfig } from '../http/access-policy.js';
 import type { CallerKeySource } from '../http/caller-auth.js';
+import type { AdHocGate } from '../http/chat-admission.js';
 import { createHttpApp } from '../http/create-http-app.js';
 import type { HttpEnv } from '../http/http-env.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
@@ -89,6 +91,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     store: options.store,
     clock,
     policyFor: (pipeline) => catalog.policy(pipeline).breaker,
+    scopeOf: stateScopeIn((pipeline) => catalog.hasPipeline(pipeline)),
     events: observers.breakerEvents(options.breakerEvents),
     routeCooling: {
       ...config.rateLimit,
@@ -152,9 +155,17 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
       now: () => clock.now(),
       jobQuota: async (key) => jobQuotaOf(await admissionSettings(), key, config.jobs.maxQueuedPerKey),
     },
+    adHocChains: adHocGate(catalog, admissionSettings),
     tracing,
     observe: observers.routes(gateway, admission),
   });
   const jobAdmission = jobRunAdmission(admission, meter, catalog);
   return { app, gateway, catalog, store: options.store, jobAdmission };
+}
+
+/** The callers' ad-hoc chain settings in force (the config's, or their SSM override), per request. */
+function adHocGate(catalog: Catalog, settings: () => Promise<AdmissionSettings>): AdHocGate {
+  const canonical = (chain: string) => adHocIdOf(catalog, chain);
+  return async (keyName, target) =>
+    target.kind === 'chain' ? adHocRefusal(await settings(), keyName, target.pipeline, canonical) : undefined;
 }

@@ -11,6 +11,7 @@ import { createSsmAdmissionSettings } from '../aws/ssm-admission-settings.js';
 import { createSsmCallerKeys } from '../aws/ssm-caller-keys.js';
 import { createSsmChainParameters } from '../aws/ssm-chain-parameters.js';
 import { resolveSsmPrefix } from '../aws/ssm-chains.js';
+import { stateScopeIn } from '../core/catalog/ad-hoc-chains.js';
 import {
   createConfigChainSource,
   createEnvChainSource,
@@ -72,7 +73,11 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     answers: selected.answers?.(config.answerCache),
     access,
     log,
-    ledger: powertoolsLedger(logger, metrics),
+    ledger: powertoolsLedger(
+      logger,
+      metrics,
+      stateScopeIn((pipeline) => Object.hasOwn(config.pipelines, pipeline)),
+    ),
     breakerEvents: breakerLogEvents(log, (event) => reportBreakerOpened(log, metrics, event)),
     callerKeys: createSsmCallerKeys({
       source,

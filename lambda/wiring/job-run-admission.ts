@@ -2,6 +2,7 @@ import type { Admission, Refusal, Ticket } from '../core/admission/admission.js'
 import { chainReservation } from '../core/admission/chain-reservation.js';
 import type { SpendMeter } from '../core/admission/spend-meter.js';
 import { storedTicket } from '../core/admission/stored-ticket.js';
+import { stateScope } from '../core/catalog/ad-hoc-chains.js';
 import type { Catalog } from '../core/catalog/catalog.js';
 import type { JobAdmission } from '../core/jobs/job-ports.js';
 
@@ -35,7 +36,8 @@ export function jobRunAdmission(admission: Admission, meter: SpendMeter, catalog
       };
       const outcome = await admission.admit({
         keyName: run.keyName,
-        pipeline: target.kind === 'pipeline' ? target.pipeline : undefined,
+        // Every ad-hoc chain is limited as the reserved pipeline `adhoc` (admission.pipelines.adhoc).
+        pipeline: stateScope(target.pipeline),
         reservation: chainReservation(asked, target.tiers, catalog),
       });
       if (!outcome.ok) {

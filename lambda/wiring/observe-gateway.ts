@@ -1,6 +1,7 @@
 import type { Admission } from '../core/admission/admission.js';
 import type { UsageLine } from '../core/admission/read-usage.js';
 import type { BreakerEvents } from '../core/breaker/breakers.js';
+import { stateScopeIn } from '../core/catalog/ad-hoc-chains.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
@@ -33,9 +34,13 @@ async function configuredLimits(config: SwitchyardConfig, admission: Admission):
 
 /** Feeds `metrics` and `statusPage` (docs/operations.md#metrics) from the ledger and the breaker events. */
 export function createObservers(config: SwitchyardConfig, clock: Clock): Observers {
-  const metrics = config.metrics.enabled ? createGatewayMetrics(config.metrics.latencyBucketsMs) : undefined;
+  // Callers must not mint series or rows: names are kept as the breakers keep them (stateScopeIn).
+  const scopeOf = stateScopeIn((pipeline) => Object.hasOwn(config.pipelines, pipeline));
+  const metrics = config.metrics.enabled
+    ? createGatewayMetrics(config.metrics.latencyBucketsMs, scopeOf)
+    : undefined;
   const page = config.statusPage;
-  const recent = page.enabled ? createRecentRequests(page.recentRequests, clock) : undefined;
+  const recent = page.enabled ? createRecentRequests(page.recentRequests, clock, scopeOf) : undefined;
   return {
     ledger: (inner) =>
       !metrics && !recent

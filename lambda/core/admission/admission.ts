@@ -33,7 +33,7 @@ export interface AdmissionDeps {
 export interface AdmissionRequest {
   /** The caller key's name; undefined while authentication is off. */
   keyName: string | undefined;
-  /** A configured pipeline; undefined for an ad-hoc chain. */
+  /** The pipeline whose limits apply (`adhoc` for every ad-hoc chain); undefined: none. */
   pipeline: string | undefined;
   reservation: ReservationInput;
 }

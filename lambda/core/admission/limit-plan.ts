@@ -41,7 +41,7 @@ function fromConfig(
 
 /**
  * Every limit that applies to a request of caller key `keyName` (undefined while authentication is
- * off: no key limit applies) on `pipeline` (undefined for an ad-hoc chain): the key's own limits or
+ * off: no key limit applies) on `pipeline` (`adhoc` for every ad-hoc chain; undefined: no pipeline limit): the key's own limits or
  * `defaultKey`'s, then the pipeline's.
  */
 export function plannedLimits(

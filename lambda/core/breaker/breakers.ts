@@ -1,4 +1,5 @@
 import { setBounded } from '../bounded-map.js';
+import { stateScope } from '../catalog/ad-hoc-chains.js';
 import type { Clock } from '../time.js';
 import { createAccountCooling } from './account-cooling.js';
 import type { BreakerPolicy } from './breaker-policy.js';
@@ -78,9 +79,14 @@ export interface BreakersOptions {
   events?: BreakerEvents;
   /** Shared cooling of account routes after a 429. Absent: a 429 acts on the pipeline's own breaker only. */
   routeCooling?: RouteCoolingOptions | undefined;
+  /** The name a pipeline's breakers are kept under. Default `stateScope`: `adhoc` for every ad-hoc chain. */
+  scopeOf?: ((pipeline: string) => string) | undefined;
 }
 
-/** Breaker bookkeeping for the router: the store, plus fail-safety and opening events. */
+/**
+ * Breaker bookkeeping for the router: the store, plus fail-safety and opening events. A `pipeline`
+ * may be an ad-hoc chain's id (`chain:…`): its state is the shared pipeline `adhoc`'s.
+ */
 export interface Breakers {
   /** Snapshots of every model of the pipeline. On a store error: the last state this process saw. */
   read(pipeline: string): Promise<Map<string, BreakerSnapshot>>;
@@ -104,6 +110,7 @@ export interface Breakers {
 
 export function createBreakers(options: BreakersOptions): Breakers {
   const { store, clock, policyFor, events = {} } = options;
+  const scopeOf = options.scopeOf ?? stateScope;
   // What this process last saw, so a store outage degrades to per-process breakers, not to none.
   const lastKnown = new Map<string, Map<string, BreakerSnapshot>>();
   const remember = (pipeline: string, model: string, snapshot: BreakerSnapshot) => {
@@ -120,7 +127,10 @@ export function createBreakers(options: BreakersOptions): Breakers {
   return {
     routeCooling: (routeKeys) => accounts.read(routeKeys),
 
-    async read(pipeline) {
+    // Every ad-hoc chain shares the pipeline `adhoc` (scopeOf): the store, `lastKnown`, events and
+    // policies only ever see configured names and that one, so no caller can crowd them out.
+    async read(name) {
+      const pipeline = scopeOf(name);
       try {
         const snapshots = await store.readPipeline(pipeline, clock.now());
         setBounded(lastKnown, pipeline, new Map(snapshots));
@@ -131,8 +141,9 @@ export function createBreakers(options: BreakersOptions): Breakers {
       }
     },
 
-    async record(pipeline, model, sample) {
+    async record(name, model, sample) {
       if (!isRecorded(sample)) return;
+      const pipeline = scopeOf(name);
       const policy = policyFor(pipeline);
       const recording = store.record(pipeline, model, sample, policy);
       // The account route's cooling is a second item: written alongside, not after.
@@ -147,8 +158,10 @@ export function createBreakers(options: BreakersOptions): Breakers {
       await settle(options, remember, { pipeline, model, after, policy }, sample);
     },
 
-    claimProbe: (pipeline, model, slot) =>
-      claimProbe(options, lastKnown.get(pipeline)?.get(model), remember, { pipeline, model, slot }),
+    claimProbe: (name, model, slot) => {
+      const pipeline = scopeOf(name);
+      return claimProbe(options, lastKnown.get(pipeline)?.get(model), remember, { pipeline, model, slot });
+    },
   };
 }
 

@@ -17,6 +17,15 @@ export const admissionLimitsSchema = z.strictObject({
 });
 
 /**
+ * Which ad-hoc chains (a chain in `model`, docs/concepts.md#ad-hoc-chains) a caller may send:
+ * `true` any, `false` none, or a list of the chains allowed, compared in canonical form (aliases
+ * resolved, spaces and weights of 1 dropped), so `(fast | b)` allows `(gpt-mini|b)`.
+ */
+export const adHocChainsSchema = z.union([z.boolean(), z.array(z.string().min(1).max(2_000)).max(100)], {
+  error: 'must be true, false or a list of at most 100 chains',
+});
+
+/**
  * The limits of one caller key: the shared ones, and how many unfinished jobs (queued, running or
  * retrying) it may keep in the job store, so that one key cannot fill it for every other caller.
  */
@@ -25,16 +34,30 @@ export const keyLimitsSchema = admissionLimitsSchema.extend({
   maxQueuedJobs: positiveInt.max(100_000).optional(),
 });
 
+/** A named caller key's limits, and which ad-hoc chains it may send. */
+export const keyAdmissionSchema = keyLimitsSchema.extend({
+  /** This key's own {@link adHocChainsSchema} setting. Default: `admission.adHocChains`. */
+  adHocChains: adHocChainsSchema.optional(),
+});
+
 /** What admission does when its store cannot be reached: admit (`open`) or refuse with 503 (`closed`). */
 export const storeFailurePolicySchema = z.enum(['open', 'closed']);
 
 export const admissionSchema = z.strictObject({
   /** Limits per caller key name (the names of `auth.keys` or the SSM caller keys). Default none. */
-  keys: z.record(keyName, keyLimitsSchema).default({}),
+  keys: z.record(keyName, keyAdmissionSchema).default({}),
   /** Limits of every authenticated caller key not named in `keys`. Default: none. */
   defaultKey: keyLimitsSchema.prefault({}),
-  /** Limits per configured pipeline (shared by every caller of it). Default none. */
+  /**
+   * Limits per configured pipeline (shared by every caller of it); the reserved name `adhoc`
+   * limits every ad-hoc chain together. Default none.
+   */
   pipelines: z.record(pipelineName, admissionLimitsSchema).default({}),
+  /**
+   * The ad-hoc chains a caller may send when its key sets none of its own (`keys.<k>.adHocChains`):
+   * every caller key not naming one, and every caller while authentication is off. Default `true`.
+   */
+  adHocChains: adHocChainsSchema.default(true),
   /**
    * Characters of the request's messages counted as one input token when reserving; the
    * settlement uses the real usage. Default 4.
@@ -56,4 +79,5 @@ export const admissionSchema = z.strictObject({
 export type AdmissionSettings = z.output<typeof admissionSchema>;
 export type AdmissionLimitsConfig = z.output<typeof admissionLimitsSchema>;
 export type KeyLimitsConfig = z.output<typeof keyLimitsSchema>;
+export type AdHocChainsSetting = z.output<typeof adHocChainsSchema>;
 export type StoreFailurePolicy = z.output<typeof storeFailurePolicySchema>;

@@ -4,6 +4,7 @@ import type { NameResolution, NameResolver, ParsedChain } from '../dsl/types.js'
 import { chainUse } from '../embeddings/embedding-space.js';
 import { ConfigError } from '../errors.js';
 import type { AttemptTimeouts, RoutePolicy } from '../router/route-types.js';
+import { adHocId, unresolvedAllowListEntry } from './ad-hoc-chains.js';
 import {
   type ModelConfig,
   type ProviderConfig,
@@ -125,7 +126,15 @@ export function createCatalog(config: SwitchyardConfig): Catalog {
     const use = chainUse(parsed.tiers, (key) => models.get(key)?.dimensions);
     if (!use.ok) throw new ConfigError(`pipelines.${name}.chain`, `'${p.chain}' ${use.problem}`);
   }
+  const unresolved = unresolvedAllowListEntry(config.admission, (chain) => adHocIdOf(catalog, chain));
+  if (unresolved) throw new ConfigError(unresolved.field, unresolved.problem);
   return catalog;
+}
+
+/** The {@link adHocId} `chain` reads as in this catalog; undefined when it resolves to no model. */
+export function adHocIdOf(catalog: Pick<Catalog, 'parse'>, chain: string): string | undefined {
+  const { tiers } = catalog.parse(chain);
+  return tiers.length > 0 ? adHocId(tiers) : undefined;
 }
 
 /** Every configured model by key, and how a name (key, alias, raw upstream id) resolves to one. */

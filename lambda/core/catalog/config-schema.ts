@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { isLoopbackHost } from '../loopback.js';
+import { AD_HOC_PIPELINE } from './ad-hoc-chains.js';
 import { admissionSchema } from './admission-config-schema.js';
 import { anthropicProviderSchema } from './anthropic-provider-schema.js';
 import { awsSchema } from './aws-config-schema.js';
@@ -238,8 +239,14 @@ const configObjectSchema = z.strictObject({
 export const configSchema = configObjectSchema
   // A signed answer travels in clear text only where the operator said so, or on this machine.
   .superRefine((config, ctx) => {
+    if (Object.hasOwn(config.pipelines, AD_HOC_PIPELINE))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pipelines', AD_HOC_PIPELINE],
+        message: `'${AD_HOC_PIPELINE}' is reserved for ad-hoc chains (limit them under admission.pipelines.${AD_HOC_PIPELINE}); rename this pipeline`,
+      });
     for (const name of Object.keys(config.admission.pipelines)) {
-      if (!(name in config.pipelines))
+      if (!(name in config.pipelines) && name !== AD_HOC_PIPELINE)
         ctx.addIssue({
           code: 'custom',
           path: ['admission', 'pipelines', name],

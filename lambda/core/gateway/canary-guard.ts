@@ -1,5 +1,6 @@
 import { setBounded } from '../bounded-map.js';
 import type { BreakerPolicy } from '../breaker/breaker-policy.js';
+import { stateScope } from '../catalog/ad-hoc-chains.js';
 import type { LedgerEntry, TerminalReason } from '../ledger/ledger-entry.js';
 import type { Logger } from '../logger.js';
 import type { Clock } from '../time.js';
@@ -38,9 +39,13 @@ interface CanaryRecord {
   aborted: boolean;
 }
 
-export function createCanaryGuard(): CanaryGuard {
+/**
+ * `scopeOf`: the name a pipeline's canary is kept under (default `stateScope`), so the spellings
+ * of an override-only pipeline share one record and cannot crowd others out of the bound.
+ */
+export function createCanaryGuard(scopeOf: (pipeline: string) => string = stateScope): CanaryGuard {
   const canaries = new Map<string, CanaryRecord>();
-  const keyOf = (pipeline: string, since: string) => `${pipeline}\n${since}`;
+  const keyOf = (pipeline: string, since: string) => `${scopeOf(pipeline)}\n${since}`;
   return {
     aborted: (pipeline, since) => canaries.get(keyOf(pipeline, since))?.aborted === true,
     record(pipeline, since, failed, now, policy) {

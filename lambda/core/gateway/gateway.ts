@@ -3,6 +3,7 @@ import { type BreakerSnapshot, isCooling, windowCounts } from '../breaker/breake
 import type { Breakers } from '../breaker/breakers.js';
 import { type BreakerPhase, breakerPhase, rampEnd, rampShare } from '../breaker/recovery.js';
 import { isRouteCooling } from '../breaker/route-cooling.js';
+import { AD_HOC_PIPELINE, isAdHoc, stateScope, stateScopeIn } from '../catalog/ad-hoc-chains.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { type ChainSource, envVarName, resolveEffectiveChain } from '../catalog/chain-sources.js';
 import type { ChatRequest, ChatResult } from '../chat/chat-model.js';
@@ -19,7 +20,7 @@ import { type AnswerContext, generateAnswer, type OutputDeps, streamAnswer } fro
 import { createCanaryGuard, watchCanary } from './canary-guard.js';
 import { onceLogger } from './once-logger.js';
 import { routerFor, splitCanary } from './override-routing.js';
-import { AD_HOC_PREFIX, resolveTarget, type TargetLookup } from './resolve-target.js';
+import { resolveTarget, type TargetLookup } from './resolve-target.js';
 import type { Target, UnknownTarget } from './target.js';
 
 export interface GatewayDeps {
@@ -98,7 +99,10 @@ export interface Gateway {
   ): Promise<RouteResult<EmbeddingResult>>;
   /** Every configured pipeline with its effective chain. */
   pipelines(): Promise<Target[]>;
-  /** Breakers of every configured pipeline, or of one; undefined for a name that is not routable. */
+  /**
+   * Breakers of every configured pipeline and of the shared ad-hoc pipeline `adhoc`, or of one
+   * (an ad-hoc chain's id names `adhoc`); undefined for a name that is not routable.
+   */
   breakers(pipeline?: string): Promise<BreakerView[] | undefined>;
 }
 
@@ -122,8 +126,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
     ledger: deps.ledger,
   };
 
-  const isPipeline = (name: string) =>
-    catalog.hasPipeline(name) || (deps.envOverrides?.(envVarName(name)) ?? false);
+  // An override names a pipeline the config lacks only in a name no configured pipeline shares
+  // (`P` is not a second `p` beside it, with no limits and breakers of its own); `adhoc` is
+  // reserved for ad-hoc chains, so not even `MODEL_ADHOC` makes it a pipeline.
+  const configuredVars = new Set(catalog.pipelines.map(envVarName));
+  const isPipeline = (name: string) => {
+    if (catalog.hasPipeline(name)) return true;
+    const variable = envVarName(name);
+    if (name === AD_HOC_PIPELINE || configuredVars.has(variable)) return false;
+    return deps.envOverrides?.(variable) ?? false;
+  };
 
   const pipelineTarget = async (pipeline: string): Promise<Target | undefined> => {
     const effective = await resolveEffectiveChain(pipeline, deps.sources, catalog, log, clock.now());
@@ -132,7 +144,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   };
   const lookup: TargetLookup = { catalog, isPipeline, pipelineTarget, echo };
 
-  const guard = createCanaryGuard();
+  const guard = createCanaryGuard(stateScopeIn((name) => catalog.hasPipeline(name)));
   const watching = { guard, clock, log: deps.log, policy: (p: string) => catalog.policy(p).breaker };
 
   const answering = (target: Target, context: CallContext, stream: boolean): AnswerContext => ({
@@ -172,13 +184,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
     async breakers(pipeline) {
       // Only names that route: an arbitrary name must not create state (or a store read) of its own.
-      if (pipeline !== undefined && !isPipeline(pipeline) && !pipeline.startsWith(AD_HOC_PREFIX))
-        return undefined;
+      if (pipeline !== undefined && !isPipeline(pipeline) && !isAdHoc(pipeline)) return undefined;
       const now = clock.now();
-      const names = pipeline !== undefined ? [pipeline] : catalog.pipelines;
       const views: BreakerView[] = [];
-      for (const name of names) views.push(...(await pipelineBreakers(name, deps, lookup, now)));
-      return views;
+      if (pipeline !== undefined) return pipelineBreakers(stateScope(pipeline), deps, lookup, now);
+      for (const name of catalog.pipelines) views.push(...(await pipelineBreakers(name, deps, lookup, now)));
+      // The shared ad-hoc pipeline is listed once it holds state; it has no chain of its own.
+      const adHoc = await pipelineBreakers(AD_HOC_PIPELINE, deps, lookup, now);
+      return [...views, ...adHoc];
     },
   };
 }

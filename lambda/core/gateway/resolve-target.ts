@@ -1,10 +1,9 @@
+import { AD_HOC_PREFIX, adHocId } from '../catalog/ad-hoc-chains.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { echoable } from '../chat/request-bounds.js';
-import { printChain } from '../dsl/print-chain.js';
 import type { Target, UnknownTarget } from './target.js';
 
-/** Prefix of the pipeline id of an ad-hoc chain (`chain:(a|b),c`) in breakers, ledger and metrics. */
-export const AD_HOC_PREFIX = 'chain:';
+export { AD_HOC_PREFIX } from '../catalog/ad-hoc-chains.js';
 
 /** What resolving a target needs from the gateway. */
 export interface TargetLookup {
@@ -68,8 +67,9 @@ function adHocTarget({ catalog, echo }: TargetLookup, model: string): Target | U
       message: `unknown pipeline or model '${echo(model)}'${why ? ` (${echoable(why, 500)})` : ''}`,
     };
   }
-  // `chain:` keeps an ad-hoc chain's breakers apart from any pipeline that shares its text.
-  const id = `${AD_HOC_PREFIX}${printChain(parsed.tiers)}`;
+  // `chain:` keeps an ad-hoc chain apart from any pipeline that shares its text; its breakers are
+  // the shared `adhoc` pipeline's (stateScope), so distinct chains add no state.
+  const id = adHocId(parsed.tiers);
   return {
     kind: 'chain',
     pipeline: id,

@@ -6,7 +6,10 @@ import type { ChainVariant } from '../ledger/ledger-entry.js';
 /** What a request routes over: a pipeline's effective chain, or an ad-hoc chain named in `model`. */
 export interface Target {
   kind: 'pipeline' | 'chain';
-  /** Pipeline name; for an ad-hoc chain its canonical text, so breakers stay per chain and model. */
+  /**
+   * Pipeline name; for an ad-hoc chain `chain:` and its canonical text (ledger, jobs, traces),
+   * while its breakers and limits are the reserved pipeline `adhoc`'s (`stateScope`).
+   */
   pipeline: string;
   /** Where the chain came from; `request` for an ad-hoc chain. */
   source: ChainSourceName | 'request';

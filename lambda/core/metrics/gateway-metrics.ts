@@ -4,15 +4,14 @@
  * ledger lines it counts never disagree. Breaker gauges are read from the breakers when scraped.
  */
 import type { BreakerOpened } from '../breaker/breakers.js';
+import { isAdHoc, stateScope } from '../catalog/ad-hoc-chains.js';
 import type { BreakerView } from '../gateway/gateway.js';
-import { AD_HOC_PREFIX } from '../gateway/resolve-target.js';
 import type { AttemptLedgerEntry, LedgerEntry, RequestLedgerEntry } from '../ledger/ledger-entry.js';
 import { createCounter, createHistogram } from './metric-series.js';
 import type { MetricFamily } from './prometheus-text.js';
 
 /** The pipeline label: ad-hoc chains are callers' free text, so they share one label value. */
 export const AD_HOC_LABEL = '(ad-hoc)';
-const pipelineLabel = (pipeline: string) => (pipeline.startsWith(AD_HOC_PREFIX) ? AD_HOC_LABEL : pipeline);
 
 export interface GatewayMetrics {
   /** Counts one ledger line. */
@@ -23,8 +22,16 @@ export interface GatewayMetrics {
   families(breakers: readonly (BreakerView & { provider: string })[]): MetricFamily[];
 }
 
-/** `latencyBucketsMs`: the histograms' upper bounds in ms (config `metrics.latencyBucketsMs`). */
-export function createGatewayMetrics(latencyBucketsMs: readonly number[]): GatewayMetrics {
+/**
+ * `latencyBucketsMs`: the histograms' upper bounds in ms (config `metrics.latencyBucketsMs`);
+ * `scopeOf`: the name a pipeline's series are kept under (default `stateScope`), so only
+ * configured names, one per override variable and `(ad-hoc)` ever become label values.
+ */
+export function createGatewayMetrics(
+  latencyBucketsMs: readonly number[],
+  scopeOf: (pipeline: string) => string = stateScope,
+): GatewayMetrics {
+  const pipelineLabel = (pipeline: string) => (isAdHoc(pipeline) ? AD_HOC_LABEL : scopeOf(pipeline));
   const seconds = latencyBucketsMs.map((ms) => ms / 1000);
   const requests = createCounter(
     'switchyard_requests_total',
@@ -85,13 +92,16 @@ export function createGatewayMetrics(latencyBucketsMs: readonly number[]): Gatew
       spend.family(),
       tokens.family(),
       openings.family(),
-      ...breakerGauges(breakers),
+      ...breakerGauges(breakers, pipelineLabel),
     ],
   };
 }
 
 /** `switchyard_breaker_open` (1 open, 0 closed) and the window counts, one series per breaker. */
-function breakerGauges(views: readonly (BreakerView & { provider: string })[]): MetricFamily[] {
+function breakerGauges(
+  views: readonly (BreakerView & { provider: string })[],
+  pipelineLabel: (pipeline: string) => string,
+): MetricFamily[] {
   const labels = (v: BreakerView & { provider: string }) => ({
     pipeline: pipelineLabel(v.pipeline),
     model: v.model,

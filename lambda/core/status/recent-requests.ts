@@ -4,6 +4,7 @@
  * holds and nothing more: never prompt text, output text or a key.
  */
 import { setBounded } from '../bounded-map.js';
+import { stateScope } from '../catalog/ad-hoc-chains.js';
 import type { AttemptLedgerEntry, LedgerEntry, RequestLedgerEntry } from '../ledger/ledger-entry.js';
 import type { Clock } from '../time.js';
 
@@ -37,7 +38,7 @@ export interface RecentRequest {
   attempts: RecentAttempt[];
 }
 
-/** What this process spent per pipeline since it started (from the request lines). */
+/** What this process spent per pipeline since it started (from the request lines); every ad-hoc chain under `adhoc`. */
 export interface PipelineSpend {
   pipeline: string;
   requests: number;
@@ -54,8 +55,15 @@ export interface RecentRequests {
 /** Requests whose attempts are held while they run; past it the oldest is forgotten. */
 const OPEN_REQUEST_LIMIT = 1_000;
 
-/** Keeps the last `size` requests. */
-export function createRecentRequests(size: number, clock: Clock): RecentRequests {
+/**
+ * Keeps the last `size` requests; spend is added up per `scopeOf(pipeline)` (default `stateScope`:
+ * every ad-hoc chain under `adhoc`).
+ */
+export function createRecentRequests(
+  size: number,
+  clock: Clock,
+  scopeOf: (pipeline: string) => string = stateScope,
+): RecentRequests {
   const running = new Map<string, RecentAttempt[]>();
   const ended: RecentRequest[] = [];
   const spend = new Map<string, PipelineSpend>();
@@ -91,10 +99,12 @@ export function createRecentRequests(size: number, clock: Clock): RecentRequests
       attempts,
     });
     if (ended.length > size) ended.length = size;
-    const total = spend.get(e.pipeline) ?? { pipeline: e.pipeline, requests: 0, costUsd: 0 };
+    // One row for every ad-hoc chain (`adhoc`), so callers' chains never push a pipeline's total out.
+    const scope = scopeOf(e.pipeline);
+    const total = spend.get(scope) ?? { pipeline: scope, requests: 0, costUsd: 0 };
     total.requests += 1;
     total.costUsd += e.costUsd;
-    setBounded(spend, e.pipeline, total);
+    setBounded(spend, scope, total);
   };
 
   return {

@@ -8,8 +8,10 @@ import {
   reportBreakerOpened,
 } from '../../../lambda/aws/powertools-evidence.js';
 import type { BreakerOpened } from '../../../lambda/core/breaker/breakers.js';
+import { stateScopeIn } from '../../../lambda/core/catalog/ad-hoc-chains.js';
 import type { RequestLedgerEntry } from '../../../lambda/core/ledger/ledger-entry.js';
 import { type CapturedOutput, captureProcessOutput } from '../../helpers/capture-output.js';
+import { attemptLine, requestLine } from '../../helpers/ledger-lines.js';
 
 interface EmfRecord {
   _aws: { CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Name: string }[] }[] };
@@ -97,5 +99,25 @@ describe('exhausted-request metrics', () => {
       ledger(requestLine(reason));
     // two records per exhausted request: the service's and the pipeline's
     expect(records(METRICS.exhausted)).toHaveLength(4);
+  });
+});
+
+describe('pipeline dimensions', () => {
+  it('gives every metric of an ad-hoc chain one dimension value, and every spelling of an override-only pipeline its variable', () => {
+    const ledger = powertoolsLedger(
+      new Logger({ serviceName: 'switchyard' }),
+      new Metrics({ namespace: 'Switchyard', serviceName: 'switchyard' }),
+      stateScopeIn((pipeline) => pipeline === 'p'),
+    );
+    for (const pipeline of ['chain:(a|b)', 'chain:(a|b*2)', 'f-o', 'F.O', 'p']) {
+      ledger(attemptLine({ pipeline, action: 'fallback' }));
+      ledger(requestLine({ pipeline }));
+    }
+    for (const metric of [METRICS.attempts, METRICS.fallbacks, METRICS.requests, METRICS.requestLatency]) {
+      const values = records(metric)
+        .filter((r) => r.dimensions.includes('pipeline'))
+        .map((r) => r.record.pipeline);
+      expect(new Set(values)).toEqual(new Set(['(ad-hoc)', 'env:MODEL_F_O', 'p']));
+    }
   });
 });

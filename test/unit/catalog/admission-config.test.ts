@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createCatalog } from '../../../lambda/core/catalog/catalog.js';
 import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 
 const withAdmission = (admission: unknown) =>
@@ -15,6 +16,7 @@ describe('admission config', () => {
       keys: {},
       defaultKey: {},
       pipelines: {},
+      adHocChains: true,
       charsPerToken: 4,
       onStoreFailure: { requests: 'open', tokens: 'open', spend: 'closed' },
     });
@@ -26,6 +28,9 @@ describe('admission config', () => {
     [{ pipelines: { nope: { tokensPerMinute: 10 } } }, /admission\.pipelines\.nope: names no pipeline/],
     [{ keys: { alice: { rpm: 5 } } }, /admission\.keys\.alice/],
     [{ onStoreFailure: { spend: 'maybe' } }, /admission\.onStoreFailure\.spend/],
+    [{ adHocChains: 'no' }, /admission\.adHocChains: must be true, false or a list of at most 100 chains/],
+    [{ keys: { alice: { adHocChains: [''] } } }, /admission\.keys\.alice\.adHocChains/],
+    [{ defaultKey: { adHocChains: false } }, /admission\.defaultKey/],
   ])('refuses %j naming the field', (admission, message) => {
     expect(() => withAdmission(admission)).toThrow(message);
   });
@@ -41,5 +46,39 @@ describe('admission config', () => {
       tokensPerMinute: 100_000,
       usdPerDay: 5,
     });
+  });
+
+  it('accepts ad-hoc chain settings per key and globally, and limits under the reserved pipeline adhoc', () => {
+    const config = withAdmission({
+      adHocChains: false,
+      keys: { alice: { adHocChains: ['a', '( a )'] }, bob: { adHocChains: true } },
+      pipelines: { adhoc: { requestsPerMinute: 10 } },
+    });
+    expect(config.admission).toMatchObject({
+      adHocChains: false,
+      keys: { alice: { adHocChains: ['a', '( a )'] }, bob: { adHocChains: true } },
+      pipelines: { adhoc: { requestsPerMinute: 10 } },
+    });
+  });
+
+  it.each([
+    [{ keys: { alice: { adHocChains: ['a', 'nope'] } } }, 'admission.keys.alice.adHocChains[1]', "'nope'"],
+    [{ adHocChains: ['(zz|yy)'] }, 'admission.adHocChains[0]', "'(zz|yy)'"],
+  ])('refuses at start-up an allow-list %j whose chain resolves to no model', (admission, field, chain) => {
+    const config = withAdmission(admission);
+    expect(() => createCatalog(config)).toThrow(expect.objectContaining({ path: field }));
+    expect(() => createCatalog(config)).toThrow(`${chain} resolves to no model`);
+  });
+
+  it('refuses a pipeline named adhoc: the name is reserved for ad-hoc chains', () => {
+    expect(() =>
+      parseConfig({
+        providers: { x: { type: 'openai', baseURL: 'http://127.0.0.1:1' } },
+        models: { a: { provider: 'x', model: 'm' } },
+        pipelines: { adhoc: { chain: 'a' } },
+      }),
+    ).toThrow(
+      /pipelines\.adhoc: 'adhoc' is reserved for ad-hoc chains \(limit them under admission\.pipelines\.adhoc\)/,
+    );
   });
 });

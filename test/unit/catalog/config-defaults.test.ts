@@ -42,6 +42,7 @@ describe('config defaults: the schema fills every field a file leaves out', () =
         keys: {},
         defaultKey: {},
         pipelines: {},
+        adHocChains: true,
         charsPerToken: 4,
         onStoreFailure: { requests: 'open', tokens: 'open', spend: 'closed' },
       },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BREAKER_POLICY } from '../../../lambda/core/breaker/breaker-policy.js';
+import { stateScopeIn } from '../../../lambda/core/catalog/ad-hoc-chains.js';
 import { canaryOutcome, createCanaryGuard, watchCanary } from '../../../lambda/core/gateway/canary-guard.js';
 import type { Target } from '../../../lambda/core/gateway/target.js';
 import type { Logger } from '../../../lambda/core/logger.js';
@@ -20,6 +21,14 @@ function fed(outcomes: boolean[]) {
 }
 
 describe('the canary guard', () => {
+  it('keeps every spelling of an override-only pipeline’s canary in one record, beside a configured one', () => {
+    const guard = createCanaryGuard(stateScopeIn((pipeline) => pipeline === 'p'));
+    for (const [i, pipeline] of ['f-o', 'F.O', 'f~o', 'F_O', 'f-O'].entries())
+      guard.record(pipeline, SINCE, i % 2 === 0, T0 + i, policy);
+    expect(guard.aborted('f.o', SINCE)).toBe(true);
+    expect(guard.aborted('p', SINCE)).toBe(false);
+  });
+
   it('aborts exactly when the failure share reaches failureRate over minSamples', () => {
     const { guard, last } = fed([true, false, true, false, false]);
     expect(last).toBe(true);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { stateScopeIn } from '../../../lambda/core/catalog/ad-hoc-chains.js';
 import { createGatewayMetrics } from '../../../lambda/core/metrics/gateway-metrics.js';
 import { formatValue, renderExposition } from '../../../lambda/core/metrics/prometheus-text.js';
 import { attemptLine, requestLine } from '../../helpers/ledger-lines.js';
@@ -57,6 +58,18 @@ describe('gateway metrics from ledger lines', () => {
     const f = scrape(m);
     expect(sampleValue(f, 'switchyard_requests_total', { pipeline: '(ad-hoc)' })).toBe(2);
     expect(f.get('switchyard_requests_total')?.samples).toHaveLength(1);
+  });
+
+  it('labels every spelling of a pipeline only an override names by its variable', () => {
+    const m = createGatewayMetrics(
+      [100],
+      stateScopeIn((pipeline) => pipeline === 'p'),
+    );
+    for (const pipeline of ['f-o', 'F.O', 'f\u4e00o', 'p', 'adhoc']) m.record(request({ pipeline }));
+    const f = scrape(m);
+    expect(sampleValue(f, 'switchyard_requests_total', { pipeline: 'env:MODEL_F_O' })).toBe(3);
+    expect(sampleValue(f, 'switchyard_requests_total', { pipeline: '(ad-hoc)' })).toBe(1);
+    expect(f.get('switchyard_requests_total')?.samples).toHaveLength(3);
   });
 
   it('counts breaker openings and shows each breaker as a gauge with its window', () => {

@@ -66,6 +66,17 @@ describe('recent requests', () => {
       { pipeline: 'q', requests: 1, costUsd: 0 },
     ]);
   });
+
+  it('adds every ad-hoc chain to one row `adhoc`, so 10,000 chains cannot push a pipeline’s total out', () => {
+    const recent = createRecentRequests(1, createFakeClock(0));
+    recent.record(request('r0', { costUsd: 0.5 }));
+    for (let i = 0; i < 10_001; i += 1)
+      recent.record(request(`r${i + 1}`, { pipeline: `chain:(a*${i + 2}|b)`, costUsd: 0 }));
+    expect(recent.spend()).toEqual([
+      { pipeline: 'p', requests: 1, costUsd: 0.5 },
+      { pipeline: 'adhoc', requests: 10_001, costUsd: 0 },
+    ]);
+  });
 });
 
 describe('status snapshot', () => {

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { type AdHocChainSettings, adHocRefusal } from '../../../lambda/core/catalog/ad-hoc-chains.js';
+import { adHocIdOf, createCatalog } from '../../../lambda/core/catalog/catalog.js';
+import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
+
+const catalog = createCatalog(
+  parseConfig({
+    providers: { x: { type: 'openai', baseURL: 'http://127.0.0.1:1' } },
+    models: { a: { provider: 'x', model: 'm-a', aliases: ['fast'] }, b: { provider: 'x', model: 'm-b' } },
+  }),
+);
+const canonical = (chain: string) => adHocIdOf(catalog, chain);
+const id = (chain: string) => canonical(chain) ?? 'unresolved';
+const decide = (settings: AdHocChainSettings, key: string | undefined, chain: string) =>
+  adHocRefusal(settings, key, id(chain), canonical)?.field;
+
+describe('which ad-hoc chains a caller may send', () => {
+  it('allows every chain by default (adHocChains true)', () => {
+    expect(decide({ keys: {}, adHocChains: true }, undefined, '(a|b)')).toBeUndefined();
+  });
+
+  it.each([
+    ['a caller without a key name', undefined, 'admission.adHocChains'],
+    ['a key without its own setting', 'bob', 'admission.adHocChains'],
+    ['a key with its own false', 'alice', 'admission.keys.alice.adHocChains'],
+  ])('refuses %s by the setting in force', (_who, key, field) => {
+    const settings = { keys: { alice: { adHocChains: false }, bob: {} }, adHocChains: false };
+    expect(decide(settings, key, 'a')).toBe(field);
+  });
+
+  it('lets a key’s own true override a global false', () => {
+    expect(
+      decide({ keys: { alice: { adHocChains: true } }, adHocChains: false }, 'alice', 'a'),
+    ).toBeUndefined();
+  });
+
+  it.each([
+    ['(fast | b)', true],
+    ['(m-a|b)', true],
+    ['( a*1 | b )', true],
+    ['(b|a)', false],
+    ['(a|b*2)', false],
+    ['a', false],
+    ['(a|b),a', true],
+  ])('with allow-list ["(a|b)"], %s is allowed: %s', (chain, allowed) => {
+    const settings = { keys: {}, adHocChains: ['(a|b)'] };
+    expect(decide(settings, undefined, chain)).toBe(allowed ? undefined : 'admission.adHocChains');
+  });
+
+  it('names the setting and the way out in its message, never the chain', () => {
+    const refusal = adHocRefusal(
+      { keys: { alice: { adHocChains: ['a'] } }, adHocChains: true },
+      'alice',
+      id('b'),
+      canonical,
+    );
+    expect(refusal?.message).toBe(
+      "this ad-hoc chain is not on this caller's allow-list (admission.keys.alice.adHocChains); name a pipeline in `model`, or a chain of that list",
+    );
+    expect(adHocRefusal({ keys: {}, adHocChains: false }, undefined, id('b'), canonical)?.message).toBe(
+      'ad-hoc chains are turned off for this caller (admission.adHocChains); name a pipeline in `model`',
+    );
+  });
+});
