@@ -122,7 +122,8 @@ describe("jobs count against their key's limits", () => {
   });
 
   it("admits a job's retry against its key again: a key with no room left gets the retry refused, not run", async () => {
-    // Messages come back 50 ms after a failed run instead of SQS's 30 s.
+    // A failed run's message comes back after 0.5 s instead of the worker's 5 s (and SQS's 30 s):
+    // time enough for the second POST below to land first, well inside waitFor's 5 s.
     const jobs: MemoryJobs = {
       store: createMemoryJobStore({ clock: systemClock }),
       queue: createMemoryJobQueue({ clock: systemClock, maxReceiveCount: 3, visibilityTimeoutSeconds: 0.05 }),
@@ -133,7 +134,7 @@ describe("jobs count against their key's limits", () => {
     // Every attempt of the first run fails (the router may try the route up to maxAttempts times).
     h.openai.script('model-a', [{ status: 503 }, { status: 503 }, { status: 503 }]);
     const first = ((await (await postJob(h, KEYS.alice)).json()) as { id: string }).id;
-    h.startWorker();
+    h.startWorker({ retryDelaySeconds: 0.5 });
     await waitFor(() => (jobs.store.all().find((r) => r.jobId === first)?.runs.length ?? 0) === 1);
     // The first run used the POST's reservation; this second job takes the key's last request.
     expect((await postJob(h, KEYS.alice)).status).toBe(202);

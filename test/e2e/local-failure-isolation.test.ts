@@ -173,7 +173,12 @@ describe(`the highest nesting bound the config accepts (limits.maxJsonDepth: ${M
       { p: { chain: 'a' } },
       {
         jobs: memoryJobs(),
-        configure: (config) => Object.assign(config, { limits: { maxJsonDepth: MAX_JSON_DEPTH } }),
+        // The schema bound at its highest too, so that the schema compiler meets the deepest body.
+        configure: (config) =>
+          Object.assign(config, {
+            limits: { maxJsonDepth: MAX_JSON_DEPTH },
+            structuredOutput: { maxSchemaDepth: 1_000 },
+          }),
       },
     );
     // JSON, so that the answer to the response_format request passes its (compiled) schema.

@@ -115,7 +115,21 @@ describe('caller-supplied schemas cannot block the process', () => {
     );
   });
 
-  it('refuses a schema 5,000 levels deep by the default depth bound: a 400, not a 500', async () => {
+  it('refuses a schema deeper than the default structuredOutput.maxSchemaDepth (32) inside the body bound: a 400 naming where', async () => {
+    h = await startGatewayHarness({ p: { chain: 'a' } });
+    // 40 levels of schema: the body stays under limits.maxJsonDepth (64), so the schema bound decides.
+    const deep = `${'{"not":'.repeat(39)}{}${'}'.repeat(39)}`;
+    const body = JSON.stringify(withSchema({})).replace('"schema":{}', `"schema":${deep}`);
+    const res = await h.post(body);
+    expect(res.status).toBe(400);
+    const { message } = (await res.json()).error;
+    expect(h.received('model-a')).toBe(0);
+    expect(message).toMatch(
+      /^response_format\.json_schema\.schema(\.not){32}: nests deeper than 32 levels \(structuredOutput\.maxSchemaDepth\)$/,
+    );
+  });
+
+  it('refuses a schema 5,000 levels deep at the body bound, before it is parsed: a 400, not a 500', async () => {
     h = await startGatewayHarness({ p: { chain: 'a' } });
     // Written as text: JSON.stringify of the object would overflow this test's own stack.
     const deep = `${'{"not":'.repeat(4_999)}{}${'}'.repeat(4_999)}`;
@@ -125,7 +139,7 @@ describe('caller-supplied schemas cannot block the process', () => {
     const { message } = (await res.json()).error;
     expect(h.received('model-a')).toBe(0);
     expect(message).toMatch(
-      /^response_format\.json_schema\.schema(\.not){32}: nests deeper than 32 levels \(structuredOutput\.maxSchemaDepth\)$/,
+      /^response_format\.json_schema\.schema(\.not){5}…: nested deeper than 64 levels of objects and arrays \(limits\.maxJsonDepth\)$/,
     );
   });
 });

@@ -174,8 +174,11 @@ export async function startGatewayHarness(
         headers: { 'content-type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
-    /** Starts the in-process worker on the harness's jobs (polling every 10 ms); `close()` stops it. */
-    startWorker() {
+    /**
+     * Starts the in-process worker on the harness's jobs (polling every 10 ms); `close()` stops it.
+     * `retryDelaySeconds`: when a job that must run again is visible (default the worker's, 5 s).
+     */
+    startWorker(workerOptions: { retryDelaySeconds?: number } = {}) {
       const jobs = options.jobs;
       if (!jobs) throw new Error('the harness has no jobs: pass options.jobs');
       worker = createLocalJobWorker({
@@ -187,6 +190,7 @@ export async function startGatewayHarness(
         log: silentLogger,
         clock: systemClock,
         pollIntervalMs: 10,
+        retryDelaySeconds: workerOptions.retryDelaySeconds,
         admission: local.jobAdmission,
       });
       worker.start();
