@@ -85,6 +85,10 @@ export class SwitchyardStack extends Stack {
         'Schedules whose fan-out never started',
       );
     }
+    if (scheduled.schedules) {
+      const group = scheduled.schedules.group.scheduleGroupName;
+      output('ScheduleGroupName', group, 'aws scheduler list-schedules --group-name <this>');
+    }
     output('DashboardName', operations.dashboardName, 'The CloudWatch dashboard');
 
     acknowledgeFindings(this, gateway);
