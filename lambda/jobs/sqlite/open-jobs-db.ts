@@ -68,7 +68,7 @@ CREATE INDEX IF NOT EXISTS job_messages_by_handle ON job_messages (handle);
 const SQLITE_WARNING = /^SQLite is an experimental feature/;
 
 /**
- * Loads `node:sqlite` without its one-time ExperimentalWarning. Node 22 and Node 24 before 24.15
+ * Loads `node:sqlite` without its one-time ExperimentalWarning. Node 24 before 24.15 (and 22)
  * print "SQLite is an experimental feature and might change at any time" on stderr when the
  * module is first loaded; `serve` would show it on every start although nothing is wrong, and
  * `--no-warnings` would hide every other warning too. So only that one warning, only while this
