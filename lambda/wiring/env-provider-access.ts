@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
-import { isKeyedProvider } from '../core/catalog/keyed-provider.js';
-import type { ProviderAccess } from '../providers/create-chat-models.js';
+import type { ProviderAccess } from '../families/create-route-models.js';
+import { isKeyedProvider } from '../families/keyed-provider.js';
 
 /**
  * Provider keys from the environment (`apiKeyEnv`), read from `env` at every attempt: a variable

@@ -4,10 +4,11 @@
  * those whose absence means something (no `auth`: authentication off; no `price`: no cost).
  */
 import * as z from 'zod';
+import { anthropicProviderSchema } from '../../families/anthropic/anthropic-config-schema.js';
+import { vertexProviderSchema } from '../../families/vertex/vertex-config-schema.js';
 import { isLoopbackHost } from '../loopback.js';
 import { AD_HOC_PIPELINE } from './ad-hoc-chains.js';
 import { admissionSchema } from './admission-config-schema.js';
-import { anthropicProviderSchema } from './anthropic-provider-schema.js';
 import { awsSchema } from './aws-config-schema.js';
 import {
   apiKeySecret,
@@ -25,7 +26,6 @@ import { rateLimitSchema } from './rate-limit-config-schema.js';
 import { recoveryFields, recoverySettingsShape } from './recovery-config-schema.js';
 import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
 import { timeoutsField } from './timeouts-config-schema.js';
-import { vertexProviderSchema } from './vertex-config-schema.js';
 
 /** An OpenAI-compatible endpoint: OpenAI, Google's and Vertex's compatible endpoints, OpenRouter, Together, a fake. */
 export const openAIProviderSchema = z.strictObject({

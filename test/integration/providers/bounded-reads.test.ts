@@ -13,11 +13,11 @@ import {
   type OversizedUpstream,
   startOversizedUpstream,
 } from '../../../lambda/dev/fakes/oversized-upstream.js';
-import { createAnthropicChatModel } from '../../../lambda/providers/anthropic/anthropic-chat-model.js';
-import { createBedrockChatModel } from '../../../lambda/providers/bedrock/bedrock-chat-model.js';
-import { createRouteModels } from '../../../lambda/providers/create-chat-models.js';
-import { createOpenAIChatModel } from '../../../lambda/providers/openai/openai-chat-model.js';
-import { DEFAULT_ANSWER_LIMITS } from '../../../lambda/providers/shared/answer-limits.js';
+import { createAnthropicChatModel } from '../../../lambda/families/anthropic/anthropic-chat-model.js';
+import { createBedrockChatModel } from '../../../lambda/families/bedrock/bedrock-chat-model.js';
+import { createRouteModels } from '../../../lambda/families/create-route-models.js';
+import { createOpenAIChatModel } from '../../../lambda/families/openai-compatible/openai-chat-model.js';
+import { DEFAULT_ANSWER_LIMITS } from '../../../lambda/families/shared/answer-limits.js';
 import { startFakeTokenEndpoint } from '../../helpers/fake-token-endpoint.js';
 import { callOptions, providerErrorOf, streamErrorOf } from './harness.js';
 

@@ -15,7 +15,7 @@ import {
   createAnthropicChatModel,
   createBedrockChatModel,
   createOpenAIChatModel,
-} from '../../../lambda/providers/index.js';
+} from '../../../lambda/families/index.js';
 import { callOptions, providerErrorOf, streamErrorOf } from './harness.js';
 
 /** A tool schema 5,000 objects deep: more than `JSON.stringify` or Smithy's serialiser can walk. */

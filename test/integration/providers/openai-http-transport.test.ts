@@ -11,15 +11,18 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { CallOptions, ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
-import { createOpenAIChatModel } from '../../../lambda/providers/index.js';
-import { createHttpAgents } from '../../../lambda/providers/openai/http-transport.js';
-import { toOpenAIParams, toOpenAIStreamParams } from '../../../lambda/providers/openai/openai-request.js';
+import { createOpenAIChatModel } from '../../../lambda/families/index.js';
+import {
+  toOpenAIParams,
+  toOpenAIStreamParams,
+} from '../../../lambda/families/openai-compatible/openai-request.js';
 import {
   createOpenAIStreamMapper,
   mapOpenAICompletion,
-} from '../../../lambda/providers/openai/openai-response.js';
-import { SseDecoder } from '../../../lambda/providers/openai/sse-events.js';
-import { createAttemptCalls } from '../../../lambda/providers/shared/attempt-calls.js';
+} from '../../../lambda/families/openai-compatible/openai-response.js';
+import { SseDecoder } from '../../../lambda/families/openai-compatible/sse-events.js';
+import { createAttemptCalls } from '../../../lambda/families/shared/attempt-calls.js';
+import { createHttpAgents } from '../../../lambda/families/shared/http-transport.js';
 import { attemptOptions, callOptions, drain, providerErrorOf, textOf } from './harness.js';
 
 const UPSTREAM = 'gpt-4o-mini';

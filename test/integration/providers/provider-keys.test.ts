@@ -7,7 +7,7 @@ import type { ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import type { RouteModel } from '../../../lambda/core/router/route-types.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
-import { createRouteModels, type ProviderAccess } from '../../../lambda/providers/create-chat-models.js';
+import { createRouteModels, type ProviderAccess } from '../../../lambda/families/create-route-models.js';
 import { callOptions, drain, providerErrorOf, streamErrorOf } from './harness.js';
 
 const HELLO: ChatRequest = { messages: [{ role: 'user', content: 'Say hello' }] };

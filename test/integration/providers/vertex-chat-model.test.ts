@@ -6,7 +6,7 @@ import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 import type { ChatModel, ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
-import { createRouteModels, type ProviderAccess } from '../../../lambda/providers/create-chat-models.js';
+import { createRouteModels, type ProviderAccess } from '../../../lambda/families/create-route-models.js';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 import { type FakeTokenEndpoint, startFakeTokenEndpoint } from '../../helpers/fake-token-endpoint.js';
 import { attemptOptions, callOptions, drain, providerErrorOf } from './harness.js';

@@ -1,4 +1,4 @@
-import type { ProviderConfig } from './config-schema.js';
+import type { ProviderConfig } from '../core/catalog/config-schema.js';
 
 /** The provider types that authenticate with an API key (`apiKeyEnv` / `apiKeySecret`). */
 export const KEYED_PROVIDER_TYPES = ['openai', 'anthropic', 'vertex'] as const;

@@ -1,14 +1,14 @@
 import type { CatalogRoute } from '../core/catalog/catalog.js';
-import { vertexBaseURL } from '../core/catalog/vertex-config-schema.js';
 import type { ChatModel } from '../core/chat/chat-model.js';
 import { ProviderError } from '../core/failures/provider-error.js';
 import type { RouteModel } from '../core/router/route-types.js';
 import type { Clock } from '../core/time.js';
 import { createAnthropicChatModel } from './anthropic/anthropic-chat-model.js';
 import { type BedrockCredentials, createBedrockChatModel } from './bedrock/bedrock-chat-model.js';
-import { createOpenAIChatModel } from './openai/openai-chat-model.js';
+import { createOpenAIChatModel } from './openai-compatible/openai-chat-model.js';
 import { type AnswerLimits, DEFAULT_ANSWER_LIMITS } from './shared/answer-limits.js';
 import { createVertexChatModel } from './vertex/vertex-chat-model.js';
+import { vertexBaseURL } from './vertex/vertex-config-schema.js';
 import { createVertexTokens, type VertexTokens } from './vertex/vertex-tokens.js';
 
 /**

@@ -8,4 +8,4 @@ export {
   type BedrockCredentials,
   createBedrockChatModel,
 } from './bedrock/bedrock-chat-model.js';
-export { createOpenAIChatModel, type OpenAIChatModelOptions } from './openai/openai-chat-model.js';
+export { createOpenAIChatModel, type OpenAIChatModelOptions } from './openai-compatible/openai-chat-model.js';

@@ -10,9 +10,9 @@ import type {
 } from '../../core/chat/chat-model.js';
 import { AttemptTimeout } from '../../core/failures/attempt-timeout.js';
 import { ProviderError } from '../../core/failures/provider-error.js';
-import type { HttpAgents } from '../openai/http-transport.js';
 import { type AnswerLimits, createAnswerMeters, DEFAULT_ANSWER_LIMITS } from '../shared/answer-limits.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
+import type { HttpAgents } from '../shared/http-transport.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
 import { serialiseWire } from '../shared/wire-body.js';
 import { createAgentFetch } from './agent-fetch.js';

@@ -15,13 +15,13 @@ import {
   EMBEDDING_BYTES_PER_NUMBER,
 } from '../shared/answer-limits.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
+import { type HttpAgents, type PostTarget, post, sharedHttpAgents } from '../shared/http-transport.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
+import { isOk, readAnswer, statusError } from '../shared/response-body.js';
 import { serialiseWire } from '../shared/wire-body.js';
-import { type HttpAgents, type PostTarget, post, sharedHttpAgents } from './http-transport.js';
 import { mapOpenAIEmbeddings, toOpenAIEmbeddingParams } from './openai-embeddings.js';
 import { toOpenAIParams, toOpenAIStreamParams } from './openai-request.js';
 import { createOpenAIStreamMapper, mapOpenAICompletion } from './openai-response.js';
-import { isOk, readAnswer, statusError } from './response-body.js';
 import { sseChunks } from './sse-events.js';
 
 /** Options of {@link createOpenAIChatModel}. */
