@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import { type AdmissionStoreFailure, createAdmission } from '../core/admission/admission.js';
 import type { AdmissionStore } from '../core/admission/admission-store.js';
 import type { PlannedLimit } from '../core/admission/limit-plan.js';
@@ -10,7 +11,6 @@ import { adHocRefusal, stateScopeIn } from '../core/catalog/ad-hoc-chains.js';
 import type { AdmissionSettings } from '../core/catalog/admission-config-schema.js';
 import { adHocIdOf, type Catalog, createCatalog } from '../core/catalog/catalog.js';
 import type { ChainSource } from '../core/catalog/chain-sources.js';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import { createGateway, type Gateway } from '../core/gateway/gateway.js';
 import type { JobAdmission } from '../core/jobs/job-ports.js';
 import { jobQuotaOf } from '../core/jobs/job-quota.js';

@@ -1,3 +1,4 @@
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import type { AdmissionStore } from '../core/admission/admission-store.js';
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
 import {
@@ -6,7 +7,6 @@ import {
   createEnvChainSource,
   createSsmChainSource,
 } from '../core/catalog/chain-sources.js';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { AnswerCache } from '../core/last-resort/answer-cache.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';

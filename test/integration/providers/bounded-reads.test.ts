@@ -5,8 +5,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { createCatalog } from '../../../lambda/core/catalog/catalog.js';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 import type { ChatModel, ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import {
   type OversizedAnswer,

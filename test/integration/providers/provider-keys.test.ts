@@ -1,8 +1,8 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { createCatalog } from '../../../lambda/core/catalog/catalog.js';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 import type { ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import type { RouteModel } from '../../../lambda/core/router/route-types.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
