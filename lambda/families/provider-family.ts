@@ -7,6 +7,7 @@ import type * as z from 'zod';
 import type { CatalogRoute } from '../core/catalog/catalog.js';
 import type { ProviderSettings } from '../core/catalog/config-schema.js';
 import type { ChatModel } from '../core/chat/chat-model.js';
+import type { FailureSignals } from '../core/failures/failure-signals.js';
 import type { Clock } from '../core/time.js';
 import type { BedrockCredentials } from './bedrock/bedrock-chat-model.js';
 import type { AnswerLimits } from './shared/answer-limits.js';
@@ -59,6 +60,8 @@ export interface ProviderFamily<C extends ProviderSettings> {
   readonly keyed: boolean;
   /** True when its models may declare `dimensions`: it has an embeddings API. */
   readonly embeddings: boolean;
+  /** Its rows of the failure matrix (exception names, error codes, sentences), with the generic ones. */
+  readonly signals: FailureSignals;
   /**
    * Called once per process (per `createRouteModels`): returns the factory of this family's
    * models, which may share state between the routes of one provider (e.g. access tokens).

@@ -2,6 +2,7 @@ import type { ProviderFamily } from '../provider-family.js';
 import { currentKey } from '../shared/current-key.js';
 import { createAnthropicChatModel } from './anthropic-chat-model.js';
 import { type AnthropicProviderConfig, anthropicProviderSchema } from './anthropic-config-schema.js';
+import { ANTHROPIC_SIGNALS } from './anthropic-signals.js';
 
 /** `type: "anthropic"`: the Anthropic Messages API with an API key; chat only. */
 export const anthropicFamily = {
@@ -9,6 +10,7 @@ export const anthropicFamily = {
   schema: anthropicProviderSchema,
   keyed: true,
   embeddings: false,
+  signals: ANTHROPIC_SIGNALS,
   createModels:
     ({ access, limits }) =>
     (route) =>

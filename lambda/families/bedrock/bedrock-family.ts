@@ -1,6 +1,7 @@
 import type { ProviderFamily } from '../provider-family.js';
 import { createBedrockChatModel } from './bedrock-chat-model.js';
 import { type BedrockProviderConfig, bedrockProviderSchema } from './bedrock-config-schema.js';
+import { BEDROCK_SIGNALS } from './bedrock-signals.js';
 
 /** `type: "bedrock"`: the Bedrock Runtime Converse API, signed with IAM credentials (no key); chat only. */
 export const bedrockFamily = {
@@ -8,6 +9,7 @@ export const bedrockFamily = {
   schema: bedrockProviderSchema,
   keyed: false,
   embeddings: false,
+  signals: BEDROCK_SIGNALS,
   createModels:
     ({ access, limits }) =>
     (route) =>

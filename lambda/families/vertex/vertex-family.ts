@@ -1,6 +1,7 @@
 import type { ProviderFamily } from '../provider-family.js';
 import { createVertexChatModel } from './vertex-chat-model.js';
 import { type VertexProviderConfig, vertexBaseURL, vertexProviderSchema } from './vertex-config-schema.js';
+import { VERTEX_SIGNALS } from './vertex-signals.js';
 import { createVertexTokens, type VertexTokens } from './vertex-tokens.js';
 
 /**
@@ -12,6 +13,7 @@ export const vertexFamily = {
   schema: vertexProviderSchema,
   keyed: true,
   embeddings: true,
+  signals: VERTEX_SIGNALS,
   createModels: ({ access, clock, limits }) => {
     // One token cache per provider, shared by all its models: one mint serves every route.
     const byProvider = new Map<string, VertexTokens>();

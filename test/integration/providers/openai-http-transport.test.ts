@@ -12,6 +12,7 @@ import type { CallOptions, ChatRequest } from '../../../lambda/core/chat/chat-mo
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
 import { createOpenAIChatModel } from '../../../lambda/families/index.js';
+import { OPENAI_COMPATIBLE_SIGNALS } from '../../../lambda/families/openai-compatible/openai-compatible-signals.js';
 import {
   toOpenAIParams,
   toOpenAIStreamParams,
@@ -210,7 +211,7 @@ describe('openai transport: cuts and aborts', () => {
 function sdkModel(baseURL: string) {
   const subject = { provider: 'openai', model: 'gpt-mini' };
   const client = new OpenAI({ apiKey: 'sk-test', baseURL, maxRetries: 0, logLevel: 'off' });
-  const calls = createAttemptCalls(subject, Date.now);
+  const calls = createAttemptCalls(subject, Date.now, OPENAI_COMPATIBLE_SIGNALS);
   const options = (signal: AbortSignal) => ({ signal });
   return {
     generate: (request: ChatRequest, call: CallOptions) =>
