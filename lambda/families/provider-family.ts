@@ -60,6 +60,11 @@ export interface ProviderFamily<C extends ProviderSettings> {
   readonly keyed: boolean;
   /** True when its models may declare `dimensions`: it has an embeddings API. */
   readonly embeddings: boolean;
+  /**
+   * Its `gen_ai.provider.name` when the OpenTelemetry GenAI conventions give the family a
+   * well-known one (e.g. `aws.bedrock`). Default: the configured provider name.
+   */
+  readonly traceName?: string;
   /** Its rows of the failure matrix (exception names, error codes, sentences), with the generic ones. */
   readonly signals: FailureSignals;
   /**

@@ -57,7 +57,12 @@ const BY_TYPE: ReadonlyMap<string, ErasedFamily> = new Map(
  * unknown one is a programming error, and throws naming the type and the known ones.
  */
 export function familyOf(type: string): ErasedFamily {
-  const family = BY_TYPE.get(type);
+  const family = findFamily(type);
   if (!family) throw new Error(`no provider family '${type}' (known: ${[...BY_TYPE.keys()].join(', ')})`);
   return family;
+}
+
+/** The family of `type`, or undefined when no family registers it. */
+export function findFamily(type: string): ErasedFamily | undefined {
+  return BY_TYPE.get(type);
 }

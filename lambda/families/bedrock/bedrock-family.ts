@@ -9,6 +9,7 @@ export const bedrockFamily = {
   schema: bedrockProviderSchema,
   keyed: false,
   embeddings: false,
+  traceName: 'aws.bedrock',
   signals: BEDROCK_SIGNALS,
   createModels:
     ({ access, limits }) =>

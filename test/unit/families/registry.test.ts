@@ -6,6 +6,7 @@ import { ConfigError } from '../../../lambda/core/errors.js';
 import { EMBEDDING_PROVIDER_TYPES, KEYED_PROVIDER_TYPES } from '../../../lambda/families/capabilities.js';
 import { createRouteModels } from '../../../lambda/families/create-route-models.js';
 import { familyOf, PROVIDER_FAMILIES } from '../../../lambda/families/registry.js';
+import { catalogRoutes } from '../../../lambda/wiring/trace-ledger.js';
 
 /** A minimal valid provider entry of each registered type. */
 const SAMPLES: Record<string, Record<string, unknown>> = {
@@ -71,5 +72,13 @@ describe('provider family registry', () => {
   it('derives the capability lists from the family records', () => {
     expect(KEYED_PROVIDER_TYPES).toEqual(['openai', 'vertex', 'anthropic']);
     expect(EMBEDDING_PROVIDER_TYPES).toEqual(['openai', 'vertex']);
+  });
+
+  it("reports a family's well-known GenAI provider name in attempt spans, else the configured name", () => {
+    const lookup = (type: string) =>
+      catalogRoutes(createCatalog(configOf(SAMPLES[type])))('m', 'p')?.providerName;
+    expect(lookup('bedrock')).toBe('aws.bedrock');
+    expect(lookup('openai')).toBe('p');
+    expect(lookup('anthropic')).toBe('p');
   });
 });
