@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { CallOptions, ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
-import { createOpenAIChatModel } from '../../../lambda/families/index.js';
+import { createOpenAIChatModel } from '../../../lambda/families/openai-compatible/openai-chat-model.js';
 import { OPENAI_COMPATIBLE_SIGNALS } from '../../../lambda/families/openai-compatible/openai-compatible-signals.js';
 import {
   toOpenAIParams,
