@@ -1,6 +1,6 @@
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { SwitchyardConfig } from '../lambda/core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../lambda/config/switchyard-config.js';
 import { createApiFunction } from './constructs/api-function.js';
 import { BreakerTable } from './constructs/breaker-table.js';
 import { JobQueues } from './constructs/job-queues.js';

@@ -3,7 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../../lambda/config/switchyard-config.js';
 import type { ScheduleConfig } from '../../lambda/core/catalog/jobs-config-schema.js';
 import { BundledFunction } from './bundled-function.js';
 import type { JobQueues } from './job-queues.js';

@@ -9,6 +9,7 @@
  *   `upstream_auth` (our credential: quarantine and alert);
  * - anything else (5xx, 429, unreachable, too slow) → the shared classifier's class.
  */
+
 import { classifyError } from '../../core/failures/classify-error.js';
 import { ProviderError } from '../../core/failures/provider-error.js';
 import type { Clock } from '../../core/time.js';
@@ -16,6 +17,7 @@ import type { ErrorSubject } from '../shared/malformed-response.js';
 import { type AccessTokens, createAccessTokens } from './access-tokens.js';
 import { parseServiceAccount } from './service-account.js';
 import { createTokenMinter, TokenEndpointError } from './token-endpoint.js';
+import { VERTEX_SIGNALS } from './vertex-signals.js';
 
 /** Options of {@link createVertexTokens}. */
 export interface VertexTokensOptions {
@@ -87,7 +89,7 @@ function tokenFailure(subject: ErrorSubject, error: unknown, nowMs: number): Pro
       cause: error,
     });
   }
-  const classified = classifyError(error, nowMs);
+  const classified = classifyError(error, nowMs, { signals: VERTEX_SIGNALS });
   return new ProviderError({
     ...subject,
     status: classified.status,

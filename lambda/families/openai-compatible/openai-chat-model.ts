@@ -15,13 +15,14 @@ import {
   EMBEDDING_BYTES_PER_NUMBER,
 } from '../shared/answer-limits.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
+import { type HttpAgents, type PostTarget, post, sharedHttpAgents } from '../shared/http-transport.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
+import { isOk, readAnswer, statusError } from '../shared/response-body.js';
 import { serialiseWire } from '../shared/wire-body.js';
-import { type HttpAgents, type PostTarget, post, sharedHttpAgents } from './http-transport.js';
+import { OPENAI_COMPATIBLE_SIGNALS } from './openai-compatible-signals.js';
 import { mapOpenAIEmbeddings, toOpenAIEmbeddingParams } from './openai-embeddings.js';
 import { toOpenAIParams, toOpenAIStreamParams } from './openai-request.js';
 import { createOpenAIStreamMapper, mapOpenAICompletion } from './openai-response.js';
-import { isOk, readAnswer, statusError } from './response-body.js';
 import { sseChunks } from './sse-events.js';
 
 /** Options of {@link createOpenAIChatModel}. */
@@ -89,7 +90,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
     connectMs: options.connectMs,
   };
   const embeddings: PostTarget = { ...target, url: endpointURL(options.baseURL, 'embeddings') };
-  const calls = createAttemptCalls(subject, now);
+  const calls = createAttemptCalls(subject, now, OPENAI_COMPATIBLE_SIGNALS);
   const meters: AnswerMeters = createAnswerMeters(options.limits ?? DEFAULT_ANSWER_LIMITS, subject);
 
   // Read at the start of each call: a missing key fails this attempt before any request is sent.

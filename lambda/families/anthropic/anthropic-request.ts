@@ -6,8 +6,8 @@ import type {
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatMessage, ChatRequest, ToolChoice, ToolDefinition } from '../../core/chat/chat-model.js';
-import { toolInput } from '../bedrock/bedrock-request.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
+import { toolInput } from '../shared/tool-input.js';
 
 /** The Messages request body shared by the streaming and non-streaming calls. */
 export type AnthropicParams = Omit<MessageCreateParamsNonStreaming, 'stream'>;

@@ -21,6 +21,7 @@ import { type ErrorSubject, malformedResponse } from '../shared/malformed-respon
 import { type SerialisationWatch, watchSerialisation } from '../shared/wire-body.js';
 import { toConverseBody } from './bedrock-request.js';
 import { createBedrockStreamMapper, mapConverseResponse } from './bedrock-response.js';
+import { BEDROCK_SIGNALS } from './bedrock-signals.js';
 import { boundResponseBody } from './bounded-response.js';
 
 /** Static credentials or a credential provider, as the Bedrock Runtime client accepts them. */
@@ -91,7 +92,7 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
   const subject: ErrorSubject = { provider, model: key };
   const client = options.client ?? createClient(options);
 
-  const calls = createAttemptCalls(subject, now);
+  const calls = createAttemptCalls(subject, now, BEDROCK_SIGNALS);
   const meters = createAnswerMeters(options.limits ?? DEFAULT_ANSWER_LIMITS, subject);
 
   const generate = (request: ChatRequest, call: CallOptions): Promise<ChatResult> =>

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { APIError } from 'openai/error';
 import type { ByteMeter } from '../shared/answer-limits.js';
-import { bodyText, webHeaders } from './response-body.js';
+import { bodyText, webHeaders } from '../shared/response-body.js';
 
 const LINE_END = /[\r\n]/;
 

@@ -5,9 +5,9 @@
  * not its HTTP stack (gaxios, node-fetch and a streams polyfill: +0.5 MB of Lambda bundle).
  */
 import { getJwsSign } from 'google-auth-library/build/src/gtoken/jwsSign.js';
-import { VERTEX_SCOPE } from '../../core/catalog/vertex-config-schema.js';
 import { SwitchyardError } from '../../core/errors.js';
 import type { ServiceAccount } from './service-account.js';
+import { VERTEX_SCOPE } from './vertex-config-schema.js';
 
 const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 

@@ -1,6 +1,6 @@
 /** The Anthropic Messages API as a provider (`type: "anthropic"`). */
 import * as z from 'zod';
-import { apiKeySecret, envVarName, positiveInt } from './config-fields.js';
+import { apiKeySecret, envVarName, positiveInt } from '../../core/catalog/config-fields.js';
 
 /**
  * Anthropic's Messages API through the official SDK. `max_tokens` is mandatory there, so a

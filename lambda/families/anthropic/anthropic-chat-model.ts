@@ -10,14 +10,15 @@ import type {
 } from '../../core/chat/chat-model.js';
 import { AttemptTimeout } from '../../core/failures/attempt-timeout.js';
 import { ProviderError } from '../../core/failures/provider-error.js';
-import type { HttpAgents } from '../openai/http-transport.js';
 import { type AnswerLimits, createAnswerMeters, DEFAULT_ANSWER_LIMITS } from '../shared/answer-limits.js';
 import { createAttemptCalls } from '../shared/attempt-calls.js';
+import type { HttpAgents } from '../shared/http-transport.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
 import { serialiseWire } from '../shared/wire-body.js';
 import { createAgentFetch } from './agent-fetch.js';
 import { toAnthropicParams } from './anthropic-request.js';
 import { createAnthropicStreamMapper, mapAnthropicMessage } from './anthropic-response.js';
+import { ANTHROPIC_SIGNALS } from './anthropic-signals.js';
 
 /** Options of {@link createAnthropicChatModel}. */
 export interface AnthropicChatModelOptions {
@@ -88,7 +89,7 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
     });
   const client = clientFor(false);
   const streamClient = clientFor(true);
-  const calls = createAttemptCalls(subject, options.now ?? Date.now);
+  const calls = createAttemptCalls(subject, options.now ?? Date.now, ANTHROPIC_SIGNALS);
   /** The params (the SDK reads `stream` and `model` from them) and the body sent, serialised here. */
   const wire = <P>(params: P) => ({ params, body: serialiseWire(subject, params) });
 

@@ -9,9 +9,8 @@ import type {
   ToolUseBlock,
 } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from '../../core/chat/chat-model.js';
-import { ProviderError } from '../../core/failures/provider-error.js';
-import { isRecord } from '../shared/json-shape.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
+import { toolInput } from '../shared/tool-input.js';
 
 /** A Smithy document (any JSON value), as Converse takes tool inputs and schemas. */
 export type ConverseDocument = NonNullable<ToolUseBlock['input']>;
@@ -20,27 +19,9 @@ export type ConverseDocument = NonNullable<ToolUseBlock['input']>;
 export type ConverseBody = Required<Pick<ConverseRequest, 'modelId' | 'messages'>> &
   Pick<ConverseRequest, 'system' | 'inferenceConfig' | 'toolConfig'>;
 
-/**
- * Parses a tool call's JSON arguments into the object Converse wants as `toolUse.input`. Empty
- * text means "no arguments" (models emit it for parameterless tools). Anything that is not a JSON
- * object is the caller's error, so it becomes `invalid_request` (no fallback hides it).
- */
-export function toolInput(call: ToolCall, subject: ErrorSubject): ConverseDocument {
-  if (call.arguments.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(call.arguments);
-  } catch {
-    parsed = undefined;
-  }
-  if (!isRecord(parsed)) {
-    throw new ProviderError({
-      ...subject,
-      failureClass: 'invalid_request',
-      message: `assistant tool call ${call.id} has arguments that are not a JSON object`,
-    });
-  }
-  return parsed as ConverseDocument;
+/** A tool call's JSON arguments as Converse wants `toolUse.input` (a JSON object; else `invalid_request`). */
+export function converseToolInput(call: ToolCall, subject: ErrorSubject): ConverseDocument {
+  return toolInput(call, subject) as ConverseDocument;
 }
 
 /** Content blocks of one non-system message; empty text is dropped because Converse rejects blank text. */
@@ -54,7 +35,9 @@ function toContentBlocks(
     case 'assistant': {
       const blocks: ContentBlock[] = message.content ? [{ text: message.content }] : [];
       for (const call of message.toolCalls ?? []) {
-        blocks.push({ toolUse: { toolUseId: call.id, name: call.name, input: toolInput(call, subject) } });
+        blocks.push({
+          toolUse: { toolUseId: call.id, name: call.name, input: converseToolInput(call, subject) },
+        });
       }
       return blocks;
     }

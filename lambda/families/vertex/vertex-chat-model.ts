@@ -1,5 +1,8 @@
 import type { ChatModel } from '../../core/chat/chat-model.js';
-import { createOpenAIChatModel, type OpenAIChatModelOptions } from '../openai/openai-chat-model.js';
+import {
+  createOpenAIChatModel,
+  type OpenAIChatModelOptions,
+} from '../openai-compatible/openai-chat-model.js';
 import type { VertexTokens } from './vertex-tokens.js';
 
 /** Options of {@link createVertexChatModel}: the OpenAI model's, with the provider's tokens instead of a key. */

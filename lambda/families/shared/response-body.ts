@@ -9,7 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { APIError } from 'openai/error';
 import { ProviderError } from '../../core/failures/provider-error.js';
-import type { ByteMeter } from '../shared/answer-limits.js';
+import type { ByteMeter } from './answer-limits.js';
 import { abortReason } from './http-transport.js';
 
 /** The cause of a body whose connection closed before its end (undici says the same words). */

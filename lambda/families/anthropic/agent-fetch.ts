@@ -13,10 +13,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { type HttpAgents, post, sharedHttpAgents } from '../openai/http-transport.js';
-import { readText, webHeaders } from '../openai/response-body.js';
 import type { AnswerMeters } from '../shared/answer-limits.js';
 import { boundedStream } from '../shared/bounded-stream.js';
+import { type HttpAgents, post, sharedHttpAgents } from '../shared/http-transport.js';
+import { readText, webHeaders } from '../shared/response-body.js';
 
 /** Options of {@link createAgentFetch}. */
 export interface AgentFetchOptions {

@@ -1,4 +1,5 @@
 import type { CallOptions, ChatResult, ChatStreamEvent } from '../../core/chat/chat-model.js';
+import type { FailureSignals } from '../../core/failures/failure-signals.js';
 import { toProviderError } from '../../core/failures/to-provider-error.js';
 import { linkSignals } from '../../core/linked-signal.js';
 import type { ErrorSubject } from './malformed-response.js';
@@ -40,12 +41,25 @@ export interface AttemptCalls {
   ): AsyncGenerator<ChatStreamEvent>;
 }
 
-/** Builds the shared discipline for one model (`subject` names it in every error). */
-export function createAttemptCalls(subject: ErrorSubject, now: () => number): AttemptCalls {
+/**
+ * Builds the shared discipline for one model (`subject` names it in every error); its failures
+ * are classified by `signals`, the family's rows of the failure matrix.
+ */
+export function createAttemptCalls(
+  subject: ErrorSubject,
+  now: () => number,
+  signals: FailureSignals,
+): AttemptCalls {
   // The one conversion of an attempt's failure, judged by the attempt's own signal (not the
   // release below: a consumer that stops reading is not a failure).
   const fail = (error: unknown, call: CallOptions) =>
-    toProviderError(error, { ...subject, signal: call.signal, nowMs: now(), callerInput: call.callerInput });
+    toProviderError(error, {
+      ...subject,
+      signal: call.signal,
+      nowMs: now(),
+      callerInput: call.callerInput,
+      signals,
+    });
 
   const prepared = <W>(prepare: () => W): W => prepareLocally(subject, 'prepare', prepare);
 

@@ -4,7 +4,7 @@
  * Kept apart from config-schema.ts so each provider family reads on its own.
  */
 import * as z from 'zod';
-import { envVarName, positiveInt } from './config-fields.js';
+import { envVarName, positiveInt } from '../../core/catalog/config-fields.js';
 
 /** A secret's name in AWS: an SSM SecureString path (`/…`) or a Secrets Manager name. */
 export const secretName = z
