@@ -1,5 +1,4 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SSMProvider } from '@aws-lambda-powertools/parameters/ssm';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -12,9 +11,12 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { GetParametersCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { createDocumentClient } from '../aws/dynamodb-client.js';
+import { createEmfMetrics, type EmfMetrics } from '../aws/emf-metrics.js';
 import { isSsmName, type RemoteKeyReaders, SSM_BATCH_SIZE } from '../aws/remote-keys.js';
 import { loadConfig } from '../config/config-file.js';
+import { stateScopeIn } from '../core/catalog/ad-hoc-chains.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import { createMetricDimensions } from '../core/metrics/metric-dimensions.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
 import { createDynamoDbJobStore } from '../jobs/aws/dynamodb-job-store.js';
 import { createSqsJobQueue } from '../jobs/aws/sqs-job-queue.js';
@@ -24,7 +26,8 @@ export interface AwsContainer {
   env: NodeJS.ProcessEnv;
   config: SwitchyardConfig;
   logger: Logger;
-  metrics: Metrics;
+  /** The invocation's EMF metrics; the handler flushes them once its work is done. */
+  metrics: EmfMetrics;
   ssm: SSMClient;
   secretsManager: SecretsManagerClient;
   ssmProvider: SSMProvider;
@@ -48,12 +51,27 @@ export function createAwsContainer(env: NodeJS.ProcessEnv = process.env): AwsCon
     env,
     config,
     logger: new Logger({ serviceName: 'switchyard' }),
-    metrics: new Metrics({ namespace: 'Switchyard', serviceName: 'switchyard' }),
+    metrics: createEmfMetrics({
+      namespace: 'Switchyard',
+      service: 'switchyard',
+      dimensions: configDimensions(config),
+    }),
     ssm,
     secretsManager,
     ssmProvider: new SSMProvider({ awsSdkV3Client: ssm }),
     secrets: new SecretsProvider({ awsSdkV3Client: secretsManager }),
   };
+}
+
+/**
+ * The metric dimension rule for this config: configured pipelines by name, a pipeline only an
+ * override names by its variable, every ad-hoc chain as `(ad-hoc)`, configured models only.
+ */
+export function configDimensions(config: SwitchyardConfig) {
+  return createMetricDimensions({
+    scopeOf: stateScopeIn((pipeline) => Object.hasOwn(config.pipelines, pipeline)),
+    isModel: (key) => Object.hasOwn(config.models, key),
+  });
 }
 
 /**

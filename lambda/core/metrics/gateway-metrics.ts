@@ -4,14 +4,12 @@
  * ledger lines it counts never disagree. Breaker gauges are read from the breakers when scraped.
  */
 import type { BreakerOpened } from '../breaker/breakers.js';
-import { isAdHoc, stateScope } from '../catalog/ad-hoc-chains.js';
+import { stateScope } from '../catalog/ad-hoc-chains.js';
 import type { BreakerView } from '../gateway/gateway.js';
 import type { AttemptLedgerEntry, LedgerEntry, RequestLedgerEntry } from '../ledger/ledger-entry.js';
+import { pipelineDimension } from './metric-dimensions.js';
 import { createCounter, createHistogram } from './metric-series.js';
 import type { MetricFamily } from './prometheus-text.js';
-
-/** The pipeline label: ad-hoc chains are callers' free text, so they share one label value. */
-export const AD_HOC_LABEL = '(ad-hoc)';
 
 export interface GatewayMetrics {
   /** Counts one ledger line. */
@@ -25,13 +23,14 @@ export interface GatewayMetrics {
 /**
  * `latencyBucketsMs`: the histograms' upper bounds in ms (config `metrics.latencyBucketsMs`);
  * `scopeOf`: the name a pipeline's series are kept under (default `stateScope`), so only
- * configured names, one per override variable and `(ad-hoc)` ever become label values.
+ * configured names, one per override variable and `(ad-hoc)` ever become label values (the
+ * dimension rule of `metric-dimensions.ts`, the same as the CloudWatch metrics').
  */
 export function createGatewayMetrics(
   latencyBucketsMs: readonly number[],
   scopeOf: (pipeline: string) => string = stateScope,
 ): GatewayMetrics {
-  const pipelineLabel = (pipeline: string) => (isAdHoc(pipeline) ? AD_HOC_LABEL : scopeOf(pipeline));
+  const pipelineLabel = (pipeline: string) => pipelineDimension(pipeline, scopeOf);
   const seconds = latencyBucketsMs.map((ms) => ms / 1000);
   const requests = createCounter(
     'switchyard_requests_total',

@@ -60,6 +60,32 @@ describe('gateway metrics from ledger lines', () => {
     expect(f.get('switchyard_requests_total')?.samples).toHaveLength(1);
   });
 
+  it('keeps 1,000 distinct ad-hoc chains to one (ad-hoc) label value on every family', () => {
+    const m = createGatewayMetrics([100]);
+    for (let i = 0; i < 1_000; i += 1) {
+      const pipeline = `chain:(a*${i + 1}|b)`;
+      m.record(
+        attempt({ pipeline, requestId: `r${i}`, costUsd: 0.001, usage: { inputTokens: 1, outputTokens: 1 } }),
+      );
+      m.record(request({ pipeline, requestId: `r${i}`, clientRequestId: `client-${i}` }));
+      m.opened({
+        pipeline: i % 2 ? 'adhoc' : pipeline,
+        model: 'a',
+        reason: 'consecutive_429',
+        openUntil: 0,
+        recovery: 'window',
+        alert: false,
+      });
+    }
+    const f = scrape(m);
+    const counted = [...f].filter(([, family]) => family.samples.length > 0);
+    expect(counted.length).toBeGreaterThanOrEqual(7);
+    for (const [name, family] of counted) {
+      const pipelines = new Set(family.samples.map((s) => s.labels.pipeline));
+      expect([...pipelines], name).toEqual(['(ad-hoc)']);
+    }
+  });
+
   it('labels every spelling of a pipeline only an override names by its variable', () => {
     const m = createGatewayMetrics(
       [100],
