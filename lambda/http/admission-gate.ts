@@ -91,7 +91,7 @@ export function admissionGate<B extends object>(
     // A stream settles on its request line, when its last event is out: its end waits for the write.
     const streamed = 'stream' in body && body.stream === true;
     if (streamed && c.res.status === 200 && c.res.body) {
-      c.res = new Response(c.res.body.pipeThrough(endingAfter(settlement.done)), c.res);
+      c.res = new Response(endingAfter(c.res.body, settlement.done), c.res);
       return;
     }
     // Anything else has ended by now.
@@ -131,8 +131,28 @@ async function meteredNext(
  * Passes a stream's bytes through as they come and closes it only once `written()` resolves. The
  * stream settles (writes its request line, and so starts the settlement) before it closes, so by
  * the time this sees the end the settlement has started: the caller has every byte at once, and
- * only the end of the response waits for the write.
+ * only the end of the response waits for the write. A caller that goes away cancels the stream,
+ * which settles it too: the cancellation is over once that settlement is written.
  */
-function endingAfter(written: () => Promise<void>): TransformStream<Uint8Array, Uint8Array> {
-  return new TransformStream({ flush: () => written() });
+function endingAfter(
+  body: ReadableStream<Uint8Array>,
+  written: () => Promise<void>,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await reader.read();
+      if (!next.done) return controller.enqueue(next.value);
+      await written();
+      try {
+        controller.close();
+      } catch {
+        // cancelled meanwhile: the cancellation waits for the same write
+      }
+    },
+    async cancel(reason) {
+      await reader.cancel(reason);
+      await written();
+    },
+  });
 }

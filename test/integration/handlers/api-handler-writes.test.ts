@@ -1,7 +1,8 @@
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fault } from '../../../lambda/dev/fakes/fault.js';
 import { type ApiHandlerRig, bearer, restEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
-import { invokeStreaming } from '../../helpers/lambda-runtime.js';
+import { invokeStreaming, lambdaContext } from '../../helpers/lambda-runtime.js';
 import { type RecordedCall, WRITE_OPERATIONS } from '../../helpers/recording-dynamodb-proxy.js';
 
 /**
@@ -161,4 +162,28 @@ describe('API Lambda handler: every write of a request is answered before its re
       expect(late(writes, endedAt)).toEqual([]);
     },
   );
+
+  it('writes nothing after the invocation of a stream whose caller went away mid-stream has returned', async () => {
+    const proxy = api.dynamodb;
+    if (!proxy) throw new Error('the rig records no DynamoDB calls');
+    api.upstream.script('model-a', [{ text: 'one two three four five six', chunkDelayMs: 200 }]);
+    const first = proxy.calls.length;
+    const responseStream = new PassThrough();
+    // What the runtime's stream does when API Gateway drops the connection: here, at the first chunk.
+    responseStream.once('data', () => responseStream.destroy());
+    const handler = api.handler as (e: unknown, s: PassThrough, c: unknown) => Promise<void>;
+    const event = restEvent({
+      method: 'POST',
+      path: CHAT,
+      body: chat('m', stream),
+      headers: bearer(CALLER_KEY),
+    });
+    await handler(event, responseStream, lambdaContext());
+    const returnedAt = proxy.mark();
+    await new Promise((r) => setTimeout(r, AFTER_END_MS));
+    const writes = proxy.calls.slice(first).filter((c) => WRITE_OPERATIONS.has(c.operation));
+    expect(writes.length).toBeGreaterThan(0);
+    expect(late(writes, returnedAt)).toEqual([]);
+    expect(api.output.text()).toContain('"reason":"cancelled"');
+  });
 });
