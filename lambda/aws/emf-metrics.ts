@@ -5,7 +5,7 @@ import type { Dimensions, MetricDimensions } from '../core/metrics/metric-dimens
  * when the invocation's work is done. One record carries several metric directives (one per
  * dimension set), so the metrics of one request — each counted per service and per pipeline (and
  * model) — share one log line instead of two each: for a single-attempt request one record in
- * place of six (docs/operations.md#what-it-costs). Powertools' `Metrics` puts every metric under
+ * place of six (docs/operations.md, what it costs). Powertools' `Metrics` puts every metric under
  * every dimension set of its one directive, which would bill metrics nobody asked for, and warns
  * on every flush with nothing to publish; this writer writes nothing then.
  */
