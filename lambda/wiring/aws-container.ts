@@ -14,9 +14,8 @@ import { createDocumentClient } from '../aws/dynamodb-client.js';
 import { createEmfMetrics, type EmfMetrics } from '../aws/emf-metrics.js';
 import { isSsmName, type RemoteKeyReaders, SSM_BATCH_SIZE } from '../aws/remote-keys.js';
 import { loadConfig } from '../config/config-file.js';
-import { stateScopeIn } from '../core/catalog/ad-hoc-chains.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
-import { createMetricDimensions } from '../core/metrics/metric-dimensions.js';
+import { configMetricDimensions } from '../core/metrics/metric-dimensions.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
 import { createDynamoDbJobStore } from '../jobs/aws/dynamodb-job-store.js';
 import { createSqsJobQueue } from '../jobs/aws/sqs-job-queue.js';
@@ -54,24 +53,13 @@ export function createAwsContainer(env: NodeJS.ProcessEnv = process.env): AwsCon
     metrics: createEmfMetrics({
       namespace: 'Switchyard',
       service: 'switchyard',
-      dimensions: configDimensions(config),
+      dimensions: configMetricDimensions(config),
     }),
     ssm,
     secretsManager,
     ssmProvider: new SSMProvider({ awsSdkV3Client: ssm }),
     secrets: new SecretsProvider({ awsSdkV3Client: secretsManager }),
   };
-}
-
-/**
- * The metric dimension rule for this config: configured pipelines by name, a pipeline only an
- * override names by its variable, every ad-hoc chain as `(ad-hoc)`, configured models only.
- */
-export function configDimensions(config: SwitchyardConfig) {
-  return createMetricDimensions({
-    scopeOf: stateScopeIn((pipeline) => Object.hasOwn(config.pipelines, pipeline)),
-    isModel: (key) => Object.hasOwn(config.models, key),
-  });
 }
 
 /**

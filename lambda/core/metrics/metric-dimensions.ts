@@ -6,8 +6,9 @@
  * a value a caller could vary (an ad-hoc chain's text, its weights, a spelling of a pipeline name)
  * would grow the bill or the memory without bound.
  */
-import { isAdHoc, stateScope } from '../catalog/ad-hoc-chains.js';
+import { isAdHoc, stateScope, stateScopeIn } from '../catalog/ad-hoc-chains.js';
 import { ROUTE_SEPARATOR } from '../catalog/catalog.js';
+import type { SwitchyardConfig } from '../catalog/config-schema.js';
 
 /** The one dimension value every ad-hoc chain's metrics share (`chain:…` and the reserved `adhoc` alike). */
 export const AD_HOC_DIMENSION = '(ad-hoc)';
@@ -77,4 +78,17 @@ export function createMetricDimensions(
       return out;
     },
   };
+}
+
+/**
+ * The rule for one config: configured pipelines by name, a pipeline only an override names by its
+ * variable, every ad-hoc chain as `(ad-hoc)`, configured models (and their routes) only.
+ */
+export function configMetricDimensions(
+  config: Pick<SwitchyardConfig, 'pipelines' | 'models'>,
+): MetricDimensions {
+  return createMetricDimensions({
+    scopeOf: stateScopeIn((pipeline) => Object.hasOwn(config.pipelines, pipeline)),
+    isModel: (key) => Object.hasOwn(config.models, key),
+  });
 }
