@@ -1,6 +1,6 @@
 /** The config sections of durable jobs: `schedules`, `jobs` and `webhooks`. Every default is filled here. */
 import * as z from 'zod';
-import { chatCompletionBodySchema } from '../chat/chat-request-schema.js';
+import { chatCompletionBodySchema } from '../../doors/openai-chat/chat-request-schema.js';
 import { envVarName, keyName, positiveInt } from './config-fields.js';
 import { scheduleExpressionSchema } from './schedule-expression.js';
 

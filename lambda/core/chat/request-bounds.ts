@@ -3,9 +3,10 @@
  * body limit caps bytes; these cap what the bytes may ask: messages to process and tokens to
  * generate, both paid for by everyone who shares the gateway's provider quota.
  */
+
+import type { ChatCompletionBody } from '../../doors/openai-chat/chat-request-schema.js';
 import { type LimitsConfig, limitsSchema } from '../catalog/config-schema.js';
 import type { Tier } from '../dsl/types.js';
-import type { ChatCompletionBody } from './chat-request-schema.js';
 
 /** The bounds in force: the config's `limits` block. */
 export type RequestBounds = Readonly<LimitsConfig>;

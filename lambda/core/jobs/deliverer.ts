@@ -1,5 +1,5 @@
+import { type JobRunView, jobResultView, jobRunView } from '../../doors/jobs/job-view.js';
 import { type JobDelivery, type JobRecord, publicJobId } from './job.js';
-import { type JobRunView, jobResultView, jobRunView } from './job-view.js';
 
 /**
  * The JSON body of a webhook delivery. The signature covers these exact bytes; receivers should

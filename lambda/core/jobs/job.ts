@@ -1,6 +1,6 @@
+import type { ChatCompletionBody } from '../../doors/openai-chat/chat-request-schema.js';
 import type { StoredTicket } from '../admission/stored-ticket.js';
 import type { FinishReason, ToolCall, Usage } from '../chat/chat-model.js';
-import type { ChatCompletionBody } from '../chat/chat-request-schema.js';
 import type { FailureClass } from '../failures/failure-class.js';
 import type { TerminalReason } from '../ledger/ledger-entry.js';
 

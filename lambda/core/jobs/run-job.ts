@@ -1,5 +1,5 @@
+import { toChatRequest } from '../../doors/openai-chat/chat-request-schema.js';
 import type { ChatResult } from '../chat/chat-model.js';
-import { toChatRequest } from '../chat/chat-request-schema.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { Logger } from '../logger.js';
 import type { RouteFailure, RouteSuccess } from '../router/route-types.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { EmbeddingInput } from './embedding-model.js';
+import type { EmbeddingInput } from '../../core/embeddings/embedding-model.js';
 
 /** Most inputs in one request (OpenAI's own limit). */
 export const MAX_EMBEDDING_INPUTS = 2048;

@@ -3,7 +3,7 @@
  * provider-neutral `ChatRequest` as `/v1/chat/completions`, so the same chains serve both.
  */
 import * as z from 'zod';
-import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from './chat-model.js';
+import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from '../../core/chat/chat-model.js';
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string() });
 

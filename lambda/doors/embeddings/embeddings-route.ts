@@ -1,21 +1,17 @@
 import type { Hono, MiddlewareHandler } from 'hono';
-import type { EmbeddingResult } from '../core/embeddings/embedding-model.js';
-import { chainUse } from '../core/embeddings/embedding-space.js';
-import { embeddingsBody } from '../core/embeddings/embeddings-format.js';
-import {
-  type EmbeddingsBody,
-  embeddingInputs,
-  embeddingsBodySchema,
-} from '../core/embeddings/embeddings-request-schema.js';
-import type { ChainVariant } from '../core/ledger/ledger-entry.js';
-import type { RouteSuccess } from '../core/router/route-types.js';
-import type { AskedOf } from './admission-gate.js';
-import { routeTarget, type TargetDeps, type TargetEnv } from './chat-admission.js';
-import { failureResponse } from './chat-completions.js';
-import type { HttpEnv } from './http-env.js';
-import { jsonBody } from './json-body.js';
-import { errorBody, errorResponse } from './openai-errors.js';
-import { routeHeaders } from './route-headers.js';
+import type { EmbeddingResult } from '../../core/embeddings/embedding-model.js';
+import { chainUse } from '../../core/embeddings/embedding-space.js';
+import type { ChainVariant } from '../../core/ledger/ledger-entry.js';
+import type { RouteSuccess } from '../../core/router/route-types.js';
+import type { AskedOf } from '../../http/admission-gate.js';
+import { routeTarget, type TargetDeps, type TargetEnv } from '../../http/chat-admission.js';
+import type { HttpEnv } from '../../http/http-env.js';
+import { jsonBody } from '../../http/json-body.js';
+import { errorBody, errorResponse } from '../../http/openai-errors.js';
+import { routeHeaders } from '../../http/route-headers.js';
+import { failureResponse } from '../openai-chat/chat-completions.js';
+import { embeddingsBody } from './embeddings-format.js';
+import { type EmbeddingsBody, embeddingInputs, embeddingsBodySchema } from './embeddings-request-schema.js';
 
 /** An embeddings request reserves its input and no output (docs/design.md#admission). */
 export const embeddingsAsked: AskedOf<EmbeddingsBody> = (body) => ({

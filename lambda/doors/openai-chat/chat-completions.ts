@@ -1,21 +1,26 @@
 import type { Hono, MiddlewareHandler } from 'hono';
-import type { ChatRequest, ChatResult } from '../core/chat/chat-model.js';
-import { chatCompletionBodySchema, toChatRequest } from '../core/chat/chat-request-schema.js';
-import { type AnswerIds, completionBody } from '../core/chat/openai-format.js';
-import type { Gateway } from '../core/gateway/gateway.js';
-import type { Target } from '../core/gateway/target.js';
-import type { ChainVariant } from '../core/ledger/ledger-entry.js';
-import type { CommittedStream } from '../core/router/route-chat.js';
-import type { RouteFailure, RouteSuccess } from '../core/router/route-types.js';
-import { terminalError } from '../core/router/terminal-error.js';
-import type { AdmissionInput } from './admission-gate.js';
-import { routeTarget, type TargetDeps, type TargetEnv, withinMessageLimit } from './chat-admission.js';
-import type { HttpEnv } from './http-env.js';
-import { jsonBody } from './json-body.js';
-import { errorBody, errorResponse } from './openai-errors.js';
+import type { ChatRequest, ChatResult } from '../../core/chat/chat-model.js';
+import type { Gateway } from '../../core/gateway/gateway.js';
+import type { Target } from '../../core/gateway/target.js';
+import type { ChainVariant } from '../../core/ledger/ledger-entry.js';
+import type { CommittedStream } from '../../core/router/route-chat.js';
+import type { RouteFailure, RouteSuccess } from '../../core/router/route-types.js';
+import { terminalError } from '../../core/router/terminal-error.js';
+import type { AdmissionInput } from '../../http/admission-gate.js';
+import {
+  routeTarget,
+  type TargetDeps,
+  type TargetEnv,
+  withinMessageLimit,
+} from '../../http/chat-admission.js';
+import type { HttpEnv } from '../../http/http-env.js';
+import { jsonBody } from '../../http/json-body.js';
+import { errorBody, errorResponse } from '../../http/openai-errors.js';
+import { routeHeaders } from '../../http/route-headers.js';
+import { type StreamFormat, sseBody } from '../../http/sse-stream.js';
+import { chatCompletionBodySchema, toChatRequest } from './chat-request-schema.js';
+import { type AnswerIds, completionBody } from './openai-format.js';
 import { openAIStreamFormat } from './openai-stream-format.js';
-import { routeHeaders } from './route-headers.js';
-import { type StreamFormat, sseBody } from './sse-stream.js';
 
 /** One admitted chat request, whichever front door it came through: what it routes over, its id, and the caller's disconnect. */
 export interface ChatCall {

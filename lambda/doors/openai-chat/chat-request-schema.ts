@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ChatMessage, ChatRequest, ResponseFormat, ToolChoice } from './chat-model.js';
+import type { ChatMessage, ChatRequest, ResponseFormat, ToolChoice } from '../../core/chat/chat-model.js';
 
 /** Text, or an array of text parts (the only part type every provider family accepts). */
 const content = z.union([

@@ -2,23 +2,28 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { validator } from 'hono/validator';
 import * as z from 'zod';
-import { toStoredTicket } from '../core/admission/stored-ticket.js';
-import { type ChatCompletionBody, chatCompletionBodySchema } from '../core/chat/chat-request-schema.js';
-import type { Target } from '../core/gateway/target.js';
-import { type JobRecord, publicJobId } from '../core/jobs/job.js';
-import type { JobQueue, JobStore } from '../core/jobs/job-ports.js';
-import { jobView } from '../core/jobs/job-view.js';
-import type { Logger } from '../core/logger.js';
-import type { Clock } from '../core/time.js';
-import { systemClock } from '../wiring/system-time.js';
-import type { AccessPolicy } from './access-policy.js';
-import { BUDGET_REMAINING_HEADER, refusalResponse } from './admission-gate.js';
-import { routeTarget, type TargetDeps, type TargetEnv, withinMessageLimit } from './chat-admission.js';
-import type { HttpEnv } from './http-env.js';
+import { toStoredTicket } from '../../core/admission/stored-ticket.js';
+import type { Target } from '../../core/gateway/target.js';
+import { type JobRecord, publicJobId } from '../../core/jobs/job.js';
+import type { JobQueue, JobStore } from '../../core/jobs/job-ports.js';
+import type { Logger } from '../../core/logger.js';
+import type { Clock } from '../../core/time.js';
+import type { AccessPolicy } from '../../http/access-policy.js';
+import { BUDGET_REMAINING_HEADER, refusalResponse } from '../../http/admission-gate.js';
+import {
+  routeTarget,
+  type TargetDeps,
+  type TargetEnv,
+  withinMessageLimit,
+} from '../../http/chat-admission.js';
+import type { HttpEnv } from '../../http/http-env.js';
+import { jsonBody } from '../../http/json-body.js';
+import { errorBody, errorResponse } from '../../http/openai-errors.js';
+import { systemClock } from '../../wiring/system-time.js';
+import { type ChatCompletionBody, chatCompletionBodySchema } from '../openai-chat/chat-request-schema.js';
 import { admitJob, type JobAdmission, type JobAdmissionDeps } from './job-admission.js';
 import { type JobPostAdmission, releaseJob, reserveJob } from './job-reservation.js';
-import { jsonBody } from './json-body.js';
-import { errorBody, errorResponse } from './openai-errors.js';
+import { jobView } from './job-view.js';
 
 /** What `POST /v1/jobs` and `GET /v1/jobs/{id}` need. Absent from `createHttpApp`: no job routes. */
 export interface JobsHttpOptions {

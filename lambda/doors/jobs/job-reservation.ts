@@ -4,14 +4,14 @@
  * stored; a refusal is chat's own 429 (or 503 for a fail-closed store), and nothing is stored. The
  * reservation travels with the record to the job's first run, which settles it.
  */
-import type { Admission, Refusal, Ticket } from '../core/admission/admission.js';
-import { chainReservation } from '../core/admission/chain-reservation.js';
-import { stateScope } from '../core/catalog/ad-hoc-chains.js';
-import type { Catalog } from '../core/catalog/catalog.js';
-import type { ChatCompletionBody } from '../core/chat/chat-request-schema.js';
-import type { Target } from '../core/gateway/target.js';
-import type { JobQuota } from '../core/jobs/job-quota.js';
-import { chatAsked } from './admission-gate.js';
+import type { Admission, Refusal, Ticket } from '../../core/admission/admission.js';
+import { chainReservation } from '../../core/admission/chain-reservation.js';
+import { stateScope } from '../../core/catalog/ad-hoc-chains.js';
+import type { Catalog } from '../../core/catalog/catalog.js';
+import type { Target } from '../../core/gateway/target.js';
+import type { JobQuota } from '../../core/jobs/job-quota.js';
+import { chatAsked } from '../../http/admission-gate.js';
+import type { ChatCompletionBody } from '../openai-chat/chat-request-schema.js';
 
 /** What admitting a job at `POST` needs. */
 export interface JobPostAdmission {

@@ -1,16 +1,21 @@
 import type { Hono, MiddlewareHandler } from 'hono';
-import { type MessageIds, messageBody } from '../core/chat/anthropic-format.js';
-import type { ChatResult } from '../core/chat/chat-model.js';
-import { messagesBodySchema, messagesToChatRequest } from '../core/chat/messages-request-schema.js';
-import type { ChainVariant } from '../core/ledger/ledger-entry.js';
-import type { RouteSuccess } from '../core/router/route-types.js';
-import type { AdmissionInput } from './admission-gate.js';
+import type { ChatResult } from '../../core/chat/chat-model.js';
+import type { ChainVariant } from '../../core/ledger/ledger-entry.js';
+import type { RouteSuccess } from '../../core/router/route-types.js';
+import type { AdmissionInput } from '../../http/admission-gate.js';
+import {
+  routeTarget,
+  type TargetDeps,
+  type TargetEnv,
+  withinMessageLimit,
+} from '../../http/chat-admission.js';
+import type { HttpEnv } from '../../http/http-env.js';
+import { jsonBody } from '../../http/json-body.js';
+import { routeHeaders } from '../../http/route-headers.js';
+import { answerCall, streamCall } from '../openai-chat/chat-completions.js';
+import { type MessageIds, messageBody } from './anthropic-format.js';
 import { anthropicStreamFormat } from './anthropic-stream-format.js';
-import { routeTarget, type TargetDeps, type TargetEnv, withinMessageLimit } from './chat-admission.js';
-import { answerCall, streamCall } from './chat-completions.js';
-import type { HttpEnv } from './http-env.js';
-import { jsonBody } from './json-body.js';
-import { routeHeaders } from './route-headers.js';
+import { messagesBodySchema, messagesToChatRequest } from './messages-request-schema.js';
 
 /**
  * `POST /v1/messages`: Anthropic's Messages API in front of the same routing as
