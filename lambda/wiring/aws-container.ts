@@ -15,7 +15,7 @@ import { createDocumentClient } from '../aws/dynamodb-client.js';
 import { isSsmName, type RemoteKeyReaders, SSM_BATCH_SIZE } from '../aws/remote-keys.js';
 import { loadConfig } from '../config/config-file.js';
 import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
-import type { JobsHttpOptions } from '../doors/jobs/jobs-routes.js';
+import type { JobsHttpOptions } from '../doors/shared/door.js';
 import { createDynamoDbJobStore } from '../jobs/aws/dynamodb-job-store.js';
 import { createSqsJobQueue } from '../jobs/aws/sqs-job-queue.js';
 

@@ -12,7 +12,7 @@ import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random, Sleep } from '../core/time.js';
 import type { SpanTracer } from '../core/tracing/span-port.js';
-import type { JobsHttpOptions } from '../doors/jobs/jobs-routes.js';
+import type { JobsHttpOptions } from '../doors/shared/door.js';
 import type { AccessPolicy } from '../http/access-policy.js';
 import type { CallerKeySource } from '../http/caller-auth.js';
 import { createStaticCallerKeys } from '../http/static-caller-keys.js';

@@ -1,4 +1,3 @@
-import type { ChatCompletionBody } from '../../doors/openai-chat/chat-request-schema.js';
 import type { StoredTicket } from '../admission/stored-ticket.js';
 import type { FinishReason, ToolCall, Usage } from '../chat/chat-model.js';
 import type { FailureClass } from '../failures/failure-class.js';
@@ -28,7 +27,7 @@ export interface JobRun {
   refused?: { code: string; resetsAt: number } | undefined;
 }
 
-/** The answer of a succeeded job (an OpenAI-shaped summary; the prompt is never stored twice). */
+/** The answer of a succeeded job, neutral (the door renders it; the prompt is never stored twice). */
 export interface JobResult {
   model: string;
   content: string | null;
@@ -48,6 +47,9 @@ export interface JobDelivery {
   deliveredAt?: number | undefined;
 }
 
+/** A stored job request: the JSON object its front door wrote, read back by that door's `JobFormat`. */
+export type StoredJobRequest = Readonly<Record<string, unknown>>;
+
 /** What the jobs table holds for one job. */
 export interface JobRecord {
   /**
@@ -62,7 +64,12 @@ export interface JobRecord {
    */
   publicId?: string | undefined;
   pipeline: string;
-  request: Omit<ChatCompletionBody, 'stream' | 'stream_options'>;
+  /**
+   * The request as its front door stored it (the jobs door: a chat completion body without
+   * `stream`/`stream_options`). Opaque here: the runner reads it through its door's `JobFormat`,
+   * so records written by older code keep running; this shape never changes without a version.
+   */
+  request: StoredJobRequest;
   status: JobStatus;
   /** ms since epoch. */
   createdAt: number;

@@ -1,55 +1,70 @@
-import type { Hono, MiddlewareHandler } from 'hono';
+/**
+ * The Anthropic Messages door, `POST /v1/messages`: Anthropic's Messages API in front of the same
+ * request lifecycle and routing as every door; only the body's shape, the answer's and the error
+ * envelope differ. Its envelope (`anthropicErrors`) is placed outermost on its path by the app, so
+ * refusals of the shared layers (caller keys, body limit) read as Anthropic's too.
+ */
+import { Hono } from 'hono';
 import type { ChatResult } from '../../core/chat/chat-model.js';
 import type { ChainVariant } from '../../core/ledger/ledger-entry.js';
 import type { RouteSuccess } from '../../core/router/route-types.js';
-import type { AdmissionInput } from '../../http/admission-gate.js';
-import {
-  routeTarget,
-  type TargetDeps,
-  type TargetEnv,
-  withinMessageLimit,
-} from '../../http/chat-admission.js';
 import type { HttpEnv } from '../../http/http-env.js';
 import { jsonBody } from '../../http/json-body.js';
 import { routeHeaders } from '../../http/route-headers.js';
-import { answerCall, streamCall } from '../openai-chat/chat-completions.js';
+import { answerCall, type ChatCall, streamCall } from '../shared/chat-call.js';
+import { admitFor, type Door, type DoorDeps } from '../shared/door.js';
+import { neutralBody, resolvesTarget, withinBounds } from '../shared/door-lifecycle.js';
+import { anthropicErrors } from './anthropic-errors.js';
 import { type MessageIds, messageBody } from './anthropic-format.js';
 import { anthropicStreamFormat } from './anthropic-stream-format.js';
-import { messagesBodySchema, messagesToChatRequest } from './messages-request-schema.js';
+import {
+  type MessagesBody,
+  messagesBodySchema,
+  messagesDemand,
+  messagesToChatRequest,
+} from './messages-request-schema.js';
 
-/**
- * `POST /v1/messages`: Anthropic's Messages API in front of the same routing as
- * `/v1/chat/completions` — the same body reader, bounds, target resolution, admission and
- * gateway calls; only the body's shape and the answer's differ. Errors are rewritten into
- * Anthropic's envelope by `anthropicErrors`, registered on the path before caller auth.
- */
-export function addMessages(
-  app: Hono<HttpEnv>,
-  deps: TargetDeps,
-  admit: MiddlewareHandler<TargetEnv, string, AdmissionInput> = (_c, next) => next(),
-): void {
-  app.post(
-    '/v1/messages',
+const neutral = (body: MessagesBody) => ({
+  model: body.model,
+  demand: messagesDemand(body),
+  request: messagesToChatRequest(body),
+  streamed: body.stream === true,
+});
+
+/** The sub-app: `POST /` under `/v1/messages`. */
+export function createMessagesApp(deps: DoorDeps): Hono<HttpEnv> {
+  const door = new Hono<HttpEnv>();
+  door.post(
+    '/',
     jsonBody(messagesBodySchema, deps.bounds),
-    withinMessageLimit(deps.bounds),
-    routeTarget(deps),
-    admit,
+    neutralBody(neutral),
+    withinBounds(deps.lifecycle, 'chat'),
+    resolvesTarget(deps.lifecycle, 'chat'),
+    admitFor(deps, 'chat'),
     (c) => {
-      const body = c.req.valid('json');
-      const call = {
+      const call: ChatCall = {
         target: c.var.target,
-        chat: messagesToChatRequest(body),
+        chat: c.var.neutral.request,
         requestId: c.var.requestId,
         clientRequestId: c.var.clientRequestId,
         signal: c.req.raw.signal,
       };
-      if (!body.stream) return answerCall(deps.gateway, call, messageResponse);
+      if (!c.var.neutral.streamed) return answerCall(deps.gateway, call, messageResponse);
       return streamCall(deps.gateway, call, (model) =>
         anthropicStreamFormat(messageIds(call.requestId, model)),
       );
     },
   );
+  return door;
 }
+
+/** `POST /v1/messages`, traced as `chat`, in Anthropic's error envelope. */
+export const anthropicMessagesDoor: Door = {
+  path: '/v1/messages',
+  operation: 'chat',
+  errors: anthropicErrors,
+  app: createMessagesApp,
+};
 
 /** The message id follows the request id. */
 const messageIds = (requestId: string, model: string): MessageIds => ({ id: `msg_${requestId}`, model });

@@ -1,39 +1,46 @@
-import type { Hono, MiddlewareHandler } from 'hono';
-import type { EmbeddingResult } from '../../core/embeddings/embedding-model.js';
+/**
+ * The embeddings door, `POST /v1/embeddings`: OpenAI's embeddings API over a pipeline or chain
+ * whose models share one embedding space (docs/concepts.md#embeddings). The same request
+ * lifecycle, attempt loop, ledger and evidence headers as chat; answered in OpenAI's shape, floats
+ * or base64, in the default envelope.
+ */
+import { Hono } from 'hono';
+import type { EmbeddingInput, EmbeddingResult } from '../../core/embeddings/embedding-model.js';
 import { chainUse } from '../../core/embeddings/embedding-space.js';
 import type { ChainVariant } from '../../core/ledger/ledger-entry.js';
 import type { RouteSuccess } from '../../core/router/route-types.js';
-import type { AskedOf } from '../../http/admission-gate.js';
-import { routeTarget, type TargetDeps, type TargetEnv } from '../../http/chat-admission.js';
 import type { HttpEnv } from '../../http/http-env.js';
 import { jsonBody } from '../../http/json-body.js';
 import { errorBody, errorResponse } from '../../http/openai-errors.js';
 import { routeHeaders } from '../../http/route-headers.js';
-import { failureResponse } from '../openai-chat/chat-completions.js';
+import { failureResponse } from '../shared/chat-call.js';
+import { admitFor, type Door, type DoorDeps } from '../shared/door.js';
+import { neutralBody, resolvesTarget } from '../shared/door-lifecycle.js';
 import { embeddingsBody } from './embeddings-format.js';
-import { type EmbeddingsBody, embeddingInputs, embeddingsBodySchema } from './embeddings-request-schema.js';
+import {
+  type EmbeddingsBody,
+  embeddingInputs,
+  embeddingsBodySchema,
+  embeddingsDemand,
+} from './embeddings-request-schema.js';
 
-/** An embeddings request reserves its input and no output (docs/design.md#admission). */
-export const embeddingsAsked: AskedOf<EmbeddingsBody> = (body) => ({
-  inputChars: JSON.stringify(body.input).length,
-  maxTokens: 0,
+/** The inputs so far: the vector length is the chain's, known once the target is. */
+const neutral = (body: EmbeddingsBody) => ({
+  model: body.model,
+  demand: embeddingsDemand(body),
+  request: embeddingInputs(body.input) as EmbeddingInput,
+  streamed: false,
 });
 
-/**
- * `POST /v1/embeddings`: OpenAI's embeddings API over a pipeline or chain whose models share one
- * embedding space (docs/concepts.md#embeddings). The same target resolution, admission, attempt
- * loop, ledger and evidence headers as chat; answered in OpenAI's shape, floats or base64.
- */
-export function addEmbeddings(
-  app: Hono<HttpEnv>,
-  deps: TargetDeps,
-  admit: MiddlewareHandler<TargetEnv, string, { out: { json: EmbeddingsBody } }> = (_c, next) => next(),
-): void {
-  app.post(
-    '/v1/embeddings',
+/** The sub-app: `POST /` under `/v1/embeddings`. */
+export function createEmbeddingsApp(deps: DoorDeps): Hono<HttpEnv> {
+  const door = new Hono<HttpEnv>();
+  door.post(
+    '/',
     jsonBody(embeddingsBodySchema, deps.bounds),
-    routeTarget(deps, 'embeddings'),
-    admit,
+    neutralBody(neutral),
+    resolvesTarget(deps.lifecycle, 'embeddings'),
+    admitFor(deps, 'embeddings'),
     async (c) => {
       const body = c.req.valid('json');
       const { target, requestId, clientRequestId } = c.var;
@@ -43,18 +50,22 @@ export function addEmbeddings(
         const message = `dimensions: '${target.pipeline}' answers vectors of ${dimensions} dimensions, not ${body.dimensions}`;
         return errorResponse(400, errorBody(message, 'invalid_request_error', 'invalid_value', 'dimensions'));
       }
-      const request = {
-        input: embeddingInputs(body.input),
-        dimensions,
-        sendDimensions: body.dimensions != null,
-      };
+      const request = { input: c.var.neutral.request, dimensions, sendDimensions: body.dimensions != null };
       const context = { requestId, clientRequestId, signal: c.req.raw.signal };
       const result = await deps.gateway.embed(target, request, context);
       if (!result.ok) return failureResponse(result, target.pipeline, target.variant);
       return embeddingsResponse(result, body.encoding_format ?? 'float', target.variant);
     },
   );
+  return door;
 }
+
+/** `POST /v1/embeddings`, traced as `embeddings`, in the default envelope. */
+export const embeddingsDoor: Door = {
+  path: '/v1/embeddings',
+  operation: 'embeddings',
+  app: createEmbeddingsApp,
+};
 
 function embeddingsResponse(
   result: RouteSuccess<EmbeddingResult>,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { webhookBody } from '../../../lambda/core/jobs/deliverer.js';
 import type { JobRecord } from '../../../lambda/core/jobs/job.js';
+import { webhookBody } from '../../../lambda/doors/jobs/job-format.js';
 import { jobView } from '../../../lambda/doors/jobs/job-view.js';
 import { idempotentJobId } from '../../../lambda/doors/jobs/jobs-routes.js';
 
