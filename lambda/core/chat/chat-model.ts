@@ -120,13 +120,13 @@ export interface CallOptions {
 export interface ChatModel {
   /** Model key from the catalog, e.g. `gpt-mini`. */
   readonly key: string;
-  /** Provider name from the config, e.g. `openai`. */
+  /** Provider name from the config (a key of `providers`). */
   readonly provider: string;
   generate(request: ChatRequest, options: CallOptions): Promise<ChatResult>;
   stream(request: ChatRequest, options: CallOptions): AsyncIterable<ChatStreamEvent>;
   /**
-   * Embeddings (`POST /v1/embeddings`), on the families that serve them (OpenAI-compatible,
-   * Vertex). Absent elsewhere; the catalog refuses `dimensions` on a model without it.
+   * Embeddings (the embeddings door), on the provider families that serve them. Absent
+   * elsewhere; the catalog refuses `dimensions` on a model without it.
    */
   embed?(request: EmbeddingRequest, options: CallOptions): Promise<EmbeddingResult>;
 }

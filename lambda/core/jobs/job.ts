@@ -16,7 +16,7 @@ export interface JobRun {
   at: number;
   reason: TerminalReason;
   attempts: number;
-  /** The trail, e.g. `gpt-mini:429,llama-or:200`. */
+  /** The trail, e.g. `fast:429,backup:200`. */
   route: string;
   model?: string | undefined;
   failureClass?: FailureClass | undefined;
