@@ -1,5 +1,5 @@
 /**
- * The front doors the app mounts, in order: one line per door (docs/design.md#front-doors). A new
+ * The front doors the app mounts, in order: one line per door (docs/design.md#front-doors-and-the-request-lifecycle). A new
  * door is its folder under `lambda/doors/` and its line here.
  */
 import { anthropicMessagesDoor } from './anthropic-messages/messages-route.js';
