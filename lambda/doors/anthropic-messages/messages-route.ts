@@ -4,16 +4,15 @@
  * envelope differ. Its envelope (`anthropicErrors`) is placed outermost on its path by the app, so
  * refusals of the shared layers (caller keys, body limit) read as Anthropic's too.
  */
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import type { ChatResult } from '../../core/chat/chat-model.js';
 import type { ChainVariant } from '../../core/ledger/ledger-entry.js';
 import type { RouteSuccess } from '../../core/router/route-types.js';
 import type { HttpEnv } from '../../http/http-env.js';
-import { jsonBody } from '../../http/json-body.js';
 import { routeHeaders } from '../../http/route-headers.js';
-import { answerCall, type ChatCall, streamCall } from '../shared/chat-call.js';
-import { admitFor, type Door, type DoorDeps } from '../shared/door.js';
-import { neutralBody, resolvesTarget, withinBounds } from '../shared/door-lifecycle.js';
+import { answerCall, chatCall, streamCall } from '../shared/chat-call.js';
+import type { Door, DoorDeps } from '../shared/door.js';
+import { routedDoorApp } from '../shared/routed-door.js';
 import { anthropicErrors } from './anthropic-errors.js';
 import { type MessageIds, messageBody } from './anthropic-format.js';
 import { anthropicStreamFormat } from './anthropic-stream-format.js';
@@ -33,29 +32,18 @@ const neutral = (body: MessagesBody) => ({
 
 /** The sub-app: `POST /` under `/v1/messages`. */
 export function createMessagesApp(deps: DoorDeps): Hono<HttpEnv> {
-  const door = new Hono<HttpEnv>();
-  door.post(
-    '/',
-    jsonBody(messagesBodySchema, deps.bounds),
-    neutralBody(neutral),
-    withinBounds(deps.lifecycle, 'chat'),
-    resolvesTarget(deps.lifecycle, 'chat'),
-    admitFor(deps, 'chat'),
-    (c) => {
-      const call: ChatCall = {
-        target: c.var.target,
-        chat: c.var.neutral.request,
-        requestId: c.var.requestId,
-        clientRequestId: c.var.clientRequestId,
-        signal: c.req.raw.signal,
-      };
-      if (!c.var.neutral.streamed) return answerCall(deps.gateway, call, messageResponse);
+  return routedDoorApp(deps, {
+    schema: messagesBodySchema,
+    use: 'chat',
+    read: neutral,
+    answer(admitted) {
+      const call = chatCall(admitted);
+      if (!admitted.neutral.streamed) return answerCall(deps.gateway, call, messageResponse);
       return streamCall(deps.gateway, call, (model) =>
         anthropicStreamFormat(messageIds(call.requestId, model)),
       );
     },
-  );
-  return door;
+  });
 }
 
 /** `POST /v1/messages`, traced as `chat`, in Anthropic's error envelope. */

@@ -4,18 +4,17 @@
  * lifecycle, attempt loop, ledger and evidence headers as chat; answered in OpenAI's shape, floats
  * or base64, in the default envelope.
  */
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import type { EmbeddingInput, EmbeddingResult } from '../../core/embeddings/embedding-model.js';
 import { chainUse } from '../../core/embeddings/embedding-space.js';
 import type { ChainVariant } from '../../core/ledger/ledger-entry.js';
 import type { RouteSuccess } from '../../core/router/route-types.js';
 import type { HttpEnv } from '../../http/http-env.js';
-import { jsonBody } from '../../http/json-body.js';
 import { errorBody, errorResponse } from '../../http/openai-errors.js';
 import { routeHeaders } from '../../http/route-headers.js';
 import { failureResponse } from '../shared/chat-call.js';
-import { admitFor, type Door, type DoorDeps } from '../shared/door.js';
-import { neutralBody, resolvesTarget } from '../shared/door-lifecycle.js';
+import type { Door, DoorDeps } from '../shared/door.js';
+import { routedDoorApp } from '../shared/routed-door.js';
 import { embeddingsBody } from './embeddings-format.js';
 import {
   type EmbeddingsBody,
@@ -34,30 +33,23 @@ const neutral = (body: EmbeddingsBody) => ({
 
 /** The sub-app: `POST /` under `/v1/embeddings`. */
 export function createEmbeddingsApp(deps: DoorDeps): Hono<HttpEnv> {
-  const door = new Hono<HttpEnv>();
-  door.post(
-    '/',
-    jsonBody(embeddingsBodySchema, deps.bounds),
-    neutralBody(neutral),
-    resolvesTarget(deps.lifecycle, 'embeddings'),
-    admitFor(deps, 'embeddings'),
-    async (c) => {
-      const body = c.req.valid('json');
-      const { target, requestId, clientRequestId } = c.var;
+  return routedDoorApp(deps, {
+    schema: embeddingsBodySchema,
+    use: 'embeddings',
+    read: neutral,
+    async answer({ body, neutral: read, target, requestId, clientRequestId, signal }) {
       const use = chainUse(target.tiers, (key) => deps.catalog.models.get(key)?.dimensions);
       const dimensions = use.ok && use.use.kind === 'embeddings' ? use.use.dimensions : 0;
       if (body.dimensions != null && body.dimensions !== dimensions) {
         const message = `dimensions: '${target.pipeline}' answers vectors of ${dimensions} dimensions, not ${body.dimensions}`;
         return errorResponse(400, errorBody(message, 'invalid_request_error', 'invalid_value', 'dimensions'));
       }
-      const request = { input: c.var.neutral.request, dimensions, sendDimensions: body.dimensions != null };
-      const context = { requestId, clientRequestId, signal: c.req.raw.signal };
-      const result = await deps.gateway.embed(target, request, context);
+      const request = { input: read.request, dimensions, sendDimensions: body.dimensions != null };
+      const result = await deps.gateway.embed(target, request, { requestId, clientRequestId, signal });
       if (!result.ok) return failureResponse(result, target.pipeline, target.variant);
       return embeddingsResponse(result, body.encoding_format ?? 'float', target.variant);
     },
-  );
-  return door;
+  });
 }
 
 /** `POST /v1/embeddings`, traced as `embeddings`, in the default envelope. */

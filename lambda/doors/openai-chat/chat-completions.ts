@@ -3,16 +3,15 @@
  * the neutral request, runs the request lifecycle (bounds, target, admission), routes, and answers
  * in the OpenAI shape, as JSON or as server-sent events. Its errors are the app's default envelope.
  */
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import type { ChatResult } from '../../core/chat/chat-model.js';
 import type { ChainVariant } from '../../core/ledger/ledger-entry.js';
 import type { RouteSuccess } from '../../core/router/route-types.js';
 import type { HttpEnv } from '../../http/http-env.js';
-import { jsonBody } from '../../http/json-body.js';
 import { routeHeaders } from '../../http/route-headers.js';
-import { answerCall, type ChatCall, streamCall } from '../shared/chat-call.js';
-import { admitFor, type Door, type DoorDeps } from '../shared/door.js';
-import { neutralBody, resolvesTarget, withinBounds } from '../shared/door-lifecycle.js';
+import { answerCall, chatCall, streamCall } from '../shared/chat-call.js';
+import type { Door, DoorDeps } from '../shared/door.js';
+import { routedDoorApp } from '../shared/routed-door.js';
 import {
   type ChatCompletionBody,
   chatCompletionBodySchema,
@@ -32,31 +31,19 @@ const neutral = (body: ChatCompletionBody) => ({
 
 /** The sub-app: `POST /` under `/v1/chat/completions`. */
 export function createChatCompletionsApp(deps: DoorDeps): Hono<HttpEnv> {
-  const door = new Hono<HttpEnv>();
-  door.post(
-    '/',
-    jsonBody(chatCompletionBodySchema, deps.bounds),
-    neutralBody(neutral),
-    withinBounds(deps.lifecycle, 'chat'),
-    resolvesTarget(deps.lifecycle, 'chat'),
-    admitFor(deps, 'chat'),
-    (c) => {
-      const body = c.req.valid('json');
-      const call: ChatCall = {
-        target: c.var.target,
-        chat: c.var.neutral.request,
-        requestId: c.var.requestId,
-        clientRequestId: c.var.clientRequestId,
-        signal: c.req.raw.signal,
-      };
-      if (!body.stream) return answerCall(deps.gateway, call, completionResponse);
-      const includeUsage = body.stream_options?.include_usage === true;
+  return routedDoorApp(deps, {
+    schema: chatCompletionBodySchema,
+    use: 'chat',
+    read: neutral,
+    answer(admitted) {
+      const call = chatCall(admitted);
+      if (!admitted.neutral.streamed) return answerCall(deps.gateway, call, completionResponse);
+      const includeUsage = admitted.body.stream_options?.include_usage === true;
       return streamCall(deps.gateway, call, (model) =>
         openAIStreamFormat(answerIds(call.requestId, model), includeUsage),
       );
     },
-  );
-  return door;
+  });
 }
 
 /** `POST /v1/chat/completions`, traced as `chat`, in the default envelope. */

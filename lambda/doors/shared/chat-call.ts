@@ -13,6 +13,7 @@ import { terminalError } from '../../core/router/terminal-error.js';
 import { errorBody, errorResponse } from '../../http/openai-errors.js';
 import { routeHeaders } from '../../http/route-headers.js';
 import { type StreamFormat, sseBody } from '../../http/sse-stream.js';
+import type { AdmittedRequest } from './routed-door.js';
 
 /** One admitted chat request, whichever front door it came through: what it routes over, its id, and the caller's disconnect. */
 export interface ChatCall {
@@ -24,6 +25,12 @@ export interface ChatCall {
   clientRequestId: string | undefined;
   /** The request's signal: aborts when the caller goes away. */
   signal: AbortSignal;
+}
+
+/** The chat call of an admitted request whose neutral request is a chat request. */
+export function chatCall(admitted: AdmittedRequest<unknown, ChatRequest>): ChatCall {
+  const { target, requestId, clientRequestId, signal } = admitted;
+  return { target, chat: admitted.neutral.request, requestId, clientRequestId, signal };
 }
 
 /**
