@@ -54,8 +54,10 @@ export interface HttpAppOptions {
 
 /**
  * The one HTTP app of Switchyard: `switchyard serve` runs it on node:http, the API Lambda runs it
- * behind API Gateway. Every error is an OpenAI envelope (Anthropic's on `/v1/messages`); nothing
- * answers with a stack trace.
+ * behind API Gateway. It mounts the front doors (`lambda/doors`, docs/design.md#front-doors-and-the-request-lifecycle)
+ * behind the shared layers (request ids, caller keys, body limit) and adds the info, usage and
+ * observe routes. Every error is in the app's default (OpenAI) envelope, or in its door's own
+ * (Anthropic's on `/v1/messages`); nothing answers with a stack trace.
  */
 export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const { gateway, catalog, log } = options;

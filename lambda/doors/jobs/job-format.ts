@@ -4,20 +4,13 @@
  * and still the shape written today — read back through the same schema and conversion as the
  * door's own requests; a finished job's webhook carries its answer as a `chat.completion`.
  */
-
 import { formatPath } from '../../core/catalog/parse-config.js';
 import type { JobRecord } from '../../core/jobs/job.js';
 import { publicJobId } from '../../core/jobs/job.js';
 import type { JobFormat, ReadJobRequest } from '../../core/jobs/job-ports.js';
-import {
-  chatCompletionBodySchema,
-  chatCompletionDemand,
-  toChatRequest,
-} from '../openai-chat/chat-request-schema.js';
+import { chatCompletionDemand, toChatRequest } from '../openai-chat/chat-request-schema.js';
+import { storedJobRequestSchema } from './job-request-schema.js';
 import { type JobRunView, jobResultView, jobRunView } from './job-view.js';
-
-/** A job's stored request: a chat completion body, never streamed. */
-export const storedJobRequestSchema = chatCompletionBodySchema.omit({ stream: true, stream_options: true });
 
 /**
  * The JSON body of a webhook delivery. The signature covers these exact bytes; receivers should
