@@ -38,7 +38,7 @@ export type ResponseFormat =
 /** A provider-neutral chat request. System messages stay in `messages`; adapters place them. */
 export interface ChatRequest {
   messages: ChatMessage[];
-  /** Upper bound on output tokens (from `max_tokens` or `max_completion_tokens`). */
+  /** Upper bound on output tokens (the door's output-bound field). */
   maxTokens?: number | undefined;
   temperature?: number | undefined;
   topP?: number | undefined;
@@ -118,7 +118,7 @@ export interface CallOptions {
  * stream), never a raw SDK error.
  */
 export interface ChatModel {
-  /** Model key from the catalog, e.g. `gpt-mini`. */
+  /** Model key from the catalog (a key of `models`). */
   readonly key: string;
   /** Provider name from the config (a key of `providers`). */
   readonly provider: string;

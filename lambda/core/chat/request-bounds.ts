@@ -34,7 +34,7 @@ export function checkMessageCount(
 
 /**
  * Checked once the chain is known: the output bound the caller asked for (in the field its door
- * names, e.g. `max_completion_tokens`) against the smallest output limit of the chain's models, so
+ * names, e.g. `max_tokens`) against the smallest output limit of the chain's models, so
  * no fallback can fail for asking too much.
  *
  * @param outputLimit a model key's `maxOutputTokens`, or undefined for the default bound.
