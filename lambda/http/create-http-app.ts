@@ -3,21 +3,16 @@ import type { Catalog } from '../core/catalog/catalog.js';
 import { DEFAULT_REQUEST_BOUNDS, type RequestBounds } from '../core/chat/request-bounds.js';
 import { redactSecrets } from '../core/failures/redact-secrets.js';
 import type { Gateway } from '../core/gateway/gateway.js';
+import { type AdHocGate, createRequestLifecycle } from '../core/lifecycle/request-lifecycle.js';
 import type { Logger } from '../core/logger.js';
 import type { RequestTracing } from '../core/tracing/request-spans.js';
+import { DOORS } from '../doors/doors.js';
+import type { Door, DoorAdmission, DoorDeps, JobsHttpOptions } from '../doors/shared/door.js';
 import { type AccessPolicy, operatorOnly } from './access-policy.js';
-import { type AdmissionGateDeps, admissionGate, chatAsked } from './admission-gate.js';
-import { anthropicErrors } from './anthropic-errors.js';
 import { limitBodySize } from './body-limit.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
-import type { AdHocGate } from './chat-admission.js';
-import { addChatCompletions } from './chat-completions.js';
-import { addEmbeddings, embeddingsAsked } from './embeddings.js';
 import type { HttpEnv } from './http-env.js';
 import { addInfoRoutes } from './info-routes.js';
-import type { JobPostAdmission } from './job-reservation.js';
-import { createJobsApp, type JobsHttpOptions } from './jobs-routes.js';
-import { addMessages } from './messages-route.js';
 import { addObserveRoutes, type ObserveRoutes } from './observe-routes.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { requestIdMiddleware } from './request-id.js';
@@ -46,32 +41,36 @@ export interface HttpAppOptions {
    */
   access?: (() => AccessPolicy) | undefined;
   /** Admission of chat requests and new jobs (docs/design.md#admission). Absent: every request is admitted. */
-  admission?: (AdmissionGateDeps & { now: () => number; jobQuota?: JobPostAdmission['quotaOf'] }) | undefined;
+  admission?: DoorAdmission | undefined;
   /** Which ad-hoc chains each caller may send, on every door and `/v1/jobs`. Absent: every one. */
   adHocChains?: AdHocGate | undefined;
   /** Spans per chat request and attempt (docs/design.md#traces). Absent: no spans, no cost. */
   tracing?: RequestTracing | undefined;
+  /** The front doors to mount. Default {@link DOORS}: every door of `lambda/doors`. */
+  doors?: readonly Door[] | undefined;
   /** `GET /metrics` and the status page (docs/operations.md#metrics). Absent: those routes 404. */
   observe?: ObserveRoutes | undefined;
 }
 
 /**
  * The one HTTP app of Switchyard: `switchyard serve` runs it on node:http, the API Lambda runs it
- * behind API Gateway. Every error is an OpenAI envelope (Anthropic's on `/v1/messages`); nothing
- * answers with a stack trace.
+ * behind API Gateway. It mounts the front doors (`lambda/doors`, docs/design.md#front-doors-and-the-request-lifecycle)
+ * behind the shared layers (request ids, caller keys, body limit) and adds the info, usage and
+ * observe routes. Every error is in the app's default (OpenAI) envelope, or in its door's own
+ * (Anthropic's on `/v1/messages`); nothing answers with a stack trace.
  */
 export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const { gateway, catalog, log } = options;
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const app = new Hono<HttpEnv>();
 
+  const doors = options.doors ?? DOORS;
   app.use('*', requestIdMiddleware);
-  // Outermost on its path, so every refusal below (keys, size, body, routing, admission) reads as Anthropic's.
-  app.use('/v1/messages', anthropicErrors);
+  // Outermost on its path, so every refusal below (keys, size, body, routing, admission) reads in the door's envelope.
+  for (const door of doors) if (door.errors) app.use(door.path, door.errors);
   if (options.tracing) {
-    const chat = traceRequests(options.tracing, 'chat');
-    for (const path of ['/v1/chat/completions', '/v1/messages']) app.use(path, chat);
-    app.use('/v1/embeddings', traceRequests(options.tracing, 'embeddings'));
+    for (const door of doors)
+      if (door.operation) app.use(door.path, traceRequests(options.tracing, door.operation));
   }
   // Before the body limit, so a request without a valid key is refused before any of its body is read.
   if (options.callerKeys) app.use('/v1/*', callerAuth(options.callerKeys, { log }));
@@ -83,26 +82,22 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
     app.use('/v1/pipelines', operatorOnly(access));
   }
   const admission = options.admission;
-  const admitChat = admission && admissionGate(admission, admission.now, chatAsked);
-  const targets = { gateway, catalog, bounds, adHocChains: options.adHocChains };
-  addChatCompletions(app, targets, admitChat);
-  addMessages(app, targets, admitChat);
-  addEmbeddings(app, targets, admission && admissionGate(admission, admission.now, embeddingsAsked));
+  const lifecycle = createRequestLifecycle({
+    gateway,
+    catalog,
+    bounds,
+    adHocChains: options.adHocChains,
+    admission: admission?.admission,
+  });
+  const deps: DoorDeps = { gateway, catalog, bounds, log, lifecycle, admission, access, jobs: options.jobs };
+  for (const door of doors) {
+    const sub = door.app(deps);
+    if (sub) app.route(door.path, sub);
+  }
   addInfoRoutes(app, gateway, catalog);
   if (admission) addUsageRoute(app, admission.admission, log);
   if (options.observe) {
     addObserveRoutes(app, options.observe, { gateway, catalog, log, callerKeys: options.callerKeys, access });
-  }
-  if (options.jobs) {
-    const jobAdmission = admission && {
-      admission: admission.admission,
-      catalog,
-      quotaOf: admission.jobQuota ?? (async () => undefined),
-    };
-    app.route(
-      '/v1/jobs',
-      createJobsApp({ ...targets, jobs: options.jobs, log, access, admission: jobAdmission }),
-    );
   }
 
   app.notFound((c) =>

@@ -16,16 +16,16 @@ import type { JobAdmission } from '../core/jobs/job-ports.js';
 import { jobQuotaOf } from '../core/jobs/job-quota.js';
 import type { AnswerCache } from '../core/last-resort/answer-cache.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
+import type { AdHocGate } from '../core/lifecycle/request-lifecycle.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random, Sleep } from '../core/time.js';
 import type { SpanTracer } from '../core/tracing/span-port.js';
+import type { JobsHttpOptions } from '../doors/shared/door.js';
 import { createRouteModels, type ProviderAccess } from '../families/create-route-models.js';
 import { type AccessPolicy, accessPolicyFromConfig } from '../http/access-policy.js';
 import type { CallerKeySource } from '../http/caller-auth.js';
-import type { AdHocGate } from '../http/chat-admission.js';
 import { createHttpApp } from '../http/create-http-app.js';
 import type { HttpEnv } from '../http/http-env.js';
-import type { JobsHttpOptions } from '../http/jobs-routes.js';
 import { createMemoryAdmissionStore } from '../stores/memory-admission-store.js';
 import { createMemoryAnswerCache } from '../stores/memory-answer-cache.js';
 import { createAjvSchemaValidator } from '../validation/ajv-schema-validator.js';
@@ -151,7 +151,6 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     admission: {
       admission,
       meter,
-      catalog,
       now: () => clock.now(),
       jobQuota: async (key) => jobQuotaOf(await admissionSettings(), key, config.jobs.maxQueuedPerKey),
     },

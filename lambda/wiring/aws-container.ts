@@ -16,7 +16,7 @@ import { isSsmName, type RemoteKeyReaders, SSM_BATCH_SIZE } from '../aws/remote-
 import { loadConfig } from '../config/config-file.js';
 import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import { configMetricDimensions } from '../core/metrics/metric-dimensions.js';
-import type { JobsHttpOptions } from '../http/jobs-routes.js';
+import type { JobsHttpOptions } from '../doors/shared/door.js';
 import { createDynamoDbJobStore } from '../jobs/aws/dynamodb-job-store.js';
 import { createSqsJobQueue } from '../jobs/aws/sqs-job-queue.js';
 

@@ -1,10 +1,9 @@
 import type { Admission, Refusal, Ticket } from '../core/admission/admission.js';
-import { chainReservation } from '../core/admission/chain-reservation.js';
 import type { SpendMeter } from '../core/admission/spend-meter.js';
 import { storedTicket } from '../core/admission/stored-ticket.js';
-import { stateScope } from '../core/catalog/ad-hoc-chains.js';
 import type { Catalog } from '../core/catalog/catalog.js';
 import type { JobAdmission } from '../core/jobs/job-ports.js';
+import { admitDemand } from '../core/lifecycle/request-lifecycle.js';
 
 const REFUSAL_CODES: Record<Refusal['reason'], string> = {
   budget: 'budget_exceeded',
@@ -39,17 +38,8 @@ export function jobRunAdmission(admission: Admission, meter: SpendMeter, catalog
     async admit(run) {
       const held = storedTicket(run.reservation);
       if (held) return metered(run.jobId, held);
-      const { request, target } = run;
-      const asked = {
-        inputChars: JSON.stringify(request.messages).length,
-        maxTokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
-      };
-      const outcome = await admission.admit({
-        keyName: run.keyName,
-        // Every ad-hoc chain is limited as the reserved pipeline `adhoc` (admission.pipelines.adhoc).
-        pipeline: stateScope(target.pipeline),
-        reservation: chainReservation(asked, target.tiers, catalog),
-      });
+      // The lifecycle's admit step, on what the stored request asks (its door measured it).
+      const outcome = await admitDemand(admission, catalog, run.keyName, run.target, run.demand);
       if (!outcome.ok) {
         const { refusal } = outcome;
         const message = `${refusal.limit.field} has no room`;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { idempotentJobId } from '../../lambda/http/jobs-routes.js';
+import { idempotentJobId } from '../../lambda/doors/jobs/jobs-routes.js';
 import {
   type GatewayHarness,
   type MemoryJobs,

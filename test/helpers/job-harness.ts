@@ -9,12 +9,14 @@ import type { ChatModel, ChatResult } from '../../lambda/core/chat/chat-model.js
 import type { FailureClass } from '../../lambda/core/failures/failure-class.js';
 import { ProviderError } from '../../lambda/core/failures/provider-error.js';
 import { createGateway } from '../../lambda/core/gateway/gateway.js';
-import type { Deliverer, DeliveryOutcome, JobWebhookBody } from '../../lambda/core/jobs/deliverer.js';
+import type { Deliverer, DeliveryOutcome } from '../../lambda/core/jobs/deliverer.js';
 import type { JobDelivery } from '../../lambda/core/jobs/job.js';
 import { runJob } from '../../lambda/core/jobs/run-job.js';
 import type { LedgerEntry, RequestLedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { silentLogger } from '../../lambda/core/logger.js';
 import type { RouteModel } from '../../lambda/core/router/route-types.js';
+import type { JobWebhookBody } from '../../lambda/doors/jobs/job-format.js';
+import { chatJobFormat } from '../../lambda/doors/jobs/job-format.js';
 import { createMemoryJobQueue } from '../../lambda/jobs/memory/memory-job-queue.js';
 import { createMemoryJobStore } from '../../lambda/jobs/memory/memory-job-store.js';
 import { createMemoryAnswerCache } from '../../lambda/stores/memory-answer-cache.js';
@@ -49,7 +51,7 @@ export function recordingDeliverer(script: DeliveryOutcome[] = [{ ok: true, stat
   const calls: { delivery: JobDelivery; body: JobWebhookBody }[] = [];
   const deliverer: Deliverer = {
     async deliver(delivery, body) {
-      calls.push({ delivery, body });
+      calls.push({ delivery, body: body as JobWebhookBody });
       return script[Math.min(calls.length - 1, script.length - 1)] ?? { ok: true, status: 200 };
     },
   };
@@ -146,6 +148,14 @@ export function createJobHarness(options: { maxReceiveCount?: number } = {}) {
     upstreamCalls: () => calls.length,
     requestLines: () => ledger.filter((e): e is RequestLedgerEntry => e.type === 'request'),
     run: (jobId: string, deliverer: Deliverer | undefined = delivery.deliverer) =>
-      runJob(jobId, { store, gateway, deliverer, clock, leaseMs: 60_000, log: silentLogger }),
+      runJob(jobId, {
+        store,
+        gateway,
+        format: chatJobFormat,
+        deliverer,
+        clock,
+        leaseMs: 60_000,
+        log: silentLogger,
+      }),
   };
 }

@@ -6,7 +6,7 @@ import { dearestPrice, type ReservationInput } from './reservation-estimate.js';
 export interface AskedChat {
   /** Characters of its messages (their JSON text). */
   inputChars: number;
-  /** `max_completion_tokens` or `max_tokens`, when the caller set one. */
+  /** The output bound the caller set (its door's field), when it set one. */
   maxTokens: number | undefined;
 }
 

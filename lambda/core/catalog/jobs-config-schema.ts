@@ -1,6 +1,6 @@
 /** The config sections of durable jobs: `schedules`, `jobs` and `webhooks`. Every default is filled here. */
 import * as z from 'zod';
-import { chatCompletionBodySchema } from '../chat/chat-request-schema.js';
+import { storedJobRequestSchema } from '../../doors/jobs/job-request-schema.js';
 import { envVarName, keyName, positiveInt } from './config-fields.js';
 import { scheduleExpressionSchema } from './schedule-expression.js';
 import { timeZoneSchema } from './time-zone.js';
@@ -25,7 +25,7 @@ export const deliverSchema = z.strictObject({
 /** One job of a schedule's fan-out: a stable id and the chat request to run. */
 export const scheduledJobSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'may contain only letters, digits and - _ . (at most 64)'),
-  request: chatCompletionBodySchema.omit({ stream: true, stream_options: true }),
+  request: storedJobRequestSchema,
 });
 
 export const scheduleSchema = z

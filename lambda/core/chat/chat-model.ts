@@ -38,7 +38,7 @@ export type ResponseFormat =
 /** A provider-neutral chat request. System messages stay in `messages`; adapters place them. */
 export interface ChatRequest {
   messages: ChatMessage[];
-  /** Upper bound on output tokens (from `max_tokens` or `max_completion_tokens`). */
+  /** Upper bound on output tokens (the door's output-bound field). */
   maxTokens?: number | undefined;
   temperature?: number | undefined;
   topP?: number | undefined;
@@ -118,15 +118,15 @@ export interface CallOptions {
  * stream), never a raw SDK error.
  */
 export interface ChatModel {
-  /** Model key from the catalog, e.g. `gpt-mini`. */
+  /** Model key from the catalog (a key of `models`). */
   readonly key: string;
-  /** Provider name from the config, e.g. `openai`. */
+  /** Provider name from the config (a key of `providers`). */
   readonly provider: string;
   generate(request: ChatRequest, options: CallOptions): Promise<ChatResult>;
   stream(request: ChatRequest, options: CallOptions): AsyncIterable<ChatStreamEvent>;
   /**
-   * Embeddings (`POST /v1/embeddings`), on the families that serve them (OpenAI-compatible,
-   * Vertex). Absent elsewhere; the catalog refuses `dimensions` on a model without it.
+   * Embeddings (the embeddings door), on the provider families that serve them. Absent
+   * elsewhere; the catalog refuses `dimensions` on a model without it.
    */
   embed?(request: EmbeddingRequest, options: CallOptions): Promise<EmbeddingResult>;
 }

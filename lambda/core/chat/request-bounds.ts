@@ -3,9 +3,10 @@
  * body limit caps bytes; these cap what the bytes may ask: messages to process and tokens to
  * generate, both paid for by everyone who shares the gateway's provider quota.
  */
+
 import { type LimitsConfig, limitsSchema } from '../catalog/config-schema.js';
 import type { Tier } from '../dsl/types.js';
-import type { ChatCompletionBody } from './chat-request-schema.js';
+import type { RequestDemand } from '../lifecycle/request-demand.js';
 
 /** The bounds in force: the config's `limits` block. */
 export type RequestBounds = Readonly<LimitsConfig>;
@@ -19,33 +20,33 @@ export interface BoundViolation {
   message: string;
 }
 
-/** Checked before routing: the number of messages. */
+/** Checked before routing: the number of messages, as the caller's door counted them. */
 export function checkMessageCount(
-  body: { messages: readonly unknown[] },
+  demand: Pick<RequestDemand, 'messages'>,
   bounds: RequestBounds,
 ): BoundViolation | undefined {
-  if (body.messages.length <= bounds.maxMessages) return undefined;
+  if (demand.messages === undefined || demand.messages <= bounds.maxMessages) return undefined;
   return {
     param: 'messages',
-    message: `messages: at most ${bounds.maxMessages} messages per request, got ${body.messages.length}`,
+    message: `messages: at most ${bounds.maxMessages} messages per request, got ${demand.messages}`,
   };
 }
 
 /**
- * Checked once the chain is known: `max_completion_tokens` (else `max_tokens`) against the
- * smallest output limit of the chain's models, so no fallback can fail for asking too much.
+ * Checked once the chain is known: the output bound the caller asked for (in the field its door
+ * names, e.g. `max_tokens`) against the smallest output limit of the chain's models, so
+ * no fallback can fail for asking too much.
  *
  * @param outputLimit a model key's `maxOutputTokens`, or undefined for the default bound.
  */
 export function checkOutputTokens(
-  body: Pick<ChatCompletionBody, 'max_tokens' | 'max_completion_tokens'>,
+  demand: Pick<RequestDemand, 'output'>,
   tiers: readonly Tier[],
   outputLimit: (modelKey: string) => number | undefined,
   bounds: RequestBounds,
 ): BoundViolation | undefined {
-  const param = body.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
-  const asked = body.max_completion_tokens ?? body.max_tokens;
-  if (asked == null) return undefined;
+  if (demand.output === undefined) return undefined;
+  const { tokens: asked, param } = demand.output;
   let limit = Number.POSITIVE_INFINITY;
   let by: string | undefined;
   for (const member of tiers.flatMap((tier) => tier.members)) {

@@ -27,7 +27,7 @@ export interface Target {
   variant?: ChainVariant | undefined;
 }
 
-/** Why a request names nothing routable: answered with 404 in the OpenAI envelope. */
+/** Why a request names nothing routable: each door answers it with a 404 in its own envelope. */
 export interface UnknownTarget {
   kind: 'unknown';
   message: string;

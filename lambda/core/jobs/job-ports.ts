@@ -1,5 +1,8 @@
+import type { ChatRequest } from '../chat/chat-model.js';
 import type { Target } from '../gateway/target.js';
-import type { JobMessage, JobRecord, JobResult, JobRun } from './job.js';
+import type { RequestDemand } from '../lifecycle/request-demand.js';
+import type { WebhookPayload } from './deliverer.js';
+import type { JobMessage, JobRecord, JobResult, JobRun, StoredJobRequest } from './job.js';
 import type { JobQuota } from './job-quota.js';
 
 /** The outcome of taking a job for a run. */
@@ -60,7 +63,8 @@ export interface JobQueue {
 export interface JobRunRequest {
   jobId: string;
   target: Target;
-  request: JobRecord['request'];
+  /** What the stored request asks, as its door measured it. */
+  demand: RequestDemand;
   /** The caller key whose limits apply besides the pipeline's; undefined for scheduled and older jobs. */
   keyName: string | undefined;
   /** What `POST /v1/jobs` reserved for this run, as the claim handed it over (unchecked). */
@@ -81,4 +85,19 @@ export interface JobAdmission {
   ): Promise<
     { ok: true; end(): Promise<void> } | { ok: false; code: string; resetAt: number; message: string }
   >;
+}
+
+/** A stored request read back: the neutral request and its demand, or why it cannot run (naming the field). */
+export type ReadJobRequest =
+  | { ok: true; chat: ChatRequest; demand: RequestDemand }
+  | { ok: false; message: string };
+
+/**
+ * The jobs door's side of a run: how a stored request reads as the neutral request, and the body a
+ * finished job's webhook carries. Old records are read by the same function as new ones.
+ */
+export interface JobFormat {
+  read(request: StoredJobRequest): ReadJobRequest;
+  /** The webhook body of a finished record, or undefined when it is not finished. */
+  webhookBody(record: JobRecord): WebhookPayload | undefined;
 }

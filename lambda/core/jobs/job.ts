@@ -1,6 +1,5 @@
 import type { StoredTicket } from '../admission/stored-ticket.js';
 import type { FinishReason, ToolCall, Usage } from '../chat/chat-model.js';
-import type { ChatCompletionBody } from '../chat/chat-request-schema.js';
 import type { FailureClass } from '../failures/failure-class.js';
 import type { TerminalReason } from '../ledger/ledger-entry.js';
 
@@ -20,7 +19,7 @@ export interface JobRun {
   at: number;
   reason: TerminalReason;
   attempts: number;
-  /** The trail, e.g. `gpt-mini:429,llama-or:200`. */
+  /** The trail, e.g. `fast:429,backup:200`. */
   route: string;
   model?: string | undefined;
   failureClass?: FailureClass | undefined;
@@ -31,7 +30,7 @@ export interface JobRun {
   refused?: { code: string; resetsAt: number } | undefined;
 }
 
-/** The answer of a succeeded job (an OpenAI-shaped summary; the prompt is never stored twice). */
+/** The answer of a succeeded job, neutral (the door renders it; the prompt is never stored twice). */
 export interface JobResult {
   model: string;
   content: string | null;
@@ -51,6 +50,9 @@ export interface JobDelivery {
   deliveredAt?: number | undefined;
 }
 
+/** A stored job request: the JSON object its front door wrote, read back by that door's `JobFormat`. */
+export type StoredJobRequest = Readonly<Record<string, unknown>>;
+
 /** What the jobs table holds for one job. */
 export interface JobRecord {
   /**
@@ -65,7 +67,12 @@ export interface JobRecord {
    */
   publicId?: string | undefined;
   pipeline: string;
-  request: Omit<ChatCompletionBody, 'stream' | 'stream_options'>;
+  /**
+   * The request as its front door stored it (the jobs door: a chat completion body without
+   * `stream`/`stream_options`). Opaque here: the runner reads it through its door's `JobFormat`,
+   * so records written by older code keep running; this shape never changes without a version.
+   */
+  request: StoredJobRequest;
   status: JobStatus;
   /** ms since epoch. */
   createdAt: number;

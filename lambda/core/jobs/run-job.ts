@@ -1,13 +1,12 @@
 import type { ChatResult } from '../chat/chat-model.js';
-import { toChatRequest } from '../chat/chat-request-schema.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { Logger } from '../logger.js';
 import type { RouteFailure, RouteSuccess } from '../router/route-types.js';
 import { terminalError } from '../router/terminal-error.js';
 import type { Clock } from '../time.js';
-import { type Deliverer, webhookBody } from './deliverer.js';
+import type { Deliverer } from './deliverer.js';
 import type { JobRecord, JobResult, JobRun } from './job.js';
-import type { JobAdmission, JobStore } from './job-ports.js';
+import type { JobAdmission, JobFormat, JobStore } from './job-ports.js';
 
 /** What the worker does with the message: delete it (`done`) or let the queue redeliver it (`retry`). */
 export type RunJobOutcome = 'done' | 'retry';
@@ -17,6 +16,8 @@ export interface RunJobDeps {
   store: JobStore;
   /** The same gateway the HTTP API routes through: breakers, attempt loop, ledger. */
   gateway: Pick<Gateway, 'resolveTarget' | 'generate'>;
+  /** How the jobs door's stored requests read as the neutral request, and its webhook body. */
+  format: JobFormat;
   /** Sends finished jobs that have a `deliver` target. Absent: deliveries wait. */
   deliverer?: Deliverer | undefined;
   clock: Clock;
@@ -49,7 +50,7 @@ function runOf(result: RouteSuccess<ChatResult> | RouteFailure, at: number): Job
  * or nowhere to deliver); `false` when the receiver did not take it and the message must return.
  */
 async function deliverOnce(record: JobRecord, deps: RunJobDeps): Promise<boolean> {
-  const body = webhookBody(record);
+  const body = deps.format.webhookBody(record);
   if (!record.deliver || record.deliver.deliveredAt !== undefined || body === undefined) return true;
   if (!deps.deliverer) {
     deps.log.warn('job delivery skipped: no deliverer configured', { jobId: record.jobId });
@@ -113,10 +114,18 @@ async function runClaimed(jobId: string, record: JobRecord, deps: RunJobDeps): P
     return settle(jobId, deps);
   }
 
+  const read = deps.format.read(record.request);
+  if (!read.ok) {
+    const run: JobRun = { at: clock.now(), reason: 'stopped', attempts: 0, route: '' };
+    await store.fail(jobId, run, clock.now(), { code: 'invalid_request', message: read.message });
+    log.warn('job failed: its stored request does not read', { jobId, pipeline: record.pipeline });
+    return settle(jobId, deps);
+  }
+
   const admitted = await deps.admission?.admit({
     jobId,
     target,
-    request: record.request,
+    demand: read.demand,
     keyName: record.keyLimits ? record.owner : undefined,
     reservation: record.reservation,
   });
@@ -135,7 +144,7 @@ async function runClaimed(jobId: string, record: JobRecord, deps: RunJobDeps): P
     return 'retry';
   }
   try {
-    const result = await deps.gateway.generate(target, toChatRequest(record.request), {
+    const result = await deps.gateway.generate(target, read.chat, {
       requestId: jobId,
       signal: deps.signal,
     });

@@ -6,9 +6,9 @@ import type { RouteFailure } from './route-types.js';
 export interface TerminalError {
   /** HTTP status for the caller. */
   status: number;
-  /** OpenAI error envelope `type`. */
+  /** The default error envelope's `type` (a door with another envelope maps it by status). */
   type: 'invalid_request_error' | 'rate_limit_error' | 'api_error' | 'timeout_error' | 'cancelled';
-  /** OpenAI error envelope `code`. */
+  /** The default error envelope's `code`. */
   code: string;
   message: string;
   /** Seconds for a `Retry-After` header; set only when every route was rate limited. */

@@ -2,7 +2,7 @@
  * Body builders of the Anthropic fake, in the shapes of the Messages API: the JSON message, the
  * server-sent event stream, and the error envelope.
  */
-import { anthropicErrorType } from '../../http/anthropic-errors.js';
+import { anthropicErrorType } from '../../doors/anthropic-messages/anthropic-errors.js';
 import type { AnswerPlan, FakeFinish } from './fake-answer.js';
 import type { Fault } from './fault.js';
 

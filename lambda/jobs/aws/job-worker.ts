@@ -4,6 +4,7 @@ import type { Gateway } from '../../core/gateway/gateway.js';
 import { jobLeaseMs } from '../../core/jobs/job-lease.js';
 import type { JobAdmission } from '../../core/jobs/job-ports.js';
 import { runJob } from '../../core/jobs/run-job.js';
+import { chatJobFormat } from '../../doors/jobs/job-format.js';
 import { type AwsContainer, awsJobs, readSecret } from '../../wiring/aws-container.js';
 import { systemClock } from '../../wiring/system-time.js';
 import { createDeliverySecrets } from '../job-secrets.js';
@@ -51,6 +52,7 @@ export function createJobWorker(
         store: jobs.store,
         gateway,
         deliverer,
+        format: chatJobFormat,
         clock: systemClock,
         leaseMs,
         log,

@@ -5,6 +5,7 @@ import type { JobAdmission, JobStore } from '../../core/jobs/job-ports.js';
 import { runJob } from '../../core/jobs/run-job.js';
 import type { Logger } from '../../core/logger.js';
 import type { Clock } from '../../core/time.js';
+import { chatJobFormat } from '../../doors/jobs/job-format.js';
 import { createDeliverySecrets, type SecretReader } from '../job-secrets.js';
 import { createWebhookDeliverer } from '../webhook-deliverer.js';
 import { createLocalJobRunner, type JobQueueConsumer, type LocalJobRunner } from './queue-poller.js';
@@ -48,6 +49,16 @@ export function createLocalJobWorker(options: LocalJobWorkerOptions): LocalJobRu
     retryDelaySeconds: options.retryDelaySeconds,
     pollIntervalMs: options.pollIntervalMs,
     run: (jobId, signal) =>
-      runJob(jobId, { store, gateway, deliverer, clock, leaseMs, log, signal, admission: options.admission }),
+      runJob(jobId, {
+        store,
+        gateway,
+        format: chatJobFormat,
+        deliverer,
+        clock,
+        leaseMs,
+        log,
+        signal,
+        admission: options.admission,
+      }),
   });
 }

@@ -20,7 +20,7 @@ const tiers: Tier[] = [
 ];
 const limits: Record<string, number> = { big: 100_000, small: 500 };
 const limitOf = (key: string) => limits[key];
-const messages = (n: number) => Array.from({ length: n }, () => ({ role: 'user' as const, content: 'x' }));
+const output = (tokens: number, param = 'max_tokens') => ({ output: { tokens, param } });
 
 describe('request bounds', () => {
   it('are 1000 messages, 32768 output tokens, 128 echoed characters and 64 levels of JSON unless the config says otherwise', () => {
@@ -37,16 +37,16 @@ describe('request bounds', () => {
   });
 
   it('takes exactly maxMessages messages and refuses one more, naming the field and the limit', () => {
-    expect(checkMessageCount({ messages: messages(3) }, bounds)).toBeUndefined();
-    expect(checkMessageCount({ messages: messages(4) }, bounds)).toEqual({
+    expect(checkMessageCount({ messages: 3 }, bounds)).toBeUndefined();
+    expect(checkMessageCount({ messages: 4 }, bounds)).toEqual({
       param: 'messages',
       message: 'messages: at most 3 messages per request, got 4',
     });
   });
 
   it("bounds max_tokens by the smallest limit of the chain's models", () => {
-    expect(checkOutputTokens({ max_tokens: 500 }, tiers, limitOf, bounds)).toBeUndefined();
-    expect(checkOutputTokens({ max_tokens: 501 }, tiers, limitOf, bounds)).toEqual({
+    expect(checkOutputTokens(output(500), tiers, limitOf, bounds)).toBeUndefined();
+    expect(checkOutputTokens(output(501), tiers, limitOf, bounds)).toEqual({
       param: 'max_tokens',
       message: "max_tokens: at most 500 (the limit of model 'small'), got 501",
     });
@@ -54,17 +54,16 @@ describe('request bounds', () => {
 
   it('uses the default bound for models without their own limit', () => {
     const plainOnly: Tier[] = [{ members: [{ key: 'plain', weight: 1 }] }];
-    expect(checkOutputTokens({ max_tokens: 1_000 }, plainOnly, limitOf, bounds)).toBeUndefined();
-    expect(checkOutputTokens({ max_completion_tokens: 1_001 }, plainOnly, limitOf, bounds)).toEqual({
+    expect(checkOutputTokens(output(1_000), plainOnly, limitOf, bounds)).toBeUndefined();
+    expect(checkOutputTokens(output(1_001, 'max_completion_tokens'), plainOnly, limitOf, bounds)).toEqual({
       param: 'max_completion_tokens',
       message: 'max_completion_tokens: at most 1000 (the gateway limit), got 1001',
     });
   });
 
-  it('prefers max_completion_tokens over max_tokens, as the request mapping does', () => {
-    expect(
-      checkOutputTokens({ max_tokens: 9_999, max_completion_tokens: 10 }, tiers, limitOf, bounds),
-    ).toBeUndefined();
+  it('checks nothing when the caller set no output bound, and no message count on a request without messages', () => {
+    expect(checkOutputTokens({}, tiers, limitOf, bounds)).toBeUndefined();
+    expect(checkMessageCount({}, bounds)).toBeUndefined();
   });
 
   it('cuts a long echo and marks the cut', () => {

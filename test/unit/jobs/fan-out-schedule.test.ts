@@ -39,7 +39,7 @@ describe('fanOutSchedule', () => {
     const record = await store.get('nightly:job-2:2026-11-29T03:00:00Z');
     expect(record).toMatchObject({ status: 'queued', pipeline: 'p', schedule: 'nightly', runs: [] });
     expect(record?.enqueuedAt).toBeTypeOf('number');
-    expect(record?.request.messages[0]).toEqual({ role: 'user', content: 'task 2' });
+    expect(record?.request).toHaveProperty(['messages', 0], { role: 'user', content: 'task 2' });
   });
 
   it('enqueues one set of jobs when the same schedule fires twice for the same time', async () => {

@@ -43,7 +43,7 @@ describe('job run admission', () => {
     const admitted = await runs.admit({
       jobId: 'job-1',
       target: {} as Target,
-      request: { model: 'p', messages: [] },
+      demand: { inputChars: 2, maxTokens: undefined, messages: 0 },
       keyName: 'k',
       reservation: RESERVATION,
     });

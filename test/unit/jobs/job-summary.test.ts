@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { webhookBody } from '../../../lambda/core/jobs/deliverer.js';
 import type { JobRecord } from '../../../lambda/core/jobs/job.js';
-import { jobView } from '../../../lambda/core/jobs/job-view.js';
-import { idempotentJobId } from '../../../lambda/http/jobs-routes.js';
+import { webhookBody } from '../../../lambda/doors/jobs/job-format.js';
+import { jobView } from '../../../lambda/doors/jobs/job-view.js';
+import { idempotentJobId } from '../../../lambda/doors/jobs/jobs-routes.js';
 
 const BASE: JobRecord = {
   jobId: 'nightly:acct-1:2026-11-29T03:00:00Z',

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webhooksSchema } from '../../../lambda/core/catalog/jobs-config-schema.js';
-import type { JobWebhookBody } from '../../../lambda/core/jobs/deliverer.js';
+import type { JobWebhookBody } from '../../../lambda/doors/jobs/job-format.js';
 import { createDeliverySecrets } from '../../../lambda/jobs/job-secrets.js';
 import { createWebhookDeliverer, signDelivery } from '../../../lambda/jobs/webhook-deliverer.js';
 import { startWebhookReceiver, verifyDelivery, verifySignature } from '../../helpers/webhook-receiver.js';

@@ -1,5 +1,11 @@
 /** Answers in the shapes of Anthropic's Messages API, for the `/v1/messages` front door. */
-import type { ChatResult, ChatStreamEvent, FinishReason, ToolCall, Usage } from './chat-model.js';
+import type {
+  ChatResult,
+  ChatStreamEvent,
+  FinishReason,
+  ToolCall,
+  Usage,
+} from '../../core/chat/chat-model.js';
 
 /** What every event of one answer shares: the message id and the answering model key. */
 export interface MessageIds {

@@ -1,43 +1,38 @@
+/**
+ * The jobs door, `/v1/jobs`: `POST /` takes a chat completion request to run later (the same
+ * request lifecycle as chat: bounds, target, then admission at POST against the key's limits),
+ * `GET /{id}` reads one back. Errors are the app's default envelope.
+ */
 import { createHash, randomUUID } from 'node:crypto';
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { validator } from 'hono/validator';
 import * as z from 'zod';
-import { toStoredTicket } from '../core/admission/stored-ticket.js';
-import { type ChatCompletionBody, chatCompletionBodySchema } from '../core/chat/chat-request-schema.js';
-import type { Target } from '../core/gateway/target.js';
-import { type JobRecord, publicJobId } from '../core/jobs/job.js';
-import type { JobQueue, JobStore } from '../core/jobs/job-ports.js';
-import { jobView } from '../core/jobs/job-view.js';
-import type { Logger } from '../core/logger.js';
-import type { Clock } from '../core/time.js';
-import { systemClock } from '../wiring/system-time.js';
-import type { AccessPolicy } from './access-policy.js';
-import { BUDGET_REMAINING_HEADER, refusalResponse } from './admission-gate.js';
-import { routeTarget, type TargetDeps, type TargetEnv, withinMessageLimit } from './chat-admission.js';
-import type { HttpEnv } from './http-env.js';
+import { toStoredTicket } from '../../core/admission/stored-ticket.js';
+import type { Target } from '../../core/gateway/target.js';
+import { type JobRecord, publicJobId } from '../../core/jobs/job.js';
+import type { JobStore } from '../../core/jobs/job-ports.js';
+import type { LifecycleCall } from '../../core/lifecycle/request-lifecycle.js';
+import type { AccessPolicy } from '../../http/access-policy.js';
+import type { HttpEnv } from '../../http/http-env.js';
+import { jsonBody } from '../../http/json-body.js';
+import { errorBody, errorResponse } from '../../http/openai-errors.js';
+import { systemClock } from '../../wiring/system-time.js';
+import {
+  type ChatCompletionBody,
+  chatCompletionBodySchema,
+  chatCompletionDemand,
+} from '../openai-chat/chat-request-schema.js';
+import { BUDGET_REMAINING_HEADER } from '../shared/admission-gate.js';
+import type { Door, DoorDeps } from '../shared/door.js';
+import {
+  lifecycleCall,
+  lifecycleRefusalResponse,
+  neutralBody,
+  resolvesTarget,
+  withinBounds,
+} from '../shared/door-lifecycle.js';
 import { admitJob, type JobAdmission, type JobAdmissionDeps } from './job-admission.js';
-import { type JobPostAdmission, releaseJob, reserveJob } from './job-reservation.js';
-import { jsonBody } from './json-body.js';
-import { errorBody, errorResponse } from './openai-errors.js';
-
-/** What `POST /v1/jobs` and `GET /v1/jobs/{id}` need. Absent from `createHttpApp`: no job routes. */
-export interface JobsHttpOptions {
-  store: JobStore;
-  queue: JobQueue;
-  /** Days a job record is kept (TTL): config `jobs.retentionDays`, whose schema holds the default. */
-  retentionDays: number;
-  clock?: Clock | undefined;
-}
-
-/** What the jobs sub-app shares with the rest of the app. */
-export interface JobsAppDeps extends TargetDeps {
-  jobs: JobsHttpOptions;
-  log: Logger;
-  /** Who reads scheduled jobs: the schedule's readers and operator keys. */
-  access: () => AccessPolicy;
-  /** Admission of new jobs against their key's and pipeline's limits and quota. Absent: every job is taken. */
-  admission?: JobPostAdmission | undefined;
-}
+import { jobView } from './job-view.js';
 
 /**
  * The body of `POST /v1/jobs`: a chat completion request, run later. No `deliver` here: a webhook
@@ -198,50 +193,70 @@ const jobNotFound = (id: string) =>
  * (docs/jobs.md#admission), then stored under the key's quota with its reservation.
  */
 async function takeJob(
-  c: Context<
-    TargetEnv,
-    string,
-    { out: { json: ChatCompletionBody; header: { idempotencyKey: string | undefined } } }
-  >,
-  deps: JobsAppDeps,
+  job: NewJob & { call: LifecycleCall },
+  deps: DoorDeps,
   taking: JobAdmissionDeps,
+  retentionDays: number,
 ): Promise<Response> {
-  const { idempotencyKey } = c.req.valid('header');
-  const owner = c.var.callerKeyName;
-  const job = { body: c.req.valid('json'), target: c.var.target, owner, idempotencyKey };
+  const { idempotencyKey, owner } = job;
   const idempotent = idempotencyKey !== undefined;
-  const record = newJobRecord(job, taking.clock.now(), deps.jobs.retentionDays);
+  const record = newJobRecord(job, taking.clock.now(), retentionDays);
   if (idempotent && (await taking.store.get(record.jobId)))
     return admissionResponse(await admitJob(taking, record, idempotent), idempotent);
 
-  const reserved = await reserveJob(deps.admission, owner, job.target, job.body);
-  if (!reserved.ok) return refusalResponse(reserved.refusal, taking.clock.now());
-  const { ticket } = reserved;
+  // The lifecycle's admit step, at POST: the job is its key's request (docs/jobs.md#admission).
+  const reserved = await deps.lifecycle.admit(job.call, job.target);
+  if (!reserved.ok) return lifecycleRefusalResponse(reserved.refusal, taking.clock.now());
+  const ticket = reserved.value;
   record.reservation = ticket && toStoredTicket(ticket);
-  const quota = await deps.admission?.quotaOf(owner);
+  const quota = await deps.admission?.jobQuota?.(owner);
   const outcome = await admitJob(taking, record, idempotent, quota);
-  // An unqueued job is stored with its reservation: the caller's retry queues it.
-  if (outcome.kind !== 'accepted' && outcome.kind !== 'unqueued') await releaseJob(deps.admission, ticket);
+  // An unqueued job is stored with its reservation: the caller's retry queues it. Any other job
+  // not stored gives back its tokens and spend; its request stays counted, as a refused chat's does.
+  if (outcome.kind !== 'accepted' && outcome.kind !== 'unqueued' && ticket && ticket.holds.length > 0)
+    await deps.admission?.admission.settle(ticket, NOTHING);
   const response = admissionResponse(outcome, idempotent);
   if (outcome.kind === 'accepted' && ticket?.budgetRemainingUsd !== undefined)
     response.headers.set(BUDGET_REMAINING_HEADER, ticket.budgetRemainingUsd.toFixed(6));
   return response;
 }
 
-/** The jobs API as a sub-app, mounted at `/v1/jobs`: `POST /` takes a job, `GET /{id}` reads one. */
-export function createJobsApp(deps: JobsAppDeps): Hono<HttpEnv> {
-  const { store, queue } = deps.jobs;
+/** Nothing used: what a reservation is settled with when its job was never stored. */
+const NOTHING = { tokens: 0, costNano: 0 } as const;
+
+/** The body read into the neutral request's demand; the record stores the body itself. */
+const neutral = (body: ChatCompletionBody) => ({
+  model: body.model,
+  demand: chatCompletionDemand(body),
+  request: body,
+  streamed: false,
+});
+
+/** The jobs API as a sub-app, mounted at `/v1/jobs`, when the deployment has a job store and queue. */
+export function createJobsApp(deps: DoorDeps): Hono<HttpEnv> | undefined {
+  if (!deps.jobs) return undefined;
+  const { store, queue, retentionDays } = deps.jobs;
   const clock = deps.jobs.clock ?? systemClock;
-  const admission: JobAdmissionDeps = { store, queue, clock, log: deps.log };
+  const taking: JobAdmissionDeps = { store, queue, clock, log: deps.log };
   const jobs = new Hono<HttpEnv>();
 
   jobs.post(
     '/',
     jsonBody(jobBodySchema, deps.bounds),
-    withinMessageLimit(deps.bounds),
+    neutralBody(neutral),
+    withinBounds(deps.lifecycle, 'chat'),
     idempotencyKeyHeader,
-    routeTarget(deps),
-    (c) => takeJob(c, deps, admission),
+    resolvesTarget(deps.lifecycle, 'chat'),
+    (c) => {
+      const job = {
+        body: c.req.valid('json'),
+        target: c.var.target,
+        owner: c.var.callerKeyName,
+        idempotencyKey: c.req.valid('header').idempotencyKey,
+        call: lifecycleCall(c, 'chat'),
+      };
+      return takeJob(job, deps, taking, retentionDays);
+    },
   );
 
   jobs.get('/:id', async (c) => {
@@ -251,3 +266,6 @@ export function createJobsApp(deps: JobsAppDeps): Hono<HttpEnv> {
   });
   return jobs;
 }
+
+/** `/v1/jobs`, untraced, in the default envelope; absent without a job store. */
+export const jobsDoor: Door = { path: '/v1/jobs', app: createJobsApp };

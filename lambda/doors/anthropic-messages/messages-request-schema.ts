@@ -3,7 +3,8 @@
  * provider-neutral `ChatRequest` as `/v1/chat/completions`, so the same chains serve both.
  */
 import * as z from 'zod';
-import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from './chat-model.js';
+import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from '../../core/chat/chat-model.js';
+import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string() });
 
@@ -148,4 +149,13 @@ export function messagesToChatRequest(body: MessagesBody): ChatRequest {
     tools: body.tools?.map((t) => ({ name: t.name, description: t.description, parameters: t.input_schema })),
     toolChoice: toToolChoice(body.tool_choice),
   };
+}
+
+/** What a Messages body asks (the lifecycle's demand): its messages and `system`, and its `max_tokens`. */
+export function messagesDemand(
+  body: Pick<MessagesBody, 'messages' | 'system' | 'max_tokens'>,
+): RequestDemand {
+  const inputChars =
+    JSON.stringify(body.messages).length + (body.system ? JSON.stringify(body.system).length : 0);
+  return chatDemand(body.messages.length, inputChars, { tokens: body.max_tokens, param: 'max_tokens' });
 }

@@ -1,4 +1,10 @@
-import type { ChatResult, ChatStreamEvent, FinishReason, ToolCall, Usage } from './chat-model.js';
+import type {
+  ChatResult,
+  ChatStreamEvent,
+  FinishReason,
+  ToolCall,
+  Usage,
+} from '../../core/chat/chat-model.js';
 
 /** What every object of one answer shares: `id`, `created` (seconds) and the answering model key. */
 export interface AnswerIds {

@@ -1,5 +1,5 @@
-import { type AnswerIds, eventChunk, roleChunk, usageChunk } from '../core/chat/openai-format.js';
-import type { StreamFormat } from './sse-stream.js';
+import type { StreamFormat } from '../../http/sse-stream.js';
+import { type AnswerIds, eventChunk, roleChunk, usageChunk } from './openai-format.js';
 
 /** One server-sent event: `data: <json or text>` and a blank line. */
 const sse = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;

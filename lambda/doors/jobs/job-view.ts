@@ -1,5 +1,5 @@
-import { completionBody } from '../chat/openai-format.js';
-import { type JobRecord, type JobRun, type JobStatus, publicJobId } from './job.js';
+import { type JobRecord, type JobRun, type JobStatus, publicJobId } from '../../core/jobs/job.js';
+import { completionBody } from '../openai-chat/openai-format.js';
 
 /** One run of a job as the API shows it: when, why it ended, how many attempts, which route. */
 export interface JobRunView {

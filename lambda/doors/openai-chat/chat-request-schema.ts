@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import type { ChatMessage, ChatRequest, ResponseFormat, ToolChoice } from './chat-model.js';
+import type { ChatMessage, ChatRequest, ResponseFormat, ToolChoice } from '../../core/chat/chat-model.js';
+import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
 
 /** Text, or an array of text parts (the only part type every provider family accepts). */
 const content = z.union([
@@ -132,4 +133,17 @@ export function toChatRequest(body: ChatCompletionBody): ChatRequest {
     toolChoice: toToolChoice(body.tool_choice),
     responseFormat: toResponseFormat(body.response_format),
   };
+}
+
+/**
+ * What a chat completion body asks (the lifecycle's demand): its messages, their JSON size, and
+ * `max_completion_tokens` (else `max_tokens`), named as the caller named it.
+ */
+export function chatCompletionDemand(
+  body: Pick<ChatCompletionBody, 'messages' | 'max_tokens' | 'max_completion_tokens'>,
+): RequestDemand {
+  const param = body.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
+  const tokens = body.max_completion_tokens ?? body.max_tokens;
+  const output = tokens == null ? undefined : { tokens, param };
+  return chatDemand(body.messages.length, JSON.stringify(body.messages).length, output);
 }

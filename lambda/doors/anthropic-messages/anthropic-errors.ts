@@ -5,7 +5,7 @@
  * rules stay in one place whichever door a request came through.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { HttpEnv } from './http-env.js';
+import type { HttpEnv } from '../../http/http-env.js';
 
 /** Anthropic's envelope: `{type: "error", error: {type, message}, request_id}`. */
 export interface AnthropicErrorBody {

@@ -1,9 +1,5 @@
-import {
-  createMessagesEventWriter,
-  type MessageIds,
-  type MessagesEvent,
-} from '../core/chat/anthropic-format.js';
-import type { StreamFormat } from './sse-stream.js';
+import type { StreamFormat } from '../../http/sse-stream.js';
+import { createMessagesEventWriter, type MessageIds, type MessagesEvent } from './anthropic-format.js';
 
 /** Server-sent events as the Messages API writes them: `event: <type>` and `data: <json>`. */
 const sse = (events: MessagesEvent[]) =>

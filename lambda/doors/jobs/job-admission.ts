@@ -1,9 +1,9 @@
-import type { JobRecord } from '../core/jobs/job.js';
-import type { JobQueue, JobStore } from '../core/jobs/job-ports.js';
-import { type JobQuota, JobQuotaExceededError } from '../core/jobs/job-quota.js';
-import type { Logger } from '../core/logger.js';
-import type { Clock } from '../core/time.js';
-import { JobStoreFullError } from '../jobs/memory/memory-job-store.js';
+import type { JobRecord } from '../../core/jobs/job.js';
+import type { JobQueue, JobStore } from '../../core/jobs/job-ports.js';
+import { type JobQuota, JobQuotaExceededError } from '../../core/jobs/job-quota.js';
+import type { Logger } from '../../core/logger.js';
+import type { Clock } from '../../core/time.js';
+import { JobStoreFullError } from '../../jobs/memory/memory-job-store.js';
 
 /** How taking a new job ended; `jobsAdmissionResponse` turns each into its HTTP answer. */
 export type JobAdmission =

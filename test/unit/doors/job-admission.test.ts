@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../lambda/core/jobs/job.js';
 import type { JobQueue } from '../../../lambda/core/jobs/job-ports.js';
 import { silentLogger } from '../../../lambda/core/logger.js';
-import { admitJob, type JobAdmissionDeps } from '../../../lambda/http/job-admission.js';
+import { admitJob, type JobAdmissionDeps } from '../../../lambda/doors/jobs/job-admission.js';
 import { createMemoryJobQueue } from '../../../lambda/jobs/memory/memory-job-queue.js';
 import { createMemoryJobStore } from '../../../lambda/jobs/memory/memory-job-store.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';

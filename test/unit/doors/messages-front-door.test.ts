@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import type { ChatStreamEvent } from '../../../lambda/core/chat/chat-model.js';
+import { anthropicErrorType } from '../../../lambda/doors/anthropic-messages/anthropic-errors.js';
 import {
   anthropicUsage,
   createMessagesEventWriter,
   messageBody,
   toolInput,
-} from '../../../lambda/core/chat/anthropic-format.js';
-import type { ChatStreamEvent } from '../../../lambda/core/chat/chat-model.js';
+} from '../../../lambda/doors/anthropic-messages/anthropic-format.js';
 import {
   messagesBodySchema,
   messagesToChatRequest,
-} from '../../../lambda/core/chat/messages-request-schema.js';
-import { anthropicErrorType } from '../../../lambda/http/anthropic-errors.js';
+} from '../../../lambda/doors/anthropic-messages/messages-request-schema.js';
 
 const IDS = { id: 'msg_1', model: 'gpt-mini' };
 const parse = (body: unknown) => messagesToChatRequest(messagesBodySchema.parse(body));

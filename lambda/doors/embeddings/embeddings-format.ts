@@ -1,5 +1,5 @@
 /** The answer of `POST /v1/embeddings` in OpenAI's shape. */
-import type { EmbeddingResult } from './embedding-model.js';
+import type { EmbeddingResult } from '../../core/embeddings/embedding-model.js';
 
 /** One vector as base64 of little-endian float32s, as OpenAI encodes `encoding_format: "base64"`. */
 export function base64Vector(vector: readonly number[]): string {

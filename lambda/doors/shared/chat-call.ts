@@ -1,21 +1,19 @@
-import type { Hono, MiddlewareHandler } from 'hono';
-import type { ChatRequest, ChatResult } from '../core/chat/chat-model.js';
-import { chatCompletionBodySchema, toChatRequest } from '../core/chat/chat-request-schema.js';
-import { type AnswerIds, completionBody } from '../core/chat/openai-format.js';
-import type { Gateway } from '../core/gateway/gateway.js';
-import type { Target } from '../core/gateway/target.js';
-import type { ChainVariant } from '../core/ledger/ledger-entry.js';
-import type { CommittedStream } from '../core/router/route-chat.js';
-import type { RouteFailure, RouteSuccess } from '../core/router/route-types.js';
-import { terminalError } from '../core/router/terminal-error.js';
-import type { AdmissionInput } from './admission-gate.js';
-import { routeTarget, type TargetDeps, type TargetEnv, withinMessageLimit } from './chat-admission.js';
-import type { HttpEnv } from './http-env.js';
-import { jsonBody } from './json-body.js';
-import { errorBody, errorResponse } from './openai-errors.js';
-import { openAIStreamFormat } from './openai-stream-format.js';
-import { routeHeaders } from './route-headers.js';
-import { type StreamFormat, sseBody } from './sse-stream.js';
+/**
+ * Routing one admitted chat request, whichever door it came through: the gateway's plain or
+ * streamed call, the evidence headers, and the terminal error of a failed request. The door
+ * renders the answer (`render`, `format`) in its own shape.
+ */
+import type { ChatRequest, ChatResult } from '../../core/chat/chat-model.js';
+import type { Gateway } from '../../core/gateway/gateway.js';
+import type { Target } from '../../core/gateway/target.js';
+import type { ChainVariant } from '../../core/ledger/ledger-entry.js';
+import type { CommittedStream } from '../../core/router/route-chat.js';
+import type { RouteFailure, RouteSuccess } from '../../core/router/route-types.js';
+import { terminalError } from '../../core/router/terminal-error.js';
+import { errorBody, errorResponse } from '../../http/openai-errors.js';
+import { routeHeaders } from '../../http/route-headers.js';
+import { type StreamFormat, sseBody } from '../../http/sse-stream.js';
+import type { AdmittedRequest } from './routed-door.js';
 
 /** One admitted chat request, whichever front door it came through: what it routes over, its id, and the caller's disconnect. */
 export interface ChatCall {
@@ -29,38 +27,10 @@ export interface ChatCall {
   signal: AbortSignal;
 }
 
-/**
- * `POST /v1/chat/completions`: validates the body, resolves the pipeline or chain, admits it
- * (`admit`, docs/design.md#admission), routes, and answers in the OpenAI shape, as JSON or as
- * server-sent events.
- */
-export function addChatCompletions(
-  app: Hono<HttpEnv>,
-  deps: TargetDeps,
-  admit: MiddlewareHandler<TargetEnv, string, AdmissionInput> = (_c, next) => next(),
-): void {
-  app.post(
-    '/v1/chat/completions',
-    jsonBody(chatCompletionBodySchema, deps.bounds),
-    withinMessageLimit(deps.bounds),
-    routeTarget(deps),
-    admit,
-    (c) => {
-      const body = c.req.valid('json');
-      const call = {
-        target: c.var.target,
-        chat: toChatRequest(body),
-        requestId: c.var.requestId,
-        clientRequestId: c.var.clientRequestId,
-        signal: c.req.raw.signal,
-      };
-      if (!body.stream) return answerCall(deps.gateway, call, completionResponse);
-      const includeUsage = body.stream_options?.include_usage === true;
-      return streamCall(deps.gateway, call, (model) =>
-        openAIStreamFormat(answerIds(call.requestId, model), includeUsage),
-      );
-    },
-  );
+/** The chat call of an admitted request whose neutral request is a chat request. */
+export function chatCall(admitted: AdmittedRequest<unknown, ChatRequest>): ChatCall {
+  const { target, requestId, clientRequestId, signal } = admitted;
+  return { target, chat: admitted.neutral.request, requestId, clientRequestId, signal };
 }
 
 /**
@@ -112,22 +82,7 @@ export async function streamCall(
   );
 }
 
-/** The ids of the answer: the chat completion id follows the request id. */
-function answerIds(requestId: string, model: string): AnswerIds {
-  return { id: `chatcmpl-${requestId}`, created: Math.floor(Date.now() / 1000), model };
-}
-
-function completionResponse(
-  result: RouteSuccess<ChatResult>,
-  requestId: string,
-  variant: ChainVariant | undefined,
-): Response {
-  return new Response(JSON.stringify(completionBody(result.value, answerIds(requestId, result.model))), {
-    status: 200,
-    headers: { ...routeHeaders(result, variant), 'content-type': 'application/json' },
-  });
-}
-
+/** A committed stream as server-sent events in `format`, with the evidence headers. */
 function streamResponse(
   result: RouteSuccess<CommittedStream>,
   { format, variant }: { format: StreamFormat; variant: ChainVariant | undefined },

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { base64Vector, embeddingsBody } from '../../../lambda/core/embeddings/embeddings-format.js';
+import { base64Vector, embeddingsBody } from '../../../lambda/doors/embeddings/embeddings-format.js';
 import {
   embeddingInputs,
   embeddingsBodySchema,
-} from '../../../lambda/core/embeddings/embeddings-request-schema.js';
+} from '../../../lambda/doors/embeddings/embeddings-request-schema.js';
 import { vertexBaseURL } from '../../../lambda/families/vertex/vertex-config-schema.js';
 
 describe('embeddings answer', () => {

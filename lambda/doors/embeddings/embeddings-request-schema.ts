@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import type { EmbeddingInput } from './embedding-model.js';
+import type { EmbeddingInput } from '../../core/embeddings/embedding-model.js';
+import type { RequestDemand } from '../../core/lifecycle/request-demand.js';
 
 /** Most inputs in one request (OpenAI's own limit). */
 export const MAX_EMBEDDING_INPUTS = 2048;
@@ -37,4 +38,9 @@ export function embeddingInputs(input: EmbeddingsBody['input']): EmbeddingInput 
   if (typeof input === 'string') return [input];
   if (input.every((item): item is number => typeof item === 'number')) return [input];
   return input as EmbeddingInput;
+}
+
+/** What an embeddings body asks (the lifecycle's demand): its input's JSON size, and no output. */
+export function embeddingsDemand(body: Pick<EmbeddingsBody, 'input'>): RequestDemand {
+  return { inputChars: JSON.stringify(body.input).length, maxTokens: 0 };
 }
