@@ -7,6 +7,7 @@ import { isAdHoc, stateScope } from '../core/catalog/ad-hoc-chains.js';
 import type { LedgerEntry, LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import { logBreakerOpened } from '../wiring/breaker-log-events.js';
+import { budgetCapId } from './budget-cap.js';
 
 /** Metric names, shared with the alarms and the dashboard in `lib/constructs/operations.ts`. */
 export const METRICS = {
@@ -20,8 +21,12 @@ export const METRICS = {
   requestLatency: 'RequestLatency',
   /** Failed admission store calls, by limit type and policy (docs/concepts.md#admission-budgets-and-rate-limits). */
   admissionStoreFailures: 'AdmissionStoreFailures',
-  /** How full the fullest daily spend cap is, in % (100 on a budget refusal): the 80 % and 100 % alarms. */
+  /** How full a daily spend cap is, in % (100 on a budget refusal), per `scope` and per `cap`: the budget warnings. */
   budgetUsedPercent: 'BudgetUsedPercent',
+  /** Failed breaker store calls (the router carried on with what the process knows), by operation. */
+  breakerStoreFailures: 'BreakerStoreFailures',
+  /** Failed reads of the SSM parameter snapshot (the last good one kept serving, if any). */
+  ssmSnapshotFailures: 'SsmSnapshotFailures',
 } as const;
 
 /**
@@ -44,20 +49,23 @@ export function powertoolsLogger(logger: PowertoolsLogger): Logger {
 }
 
 /**
- * Emits a metric twice: once per service (what alarms watch) and once per pipeline and model
- * (what the dashboard breaks down), each flushed at once as its own EMF record.
+ * Emits a metric once per service (what alarms watch) and once per dimension set in `dimSets`
+ * (what the dashboard and the per-cap alarms break down), each flushed at once as its own EMF
+ * record. With no dimension set only the service copy is written, so a sum never counts twice.
  */
 function emit(
   metrics: Metrics,
   name: string,
   unit: (typeof MetricUnit)[keyof typeof MetricUnit],
   value: number,
-  dims: Record<string, string>,
+  ...dimSets: Record<string, string>[]
 ): void {
   metrics.singleMetric().addMetric(name, unit, value);
-  const detailed = metrics.singleMetric();
-  for (const [key, dim] of Object.entries(dims)) detailed.addDimension(key, dim);
-  detailed.addMetric(name, unit, value);
+  for (const dims of dimSets) {
+    const detailed = metrics.singleMetric();
+    for (const [key, dim] of Object.entries(dims)) detailed.addDimension(key, dim);
+    detailed.addMetric(name, unit, value);
+  }
 }
 
 /**
@@ -115,9 +123,27 @@ export function reportAdmissionStoreFailure(metrics: Metrics, failure: Admission
   });
 }
 
-/** How full a daily spend cap is after an admission, in %, per scope (key or pipeline; never the key's name). */
+/**
+ * How full a daily spend cap is after an admission, in %: per scope kind (key or pipeline) and per
+ * cap (`budgetCapId`: never the key's name).
+ */
 export function reportSpendUse(metrics: Metrics, limit: PlannedLimit, share: number): void {
-  emit(metrics, METRICS.budgetUsedPercent, MetricUnit.Percent, Math.round(share * 1000) / 10, {
-    scope: limit.scope,
-  });
+  emit(
+    metrics,
+    METRICS.budgetUsedPercent,
+    MetricUnit.Percent,
+    Math.round(share * 1000) / 10,
+    { scope: limit.scope },
+    { cap: budgetCapId(limit) },
+  );
+}
+
+/** A failed breaker store call (already logged): the metric, per operation (a fixed set). */
+export function reportBreakerStoreFailure(metrics: Metrics, operation: string): void {
+  emit(metrics, METRICS.breakerStoreFailures, MetricUnit.Count, 1, { operation });
+}
+
+/** A failed read of the SSM parameter snapshot (already logged): the service-wide count. */
+export function reportSsmSnapshotFailure(metrics: Metrics): void {
+  emit(metrics, METRICS.ssmSnapshotFailures, MetricUnit.Count, 1);
 }
