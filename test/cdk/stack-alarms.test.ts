@@ -34,7 +34,7 @@ beforeAll(() => {
     ),
     'SwitchyardStaging',
   ).template;
-});
+}, 120_000); // two synths: seconds each, more on a loaded machine
 
 type Alarm = { Properties: Record<string, unknown> };
 const ACCOUNT = '123456789012';
@@ -371,9 +371,10 @@ describe('budget warnings: no cap hides another, and a refusal is not a page', (
     );
   });
 
-  it('adds no per-cap warning without caps in the config', () => {
+  it('adds no per-cap warning without caps in the config', { timeout: 60_000 }, () => {
     const plain = synthStack().template;
     const names = Object.values(alarmsOf(plain)).map((a) => String(a.Properties.AlarmName));
+    expect(names).toHaveLength(18); // 16, and two for schedules (docs/operations.md)
     expect(names.filter((n) => n.includes('Budget')).sort()).toEqual([
       'Switchyard.KeyBudgetWarning',
       'Switchyard.PipelineBudgetWarning',
