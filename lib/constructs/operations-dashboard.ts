@@ -49,7 +49,16 @@ export function addDashboardWidgets(dashboard: Dashboard, props: DashboardSource
       width: 24,
       height: 2,
     }),
-    new AlarmStatusWidget({ title: 'Alarms', alarms: props.alarms, width: 24 }),
+    // An alarm status widget lists at most 100 alarms; many spend caps make more.
+    ...Array.from(
+      { length: Math.ceil(props.alarms.length / 100) },
+      (_, i) =>
+        new AlarmStatusWidget({
+          title: 'Alarms',
+          alarms: props.alarms.slice(i * 100, i * 100 + 100),
+          width: 24,
+        }),
+    ),
     new GraphWidget({
       title: 'Requests, attempts, fallbacks',
       left: [m(METRICS.requests), m(METRICS.attempts), m(METRICS.fallbacks)],
