@@ -8,8 +8,9 @@ const container = createAwsContainer();
 const scheduler = createScheduler(container);
 
 /**
- * The scheduler: an EventBridge rule fires it with `{schedule, time}`; it fans the schedule's jobs
- * out into the job queue, one conditional put per job id, so a duplicate delivery sends nothing.
+ * The scheduler: an EventBridge Scheduler schedule fires it with `{schedule, scheduledTime}` (an
+ * EventBridge rule's older `{schedule, time}` is still served); it fans the schedule's jobs out
+ * into the job queue, one conditional put per job id, so a duplicate delivery sends nothing.
  */
 export const handler = middy<unknown>()
   .use(injectLambdaContext(container.logger))

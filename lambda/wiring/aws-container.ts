@@ -14,7 +14,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { createDocumentClient } from '../aws/dynamodb-client.js';
 import { isSsmName, type RemoteKeyReaders, SSM_BATCH_SIZE } from '../aws/remote-keys.js';
 import { loadConfig } from '../config/config-file.js';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
 import { createDynamoDbJobStore } from '../jobs/aws/dynamodb-job-store.js';
 import { createSqsJobQueue } from '../jobs/aws/sqs-job-queue.js';

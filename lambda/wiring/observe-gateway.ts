@@ -1,8 +1,8 @@
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import type { Admission } from '../core/admission/admission.js';
 import type { UsageLine } from '../core/admission/read-usage.js';
 import type { BreakerEvents } from '../core/breaker/breakers.js';
 import { stateScopeIn } from '../core/catalog/ad-hoc-chains.js';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import { createGatewayMetrics } from '../core/metrics/gateway-metrics.js';
