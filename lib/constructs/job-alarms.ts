@@ -40,7 +40,7 @@ export function addJobAlarms(alarms: AlarmFactory, sources: JobAlarmSources, t: 
     alarms.add({
       name: 'SchedulerErrors',
       description:
-        "The scheduler failed a schedule's fan-out (Lambda retries it twice, then the schedule dead-letter queue holds it): read the scheduler's log.",
+        "The scheduler failed a schedule's fan-out (Lambda retries an asynchronous invocation twice, then the schedule dead-letter queue holds it): read the scheduler's log.",
       metric: sources.scheduler.metricErrors({ period, statistic: 'Sum' }),
       threshold: t.schedulerErrors,
     });
@@ -49,7 +49,7 @@ export function addJobAlarms(alarms: AlarmFactory, sources: JobAlarmSources, t: 
     alarms.add({
       name: 'ScheduleDeadLetterDepth',
       description:
-        'A schedule did not start its fan-out (EventBridge could not invoke the scheduler, or the scheduler failed): read the message, fix the cause, then run the schedule again.',
+        'A schedule did not start its fan-out (EventBridge Scheduler could not invoke the scheduler within its retry policy, or the scheduler failed every asynchronous retry): read the message, fix the cause, then run the schedule again.',
       metric: depth(sources.scheduleDeadLetters),
       threshold: t.deadLetters,
     });
