@@ -1,6 +1,6 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
+import { flushEmfMetrics } from '../aws/emf-metrics.js';
 import { createScheduler } from '../jobs/aws/scheduler.js';
 import { createAwsContainer } from '../wiring/aws-container.js';
 
@@ -14,5 +14,5 @@ const scheduler = createScheduler(container);
  */
 export const handler = middy<unknown>()
   .use(injectLambdaContext(container.logger))
-  .use(logMetrics(container.metrics))
+  .use(flushEmfMetrics(container.metrics))
   .handler((event) => scheduler.fire(event));

@@ -14,7 +14,6 @@ import { createSsmCallerKeys } from '../aws/ssm-caller-keys.js';
 import { createSsmChainParameters } from '../aws/ssm-chain-parameters.js';
 import { resolveSsmPrefix } from '../aws/ssm-chains.js';
 import type { BreakerEvents } from '../core/breaker/breakers.js';
-import { stateScopeIn } from '../core/catalog/ad-hoc-chains.js';
 import {
   createConfigChainSource,
   createEnvChainSource,
@@ -77,11 +76,7 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     answers: selected.answers?.(config.answerCache),
     access,
     log,
-    ledger: powertoolsLedger(
-      logger,
-      metrics,
-      stateScopeIn((pipeline) => Object.hasOwn(config.pipelines, pipeline)),
-    ),
+    ledger: powertoolsLedger(logger, metrics),
     breakerEvents: withStoreFailureMetric(
       breakerLogEvents(log, (event) => reportBreakerOpened(log, metrics, event)),
       (operation) => reportBreakerStoreFailure(metrics, operation),

@@ -1,7 +1,7 @@
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { SSMClient } from '@aws-sdk/client-ssm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { budgetCapId, knownBudgetCaps } from '../../../lambda/aws/budget-cap.js';
+import { createEmfMetrics, type EmfMetrics } from '../../../lambda/aws/emf-metrics.js';
 import { createParameterSource } from '../../../lambda/aws/parameter-snapshot.js';
 import {
   METRICS,
@@ -11,7 +11,7 @@ import {
 } from '../../../lambda/aws/powertools-evidence.js';
 import type { PlannedLimit } from '../../../lambda/core/admission/limit-plan.js';
 import { admissionSchema } from '../../../lambda/core/catalog/admission-config-schema.js';
-import { type CapturedOutput, captureProcessOutput } from '../../helpers/capture-output.js';
+import { createMetricDimensions } from '../../../lambda/core/metrics/metric-dimensions.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
 import { type FakeSsm, fakeSsmClient, startFakeSsm } from '../../helpers/fake-ssm.js';
 import { recordingLog } from '../../helpers/recording-log.js';
@@ -21,26 +21,29 @@ interface EmfRecord {
   [field: string]: unknown;
 }
 
-let output: CapturedOutput;
+let lines: string[];
+let metrics: EmfMetrics;
 beforeEach(() => {
-  output = captureProcessOutput();
+  lines = [];
+  metrics = createEmfMetrics({
+    namespace: 'Switchyard',
+    service: 'switchyard',
+    dimensions: createMetricDimensions(),
+    write: (line) => lines.push(line),
+  });
 });
-afterEach(() => output.restore());
 
-const metrics = () => new Metrics({ namespace: 'Switchyard', serviceName: 'switchyard' });
-
-/** Each EMF record carrying `metric`: its dimension names (sorted) and the record. */
-function records(metric: string): { dimensions: string[]; record: EmfRecord }[] {
-  return output
-    .text()
-    .split('\n')
-    .filter((line) => line.includes('"_aws"'))
+/** Each series of `metric` the flushed records hold: its dimension names (sorted) and their values. */
+function series(metric: string): { dimensions: string[]; record: EmfRecord }[] {
+  metrics.flush();
+  return lines
     .map((line) => JSON.parse(line) as EmfRecord)
-    .filter((r) => r._aws.CloudWatchMetrics[0]?.Metrics.some((m) => m.Name === metric))
-    .map((record) => ({
-      dimensions: [...(record._aws.CloudWatchMetrics[0]?.Dimensions[0] ?? [])].sort(),
-      record,
-    }));
+    .flatMap((record) =>
+      record._aws.CloudWatchMetrics.filter((d) => d.Metrics.some((m) => m.Name === metric)).map((d) => ({
+        dimensions: [...(d.Dimensions[0] ?? [])].sort(),
+        record,
+      })),
+    );
 }
 
 const limit = (scope: PlannedLimit['scope'], name: string, field: string): PlannedLimit => ({
@@ -53,13 +56,18 @@ const limit = (scope: PlannedLimit['scope'], name: string, field: string): Plann
 
 describe('budget metrics the per-cap alarms watch', () => {
   it('reports a spend cap per service, per scope kind and per cap, the cap never named by its key', () => {
-    reportSpendUse(metrics(), limit('key', 'alice', 'admission.keys.alice.usdPerDay'), 0.856);
-    const budget = records(METRICS.budgetUsedPercent);
-    expect(budget.map((b) => b.dimensions)).toEqual([['service'], ['scope', 'service'], ['cap', 'service']]);
-    const cap = budget[2]?.record.cap;
+    reportSpendUse(metrics, limit('key', 'alice', 'admission.keys.alice.usdPerDay'), 0.856);
+    const budget = series(METRICS.budgetUsedPercent);
+    expect(budget.map((b) => b.dimensions).sort()).toEqual([
+      ['cap', 'service'],
+      ['scope', 'service'],
+      ['service'],
+      ['service'],
+    ]);
+    const cap = budget.find((b) => b.dimensions.includes('cap'))?.record.cap;
     expect(cap).toMatch(/^key:[0-9a-f]{12}$/);
-    expect(budget.map((b) => b.record.BudgetUsedPercent)).toEqual([85.6, 85.6, 85.6]);
-    expect(output.text()).not.toContain('alice');
+    for (const b of budget) expect(b.record.BudgetUsedPercent).toBe(85.6);
+    expect(lines.join('\n')).not.toContain('alice');
   });
 
   it('names a pipeline cap by its pipeline, and every unnamed key one shared cap', () => {
@@ -90,17 +98,30 @@ describe('budget metrics the per-cap alarms watch', () => {
   });
 });
 
+describe('the cap dimension rule', () => {
+  it('lets through only the shapes of a cap id, so a raw key name would become (other)', () => {
+    const bound = createMetricDimensions().bound;
+    expect(bound({ cap: 'key:0123456789ab' })).toEqual({ cap: 'key:0123456789ab' });
+    expect(bound({ cap: 'pipeline:comment-filter' })).toEqual({ cap: 'pipeline:comment-filter' });
+    expect(bound({ cap: 'key:(default)' })).toEqual({ cap: 'key:(default)' });
+    expect(bound({ cap: 'key:alice' })).toEqual({ cap: '(other)' });
+    expect(bound({ operation: 'cool-route' })).toEqual({ operation: 'cool-route' });
+    expect(bound({ operation: 'delete-everything' })).toEqual({ operation: '(other)' });
+  });
+});
+
 describe('store failure metrics', () => {
   it('counts a breaker store failure once for the alarm and once per operation', () => {
-    reportBreakerStoreFailure(metrics(), 'record');
-    const failures = records(METRICS.breakerStoreFailures);
+    reportBreakerStoreFailure(metrics, 'record');
+    const failures = series(METRICS.breakerStoreFailures);
     expect(failures.map((f) => f.dimensions)).toEqual([['service'], ['operation', 'service']]);
     expect(failures[1]?.record.operation).toBe('record');
+    expect(lines).toHaveLength(1);
   });
 
   it('counts an SSM snapshot failure in one service-wide record, so the sum counts it once', () => {
-    reportSsmSnapshotFailure(metrics());
-    expect(records(METRICS.ssmSnapshotFailures).map((f) => f.dimensions)).toEqual([['service']]);
+    reportSsmSnapshotFailure(metrics);
+    expect(series(METRICS.ssmSnapshotFailures).map((f) => f.dimensions)).toEqual([['service']]);
   });
 });
 

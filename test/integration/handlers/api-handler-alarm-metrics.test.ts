@@ -24,15 +24,19 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => api.stop());
 
-/** The dimension names of every EMF record the handler wrote for `metric`, sorted. */
+/** The dimension names (sorted) of every series of `metric` in the EMF records the handler wrote. */
 function emfDimensions(metric: string): string[][] {
   return api.output
     .text()
     .split('\n')
     .filter((line) => line.includes('"_aws"') && line.includes(`"${metric}"`))
-    .map((line) => {
-      const record = JSON.parse(line) as { _aws: { CloudWatchMetrics: { Dimensions: string[][] }[] } };
-      return [...(record._aws.CloudWatchMetrics[0]?.Dimensions[0] ?? [])].sort();
+    .flatMap((line) => {
+      const record = JSON.parse(line) as {
+        _aws: { CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Name: string }[] }[] };
+      };
+      return record._aws.CloudWatchMetrics.filter((d) => d.Metrics.some((m) => m.Name === metric)).map((d) =>
+        [...(d.Dimensions[0] ?? [])].sort(),
+      );
     });
 }
 

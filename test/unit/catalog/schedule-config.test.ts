@@ -1,6 +1,6 @@
 /** A schedule's EventBridge Scheduler settings in the config: its time zone and flexible window. */
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { ConfigError } from '../../../lambda/core/errors.js';
 
 const base = {
