@@ -63,17 +63,31 @@ export class SwitchyardStack extends Stack {
     const operations = new Operations(this, 'Operations', {
       handler: api.fn,
       api: gateway.api,
-      deadLetters: queues.deadLetters,
-      scheduleDeadLetters: scheduled.scheduleDeadLetters,
+      integrationTimeoutSeconds: settings.integrationTimeoutSeconds,
+      config,
+      breakerTable: breakers.table,
+      jobs: {
+        table: queues.table,
+        queue: queues.queue,
+        deadLetters: queues.deadLetters,
+        worker: scheduled.worker.fn,
+        scheduler: scheduled.scheduler?.fn,
+        scheduleDeadLetters: scheduled.scheduleDeadLetters,
+      },
       alarmEmail: settings.alarmEmail,
       dashboardName: this.stackName,
+      alarmNamePrefix: this.stackName,
     });
 
     const output = (name: string, value: string, description: string) =>
       new CfnOutput(this, name, { value, description });
     output('ApiUrl', gateway.api.url, 'The API stage URL');
     output('OpenAIBaseUrl', gateway.api.urlForPath('/v1'), 'baseURL for OpenAI clients');
-    output('AlarmTopicArn', operations.topic.topicArn, 'Subscribe here to receive the alarms');
+    output(
+      'AlarmTopicArn',
+      operations.topic.topicArn,
+      'Subscribe here to receive the alarms; switchyard doctor --alarm-topic <this>',
+    );
     output('BreakerTableName', breakers.table.tableName, 'Breaker state (SWITCHYARD_TABLE)');
     output('JobsTableName', queues.table.tableName, 'Job records (SWITCHYARD_JOBS_TABLE)');
     output('JobQueueUrl', queues.queue.queueUrl, 'switchyard replay --queue <this>');

@@ -61,6 +61,8 @@ export interface ParameterSourceOptions {
   log: Logger;
   clock: Clock;
   random: Random;
+  /** Hears each failed read (after its log line): the `SsmSnapshotFailures` metric in Lambda. */
+  onReadFailure?: ((error: unknown) => void) | undefined;
 }
 
 /** At most this many pages (10 parameters each) per read: a runaway prefix must not stall a container. */
@@ -130,6 +132,7 @@ export function createParameterSource(options: ParameterSourceOptions): Paramete
           retryInMs: nextReadAt - clock.now(),
         },
       );
+      options.onReadFailure?.(error);
     }
   };
 

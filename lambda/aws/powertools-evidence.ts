@@ -6,6 +6,7 @@ import type { LedgerEntry, LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import type { Dimensions } from '../core/metrics/metric-dimensions.js';
 import { logBreakerOpened } from '../wiring/breaker-log-events.js';
+import { budgetCapId } from './budget-cap.js';
 import type { EmfMetrics, EmfUnit } from './emf-metrics.js';
 
 /** Metric names, shared with the alarms and the dashboard in `lib/constructs/operations.ts`. */
@@ -20,8 +21,12 @@ export const METRICS = {
   requestLatency: 'RequestLatency',
   /** Failed admission store calls, by limit type and policy (docs/concepts.md#admission-budgets-and-rate-limits). */
   admissionStoreFailures: 'AdmissionStoreFailures',
-  /** How full the fullest daily spend cap is, in % (100 on a budget refusal): the 80 % and 100 % alarms. */
+  /** How full a daily spend cap is, in % (100 on a budget refusal), per `scope` and per `cap`: the budget warnings. */
   budgetUsedPercent: 'BudgetUsedPercent',
+  /** Failed breaker store calls (the router carried on with what the process knows), by operation. */
+  breakerStoreFailures: 'BreakerStoreFailures',
+  /** Failed reads of the SSM parameter snapshot (the last good one kept serving, if any). */
+  ssmSnapshotFailures: 'SsmSnapshotFailures',
 } as const;
 
 /** Our `Logger` over the Powertools logger (structured JSON with the Lambda context). */
@@ -85,9 +90,23 @@ export function reportAdmissionStoreFailure(metrics: EmfMetrics, failure: Admiss
   });
 }
 
-/** How full a daily spend cap is after an admission, in %, per scope (key or pipeline; never the key's name). */
+/**
+ * How full a daily spend cap is after an admission, in %: per scope kind (key or pipeline) and per
+ * cap (`budgetCapId`: never the key's name).
+ */
 export function reportSpendUse(metrics: EmfMetrics, limit: PlannedLimit, share: number): void {
-  emit(metrics, METRICS.budgetUsedPercent, 'Percent', Math.round(share * 1000) / 10, {
-    scope: limit.scope,
-  });
+  const percent = Math.round(share * 1000) / 10;
+  emit(metrics, METRICS.budgetUsedPercent, 'Percent', percent, { scope: limit.scope });
+  // A gauge read as a Maximum: its second service-wide copy changes nothing.
+  emit(metrics, METRICS.budgetUsedPercent, 'Percent', percent, { cap: budgetCapId(limit) });
+}
+
+/** A failed breaker store call (already logged): the metric, per operation (a fixed set). */
+export function reportBreakerStoreFailure(metrics: EmfMetrics, operation: string): void {
+  emit(metrics, METRICS.breakerStoreFailures, 'Count', 1, { operation });
+}
+
+/** A failed read of the SSM parameter snapshot (already logged): the service-wide count. */
+export function reportSsmSnapshotFailure(metrics: EmfMetrics): void {
+  emit(metrics, METRICS.ssmSnapshotFailures, 'Count', 1, {});
 }

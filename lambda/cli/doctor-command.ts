@@ -3,6 +3,7 @@ import { callerKeysParameterName } from '../aws/ssm-caller-keys.js';
 import { resolveSsmPrefix } from '../aws/ssm-chains.js';
 import { loadConfig } from '../config/config-file.js';
 import { createCatalog } from '../core/catalog/catalog.js';
+import { checkAlarmSubscription } from './alarm-subscription-check.js';
 import { type CliIo, CliUsageError, EXIT_FAILED, EXIT_OK } from './cli-io.js';
 import {
   type CommandText,
@@ -12,15 +13,16 @@ import {
   checkProviderKeys,
   type DoctorLine,
 } from './doctor-checks.js';
-import { createCliSecretsClient, createCliSsmClient } from './ssm-cli-support.js';
+import { createCliSecretsClient, createCliSnsClient, createCliSsmClient } from './ssm-cli-support.js';
 
 /** `switchyard doctor --help`. */
 export const DOCTOR_USAGE = [
-  'usage: switchyard doctor [--config FILE]',
+  'usage: switchyard doctor [--config FILE] [--alarm-topic ARN]',
   'checks a deployment before its first request, against the names the config and the SSM prefix give:',
   'every provider key exists, at least one caller key exists, every chain override under <prefix>/chains/',
-  'resolves to a model, and Bedrock models use inference-profile ids. One line per check: ok, warn, or',
-  'FIX with the command to run. Exit status 0 when nothing needs fixing, 1 otherwise.',
+  'resolves to a model, and Bedrock models use inference-profile ids; with --alarm-topic (the AlarmTopicArn',
+  "stack output), that the alarm topic has a confirmed subscription (aws.alarmEmail's, when set). One line",
+  'per check: ok, warn, or FIX with the command to run. Exit status 0 when nothing needs fixing, 1 otherwise.',
   'the SSM prefix is SWITCHYARD_SSM_PREFIX, else aws.ssmPrefix, else /switchyard; credentials and region',
   'come from the usual AWS variables or profile',
 ].join('\n');
@@ -39,7 +41,7 @@ function shellWord(word: string): string {
 export async function doctorCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { config: { type: 'string' } },
+    options: { config: { type: 'string' }, 'alarm-topic': { type: 'string' } },
     allowPositionals: true,
   });
   if (positionals.length > 0) throw new CliUsageError(DOCTOR_USAGE);
@@ -66,6 +68,9 @@ export async function doctorCommand(args: string[], io: CliIo): Promise<number> 
   print(await checkCallerKeys(ssm, callerKeysParameterName(ssmPrefix), command));
   print(await checkChainOverrides(ssm, ssmPrefix, catalog, command));
   print(checkBedrockModelIds(config));
+  print(
+    await checkAlarmSubscription(createCliSnsClient(io.env), values['alarm-topic'], config.aws.alarmEmail),
+  );
 
   const warnings = counts.warn > 0 ? `, ${counts.warn} warning${counts.warn === 1 ? '' : 's'}` : '';
   if (counts.fix === 0) {

@@ -1,4 +1,5 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SNSClient } from '@aws-sdk/client-sns';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { SwitchyardError } from '../core/errors.js';
@@ -25,6 +26,9 @@ export const SECRETS_MANAGER_SERVICE: CliAwsService = {
   name: 'Secrets Manager',
   endpointVariable: 'AWS_ENDPOINT_URL_SECRETS_MANAGER',
 };
+
+/** SNS: the alarm topic, whose subscriptions `switchyard doctor` reads. */
+export const SNS_SERVICE: CliAwsService = { name: 'SNS', endpointVariable: 'AWS_ENDPOINT_URL_SNS' };
 
 /**
  * Client settings from the command's environment (so tests can run the CLI in-process); whatever
@@ -64,6 +68,11 @@ export function createCliSsmClient(env: NodeJS.ProcessEnv): SSMClient {
 /** A Secrets Manager client for a CLI command (`AWS_ENDPOINT_URL_SECRETS_MANAGER`, else `AWS_ENDPOINT_URL`). */
 export function createCliSecretsClient(env: NodeJS.ProcessEnv): SecretsManagerClient {
   return new SecretsManagerClient(cliClientConfig(env, SECRETS_MANAGER_SERVICE));
+}
+
+/** An SNS client for a CLI command (`AWS_ENDPOINT_URL_SNS`, else `AWS_ENDPOINT_URL`). */
+export function createCliSnsClient(env: NodeJS.ProcessEnv): SNSClient {
+  return new SNSClient(cliClientConfig(env, SNS_SERVICE));
 }
 
 /** True when the error never reached the service: no credentials, no region, no network. */

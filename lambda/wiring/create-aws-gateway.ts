@@ -4,13 +4,16 @@ import {
   powertoolsLogger,
   reportAdmissionStoreFailure,
   reportBreakerOpened,
+  reportBreakerStoreFailure,
   reportSpendUse,
+  reportSsmSnapshotFailure,
 } from '../aws/powertools-evidence.js';
 import { createAwsProviderKeys } from '../aws/provider-keys.js';
 import { createSsmAdmissionSettings } from '../aws/ssm-admission-settings.js';
 import { createSsmCallerKeys } from '../aws/ssm-caller-keys.js';
 import { createSsmChainParameters } from '../aws/ssm-chain-parameters.js';
 import { resolveSsmPrefix } from '../aws/ssm-chains.js';
+import type { BreakerEvents } from '../core/breaker/breakers.js';
 import {
   createConfigChainSource,
   createEnvChainSource,
@@ -46,6 +49,7 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     log,
     clock: systemClock,
     random,
+    onReadFailure: () => reportSsmSnapshotFailure(metrics),
   });
   const access = createAwsProviderKeys({
     config,
@@ -73,7 +77,10 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     access,
     log,
     ledger: powertoolsLedger(logger, metrics),
-    breakerEvents: breakerLogEvents(log, (event) => reportBreakerOpened(log, metrics, event)),
+    breakerEvents: withStoreFailureMetric(
+      breakerLogEvents(log, (event) => reportBreakerOpened(log, metrics, event)),
+      (operation) => reportBreakerStoreFailure(metrics, operation),
+    ),
     callerKeys: createSsmCallerKeys({
       source,
       log,
@@ -88,4 +95,18 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     // On AWS the ADOT Lambda layer registers the SDK (docs/operations.md#traces-on-aws): only the API is bundled.
     tracer: tracingSettings(env) ? otelSpanTracer() : undefined,
   });
+}
+
+/** `events` with each breaker store failure also counted (the `BreakerStoreFailures` alarm). */
+function withStoreFailureMetric(
+  events: BreakerEvents,
+  count: (operation: Parameters<NonNullable<BreakerEvents['onStoreError']>>[0]) => void,
+): BreakerEvents {
+  return {
+    ...events,
+    onStoreError: (operation, error) => {
+      events.onStoreError?.(operation, error);
+      count(operation);
+    },
+  };
 }

@@ -18,11 +18,14 @@ export function switchyardMetric(name: string, statistic = 'Sum', period = Durat
   });
 }
 
-/** Exhausted requests (every route failed, or the deadline ran out) as % of requests, per 5 min. */
-export function exhaustedRate(): MathExpression {
+/**
+ * Exhausted requests (every route failed, or the deadline ran out) as % of requests, per 5 min;
+ * 0 for a period with fewer than `minRequests` requests, so three failures at night page nobody.
+ */
+export function exhaustedRate(minRequests: number): MathExpression {
   const period = Duration.minutes(5);
   return new MathExpression({
-    expression: 'IF(requests > 0, 100 * exhausted / requests, 0)',
+    expression: `IF(requests >= ${minRequests}, 100 * exhausted / requests, 0)`,
     usingMetrics: {
       requests: switchyardMetric(METRICS.requests, 'Sum', period),
       exhausted: switchyardMetric(METRICS.exhausted, 'Sum', period),

@@ -92,17 +92,6 @@ describe('Switchyard stack: alarms that arrive', () => {
     expect(body).toContain('QuarantineOpenings');
   });
 
-  it('alarms on the exhausted-request rate over two periods', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Metrics: Match.arrayWith([
-        Match.objectLike({ Expression: 'IF(requests > 0, 100 * exhausted / requests, 0)' }),
-      ]),
-      Threshold: ALARM_THRESHOLDS.exhaustedPercent,
-      EvaluationPeriods: 2,
-      DatapointsToAlarm: 2,
-    });
-  });
-
   it.each([
     ['Errors', ALARM_THRESHOLDS.apiErrors],
     ['Throttles', ALARM_THRESHOLDS.apiThrottles],
@@ -115,45 +104,5 @@ describe('Switchyard stack: alarms that arrive', () => {
       Period: 300,
       Threshold: threshold,
     });
-  });
-
-  it('alarms on the API Gateway 5XX rate once there is traffic', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Metrics: Match.arrayWith([
-        Match.objectLike({ Expression: 'IF(requests >= 20, 100 * errors / requests, 0)' }),
-        Match.objectLike({
-          MetricStat: Match.objectLike({
-            Metric: Match.objectLike({ Namespace: 'AWS/ApiGateway', MetricName: '5XXError' }),
-          }),
-        }),
-      ]),
-      Threshold: ALARM_THRESHOLDS.api5xxPercent,
-    });
-  });
-
-  it.each([
-    ['80', ALARM_THRESHOLDS.budgetWarningPercent],
-    ['100', ALARM_THRESHOLDS.budgetReachedPercent],
-  ])('alarms when a daily spend cap is %s percent used', (_label, threshold) => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: 'Switchyard',
-      MetricName: 'BudgetUsedPercent',
-      Dimensions: [{ Name: 'service', Value: 'switchyard' }],
-      Statistic: 'Maximum',
-      Period: 300,
-      Threshold: threshold,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      AlarmActions: [{ Ref: Match.stringLikeRegexp('^OperationsAlarmTopic') }],
-    });
-  });
-
-  it('sends every alarm to the topic', () => {
-    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(9);
-    for (const alarm of alarms) {
-      expect(alarm.Properties.AlarmActions).toEqual([
-        { Ref: resource(template, 'AWS::SNS::Topic', 'Operations').id },
-      ]);
-    }
   });
 });

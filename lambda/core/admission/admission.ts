@@ -24,7 +24,7 @@ export interface AdmissionDeps {
   onStoreFailure: (failure: AdmissionStoreFailure) => void;
   /**
    * Hears how full a spend cap is after each admission (0–1, reservations in flight included),
-   * and 1 when a request is refused for budget: what the 80 % and 100 % alarms watch.
+   * and 1 when a request is refused for budget: what the budget warnings watch (per scope kind and per cap).
    */
   onSpendUse?: ((limit: PlannedLimit, share: number) => void) | undefined;
 }

@@ -1,5 +1,6 @@
 /** The `aws` section of the config: what only a deployment reads. Every default is filled here. */
 import * as z from 'zod';
+import { awsAlarmsSchema } from './aws-alarms-schema.js';
 
 /** How much of the account's capacity the deployment may take (AWS mode, read at synth time). */
 export const awsCapacitySchema = z.strictObject({
@@ -97,6 +98,8 @@ export const awsSchema = z.strictObject({
   providerKeyCacheMs: z.number().int().positive().default(300_000),
   /** E-mail address subscribed to the alarm topic (confirm the mail AWS sends). Default: none. */
   alarmEmail: z.email().optional(),
+  /** When the alarms page: {@link awsAlarmsSchema}. */
+  alarms: awsAlarmsSchema.prefault({}),
   capacity: awsCapacitySchema.prefault({}),
   streaming: awsStreamingSchema.prefault({}),
   tracing: awsTracingSchema.prefault({}),

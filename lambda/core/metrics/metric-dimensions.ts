@@ -24,10 +24,19 @@ const VOCABULARIES = {
   policy: ['open', 'closed'],
   /** Whose daily spend cap (never the key's name). */
   scope: ['key', 'pipeline'],
+  /** Breaker store calls (`BreakerEvents.onStoreError`). */
+  operation: ['read', 'record', 'open', 'probe', 'ramp', 'read-routes', 'cool-route'],
 } as const satisfies Record<string, readonly string[]>;
 
+/**
+ * The shape of a daily spend cap's id (`budgetCapId` in `lambda/aws/budget-cap.ts`): a pipeline's
+ * cap by its name, the unnamed keys' shared cap, or a named key's cap by 12 hex digits of a hash —
+ * only caps the admission settings list, so the operator's number, and never a key's name.
+ */
+const CAP_ID = /^(pipeline:[A-Za-z0-9_.-]{1,128}|key:\(default\)|key:[0-9a-f]{12})$/;
+
 /** Every dimension a metric may carry; anything else does not type-check. */
-export type DimensionName = 'pipeline' | 'model' | keyof typeof VOCABULARIES;
+export type DimensionName = 'pipeline' | 'model' | 'cap' | keyof typeof VOCABULARIES;
 
 /** A metric's dimensions, as raw values (the rule is applied by {@link MetricDimensions.bound}). */
 export type Dimensions = Partial<Record<DimensionName, string>>;
@@ -73,7 +82,15 @@ export function createMetricDimensions(
       for (const [name, value] of Object.entries(dimensions) as [DimensionName, string | undefined][]) {
         if (value === undefined) continue;
         out[name] =
-          name === 'pipeline' ? pipeline(value) : name === 'model' ? model(value) : vocabulary(name, value);
+          name === 'pipeline'
+            ? pipeline(value)
+            : name === 'model'
+              ? model(value)
+              : name === 'cap'
+                ? CAP_ID.test(value)
+                  ? value
+                  : OTHER_DIMENSION
+                : vocabulary(name, value);
       }
       return out;
     },

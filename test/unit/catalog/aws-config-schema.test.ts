@@ -17,10 +17,17 @@ describe('config: the aws section (alarm e-mail, capacity, streaming)', () => {
       capacity: { workerMaxConcurrency: 10, stageRateLimit: 500 },
       streaming: { integrationTimeoutSeconds: 29 },
       tracing: { execWrapper: '/opt/otel-handler' },
+      alarms: {
+        minRequests: 20,
+        exhaustedPercent: 1,
+        api5xxPercent: 5,
+        budgetWarningPercent: 80,
+        oldestJobAgeSeconds: 1800,
+      },
     };
     expect(parseConfig(base).aws).toStrictEqual(expected);
     expect(withAws({}).aws).toStrictEqual(expected);
-    expect(withAws({ capacity: {}, streaming: {}, tracing: {} }).aws).toStrictEqual(expected);
+    expect(withAws({ capacity: {}, streaming: {}, tracing: {}, alarms: {} }).aws).toStrictEqual(expected);
   });
 
   it('accepts an alarm e-mail, capacity and streaming settings as given', () => {
@@ -60,6 +67,15 @@ describe('config: the aws section (alarm e-mail, capacity, streaming)', () => {
       /aws\.streaming\.integrationTimeoutSeconds/,
     ],
     ['an unknown capacity field', { capacity: { reserved: 5 } }, /aws\.capacity/],
+    ['a minimum request count of 0', { alarms: { minRequests: 0 } }, /aws\.alarms\.minRequests/],
+    ['an exhausted rate of 0 %', { alarms: { exhaustedPercent: 0 } }, /aws\.alarms\.exhaustedPercent/],
+    [
+      'a budget warning over 100 %',
+      { alarms: { budgetWarningPercent: 100.5 } },
+      /aws\.alarms\.budgetWarningPercent/,
+    ],
+    ['a fractional latency threshold', { alarms: { apiLatencyP99Ms: 1.5 } }, /aws\.alarms\.apiLatencyP99Ms/],
+    ['an unknown alarms field', { alarms: { budgetReachedPercent: 100 } }, /aws\.alarms/],
   ])('rejects %s, naming the field', (_name, aws, field) => {
     expect(() => withAws(aws)).toThrow(field);
   });
@@ -76,5 +92,18 @@ describe('config: the aws section (alarm e-mail, capacity, streaming)', () => {
   it('measures a lone function timeout against the default 29 s integration timeout', () => {
     expect(() => withAws({ streaming: { functionTimeoutSeconds: 28 } })).toThrow(/functionTimeoutSeconds/);
     expect(() => withAws({ streaming: { functionTimeoutSeconds: 29 } })).not.toThrow();
+  });
+
+  it('accepts alarm thresholds at their bounds: 100 %, one request, a one-second job age', () => {
+    expect(
+      withAws({
+        alarms: { budgetWarningPercent: 100, exhaustedPercent: 100, minRequests: 1, oldestJobAgeSeconds: 1 },
+      }).aws.alarms,
+    ).toMatchObject({
+      budgetWarningPercent: 100,
+      exhaustedPercent: 100,
+      minRequests: 1,
+      oldestJobAgeSeconds: 1,
+    });
   });
 });
