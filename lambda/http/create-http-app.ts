@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Catalog } from '../core/catalog/catalog.js';
+import type { CorsConfig } from '../core/catalog/cors-config-schema.js';
 import { DEFAULT_REQUEST_BOUNDS, type RequestBounds } from '../core/chat/request-bounds.js';
 import { redactSecrets } from '../core/failures/redact-secrets.js';
 import type { Gateway } from '../core/gateway/gateway.js';
@@ -12,6 +13,7 @@ import { limitBodySize } from './body-limit.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
 import type { AdHocGate } from './chat-admission.js';
 import { addChatCompletions } from './chat-completions.js';
+import { corsPolicy } from './cors-policy.js';
 import { addEmbeddings, embeddingsAsked } from './embeddings.js';
 import type { HttpEnv } from './http-env.js';
 import { addInfoRoutes } from './info-routes.js';
@@ -53,6 +55,8 @@ export interface HttpAppOptions {
   tracing?: RequestTracing | undefined;
   /** `GET /metrics` and the status page (docs/operations.md#metrics). Absent: those routes 404. */
   observe?: ObserveRoutes | undefined;
+  /** Browser origins allowed to call (the config's `cors`). Absent or none allowed: no CORS headers. */
+  cors?: CorsConfig | undefined;
 }
 
 /**
@@ -66,6 +70,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
 
   app.use('*', requestIdMiddleware);
+  // First after the ids: a preflight carries no caller key and must not meet the 401 below.
+  const corsMiddleware = corsPolicy(options.cors);
+  if (corsMiddleware) app.use('*', corsMiddleware);
   // Outermost on its path, so every refusal below (keys, size, body, routing, admission) reads as Anthropic's.
   app.use('/v1/messages', anthropicErrors);
   if (options.tracing) {

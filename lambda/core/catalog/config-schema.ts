@@ -18,6 +18,7 @@ import {
   pipelineName,
   positiveInt,
 } from './config-fields.js';
+import { corsSchema } from './cors-config-schema.js';
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
 import { metricsSchema, statusPageSchema } from './observe-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
@@ -233,6 +234,8 @@ const configObjectSchema = z.strictObject({
   metrics: metricsSchema.prefault({}),
   /** `GET /status`, the live status page. Default: off. */
   statusPage: statusPageSchema.prefault({}),
+  /** Browser origins allowed to call the gateway (CORS). Default: none. */
+  cors: corsSchema.prefault({}),
 });
 
 /** The whole config file; also checks that webhooks are https:// outside loopback unless allowed. */

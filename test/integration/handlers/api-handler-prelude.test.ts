@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiHandlerRig, restEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
+import { type ApiHandlerRig, bearer, restEvent, startApiHandler } from '../../helpers/api-handler-harness.js';
 import { invokeStreaming } from '../../helpers/lambda-runtime.js';
 
 const CALLER_KEY = 'sy-caller-key-for-prelude-tests-0123';
+const ORIGIN = 'https://app.example.com';
 
 let api: ApiHandlerRig;
 
@@ -13,6 +14,7 @@ beforeAll(async () => {
       models: { a: { provider: 'fake', model: 'model-a' } },
       pipelines: { p: { chain: 'a' } },
       aws: { ssmPrefix: '/switchyard' },
+      cors: { allowOrigins: [ORIGIN] },
     },
     table: 'switchyard-breakers-prelude-test',
     callerKey: CALLER_KEY,
@@ -34,5 +36,36 @@ describe('API Lambda handler: the streaming prelude', () => {
     expect(res.prelude).toBe(true);
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body)).toEqual({ status: 'ok' });
+  });
+
+  it('answers a CORS preflight with 204, its prelude and the allowed origin, before any caller key is asked for', async () => {
+    const res = await invokeStreaming(
+      api.handler,
+      restEvent({
+        method: 'OPTIONS',
+        path: '/v1/chat/completions',
+        headers: {
+          Origin: ORIGIN,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization,content-type',
+        },
+      }),
+    );
+    expect(res.prelude).toBe(true);
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(res.headers['access-control-allow-methods']).toContain('POST');
+  });
+
+  it('gives a request from an allowed origin its allow-origin header', async () => {
+    const res = await invokeStreaming(
+      api.handler,
+      restEvent({
+        body: { model: 'p', messages: [{ role: 'user', content: 'hi' }] },
+        headers: { ...bearer(CALLER_KEY), Origin: ORIGIN },
+      }),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
   });
 });
