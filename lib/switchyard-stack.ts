@@ -7,7 +7,7 @@ import { BreakerTable } from './constructs/breaker-table.js';
 import { JobQueues } from './constructs/job-queues.js';
 import { Operations } from './constructs/operations.js';
 import { ScheduledJobs } from './constructs/scheduled-jobs.js';
-import { SwitchyardApi } from './constructs/switchyard-api.js';
+import { acknowledgeStageLogs, SwitchyardApi } from './constructs/switchyard-api.js';
 import { checkDeployable, deploySettings } from './deploy-settings.js';
 import { recordStage } from './stage-names.js';
 import { workerTimeoutSeconds } from './worker-timeout.js';
@@ -69,6 +69,7 @@ export class SwitchyardStack extends Stack {
       integrationTimeoutSeconds: settings.integrationTimeoutSeconds,
       rateLimit: settings.stageRateLimit,
       burstLimit: settings.stageBurstLimit,
+      logs: config.aws.apiGatewayLogs,
     });
     const operations = new Operations(this, 'Operations', {
       handler: api.fn,
@@ -99,6 +100,7 @@ export class SwitchyardStack extends Stack {
     output('DashboardName', operations.dashboardName, 'The CloudWatch dashboard');
 
     acknowledgeFindings(this, gateway);
+    acknowledgeStageLogs(gateway, config.aws.apiGatewayLogs);
   }
 }
 
@@ -125,11 +127,6 @@ function acknowledgeFindings(stack: Stack, gateway: SwitchyardApi): void {
     gateway,
     'AwsSolutions-APIG3',
     'WAF is left to the operator (cost); stage throttling bounds the request rate.',
-  );
-  ack(
-    gateway,
-    'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-    "API Gateway's account-level CloudWatch role uses the AWS managed push-to-logs policy, the documented way to enable stage logs.",
   );
   ack(
     stack,

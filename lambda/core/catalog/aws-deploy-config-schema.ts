@@ -45,6 +45,12 @@ export const awsDeployFields = {
    * only for a stack whose upstreams really are there (a test stack with fakes). Default false.
    */
   allowInsecureBaseURLs: z.boolean().default(false),
+  /**
+   * API Gateway access logs and error-level execution logs for the stage. They need the account's
+   * API Gateway CloudWatch role, which is one setting per account and region shared by every API:
+   * the stack never sets it (docs/operations.md#api-gateway-logs says how). Default false.
+   */
+  apiGatewayLogs: z.boolean().default(false),
   /** Gradual deploys of the API function (CodeDeploy canary). Default: none (all traffic at once). */
   deploy: awsDeploySchema.optional(),
 };

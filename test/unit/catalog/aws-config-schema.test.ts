@@ -12,6 +12,7 @@ describe('config: the aws section (alarm e-mail, capacity, streaming)', () => {
     const expected = {
       production: false,
       allowInsecureBaseURLs: false,
+      apiGatewayLogs: false,
       ssmPrefix: '/switchyard',
       chainCacheMs: 30_000,
       callerKeysMaxStaleMs: 300_000,
