@@ -94,6 +94,9 @@ describe('stages: every physical name derives from aws.stage', () => {
   it('writes and alarms on the metrics of its own namespace, Switchyard/<stage>', () => {
     expect(namespaces(staging)).toEqual(new Set(['Switchyard/staging']));
     expect(namespaces(production.template)).toEqual(new Set(['Switchyard/production']));
+    const dashboard = JSON.stringify(staging.findResources('AWS::CloudWatch::Dashboard'));
+    expect(dashboard).toContain('[\\"Switchyard/staging\\",\\"Requests\\"');
+    expect(dashboard).not.toContain('[\\"Switchyard\\",');
   });
 
   it('reads its own SSM prefix, /switchyard-<stage>, and may read no other', () => {
