@@ -64,6 +64,8 @@ export class BundledFunction extends Construct {
       memorySize: props.memorySize ?? 1024,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       deadLetterQueue: props.asyncDeadLetterQueue,
+      // A published version outlives the deploy that replaced it, so the alias can go back to it at once.
+      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
       timeout: Duration.seconds(props.timeoutSeconds),
       role: this.role,
       logGroup: this.logGroup,

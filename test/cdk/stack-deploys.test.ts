@@ -25,6 +25,12 @@ describe('deploys: a published version and the live alias', () => {
     });
   });
 
+  it('keeps a version when a deploy replaces it, so the alias can be pointed back at it', () => {
+    const [version] = Object.values(plain.findResources('AWS::Lambda::Version'));
+    expect(version?.DeletionPolicy).toBe('Retain');
+    expect(version?.UpdateReplacePolicy).toBe('Retain');
+  });
+
   it('has the REST API invoke the alias, never $LATEST', () => {
     const alias = logicalId(plain, 'AWS::Lambda::Alias');
     const methods = Object.values(plain.findResources('AWS::ApiGateway::Method'));
