@@ -1,6 +1,6 @@
+import type { SwitchyardConfig } from '../lambda/config/switchyard-config.js';
 import { createCatalog } from '../lambda/core/catalog/catalog.js';
-import type { SwitchyardConfig } from '../lambda/core/catalog/config-schema.js';
-import { isKeyedProvider } from '../lambda/core/catalog/keyed-provider.js';
+import { isKeyedProvider } from '../lambda/families/capabilities.js';
 import { checkProviderURLs } from './provider-url-check.js';
 
 /** Lambda's longest timeout, and API Gateway's longest streamed integration, in s. */

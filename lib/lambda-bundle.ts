@@ -7,7 +7,8 @@
  * are the versions the tests ran against.
  */
 export const LAMBDA_BUNDLE = {
-  target: 'node22',
+  /** The Lambda runtime's Node (`nodejs24.x`), which is also the Node every test runs on. */
+  target: 'node24',
   minify: true,
   /**
    * No source map: with `--enable-source-maps` Node parses the 7 MB map at every cold start

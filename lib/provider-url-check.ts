@@ -1,4 +1,4 @@
-import type { SwitchyardConfig } from '../lambda/core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../lambda/config/switchyard-config.js';
 import { isLoopbackHost } from '../lambda/core/loopback.js';
 
 /** Each provider URL a deployment would call, with the config field that holds it. */

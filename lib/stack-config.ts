@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { App } from 'aws-cdk-lib';
 import { loadConfig } from '../lambda/config/config-file.js';
-import type { SwitchyardConfig } from '../lambda/core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../lambda/config/switchyard-config.js';
 
 const EMBEDDED = join(
   dirname(fileURLToPath(import.meta.url)),

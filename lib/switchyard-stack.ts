@@ -1,6 +1,6 @@
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { SwitchyardConfig } from '../lambda/core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../lambda/config/switchyard-config.js';
 import { ApiDeployment, rollbackAlarms } from './constructs/api-deployment.js';
 import { createApiFunction } from './constructs/api-function.js';
 import { BreakerTable } from './constructs/breaker-table.js';
@@ -97,15 +97,19 @@ export class SwitchyardStack extends Stack {
         'Schedules whose fan-out never started',
       );
     }
+    if (scheduled.schedules) {
+      const group = scheduled.schedules.group.scheduleGroupName;
+      output('ScheduleGroupName', group, 'aws scheduler list-schedules --group-name <this>');
+    }
     output('DashboardName', operations.dashboardName, 'The CloudWatch dashboard');
 
-    acknowledgeFindings(this, gateway);
+    acknowledgeFindings(gateway);
     acknowledgeStageLogs(gateway, config.aws.apiGatewayLogs);
   }
 }
 
 /** Each cdk-nag finding this design accepts on purpose, with the reason next to it. */
-function acknowledgeFindings(stack: Stack, gateway: SwitchyardApi): void {
+function acknowledgeFindings(gateway: SwitchyardApi): void {
   const ack = (scope: Construct, id: string, reason: string) =>
     Validations.of(scope).acknowledge({ id, reason });
   ack(
@@ -127,10 +131,5 @@ function acknowledgeFindings(stack: Stack, gateway: SwitchyardApi): void {
     gateway,
     'AwsSolutions-APIG3',
     'WAF is left to the operator (cost); stage throttling bounds the request rate.',
-  );
-  ack(
-    stack,
-    'AwsSolutions-L1',
-    'Node.js 22 on purpose: the code is built and tested on the Node 22 target; the runtime moves with the toolchain.',
   );
 }

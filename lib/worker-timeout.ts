@@ -1,5 +1,5 @@
+import type { SwitchyardConfig } from '../lambda/config/switchyard-config.js';
 import { createCatalog } from '../lambda/core/catalog/catalog.js';
-import type { SwitchyardConfig } from '../lambda/core/catalog/config-schema.js';
 import { jobLeaseMs } from '../lambda/core/jobs/job-lease.js';
 
 /** The worker's timeout when no pipeline needs more, in s: what it always was. */

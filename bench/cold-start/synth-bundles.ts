@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
-import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
-import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
+import type { SwitchyardConfig } from '../../lambda/config/switchyard-config.js';
+import { parseConfig } from '../../lambda/config/switchyard-config.js';
 import { BundledFunction } from '../../lib/constructs/bundled-function.js';
 import { SwitchyardStack } from '../../lib/switchyard-stack.js';
 

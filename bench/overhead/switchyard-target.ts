@@ -27,7 +27,7 @@ const OWN_ROOT = resolve(import.meta.dirname, '../..');
 /** Starts Switchyard (from the tree at `root`) on 127.0.0.1 in front of the instant upstream. */
 export async function startSwitchyardTarget(upstreamPort: number, root = OWN_ROOT): Promise<RunningServer> {
   const load = <T>(path: string): Promise<T> => import(pathToFileURL(join(root, path)).href);
-  const { parseConfig } = await load<typeof import('../../lambda/core/catalog/parse-config.js')>(
+  const { parseConfig } = await load<typeof import('../../lambda/config/switchyard-config.js')>(
     'lambda/core/catalog/parse-config.ts',
   );
   const { silentLogger } = await load<typeof import('../../lambda/core/logger.js')>('lambda/core/logger.ts');

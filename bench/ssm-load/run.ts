@@ -11,7 +11,7 @@
  */
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { formatTable } from '../../lambda/cli/format-table.js';
-import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
+import { parseConfig } from '../../lambda/config/switchyard-config.js';
 import { startFakeSsm } from '../../test/helpers/fake-ssm.js';
 import { createSimContainer } from './sim-container.js';
 

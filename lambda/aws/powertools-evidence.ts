@@ -1,12 +1,12 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
-import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { AdmissionStoreFailure } from '../core/admission/admission.js';
 import type { PlannedLimit } from '../core/admission/limit-plan.js';
 import type { BreakerOpened } from '../core/breaker/breakers.js';
-import { isAdHoc, stateScope } from '../core/catalog/ad-hoc-chains.js';
 import type { LedgerEntry, LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
+import type { Dimensions } from '../core/metrics/metric-dimensions.js';
 import { logBreakerOpened } from '../wiring/breaker-log-events.js';
+import type { EmfMetrics, EmfUnit } from './emf-metrics.js';
 
 /** Metric names, shared with the alarms and the dashboard in `lib/constructs/operations.ts`. */
 export const METRICS = {
@@ -24,15 +24,6 @@ export const METRICS = {
   budgetUsedPercent: 'BudgetUsedPercent',
 } as const;
 
-/**
- * The metric dimension of a pipeline. Ad-hoc chains are callers' free text: one dimension value
- * for all of them (on every metric), so their number cannot grow the metric count (and the bill)
- * without bound; a pipeline only an override names is kept under its variable (`scopeOf`).
- */
-function dimensionOf(pipeline: string, scopeOf: (pipeline: string) => string): string {
-  return isAdHoc(pipeline) ? '(ad-hoc)' : scopeOf(pipeline);
-}
-
 /** Our `Logger` over the Powertools logger (structured JSON with the Lambda context). */
 export function powertoolsLogger(logger: PowertoolsLogger): Logger {
   return {
@@ -44,54 +35,33 @@ export function powertoolsLogger(logger: PowertoolsLogger): Logger {
 }
 
 /**
- * Emits a metric twice: once per service (what alarms watch) and once per pipeline and model
- * (what the dashboard breaks down), each flushed at once as its own EMF record.
+ * Counts a metric once per service (what alarms watch) and once under `dims` (what the dashboard
+ * breaks down); every dimension value goes through the buffer's bounding rule
+ * (`lambda/core/metrics/metric-dimensions.ts`), and the handler writes the buffer once per invocation.
  */
-function emit(
-  metrics: Metrics,
-  name: string,
-  unit: (typeof MetricUnit)[keyof typeof MetricUnit],
-  value: number,
-  dims: Record<string, string>,
-): void {
-  metrics.singleMetric().addMetric(name, unit, value);
-  const detailed = metrics.singleMetric();
-  for (const [key, dim] of Object.entries(dims)) detailed.addDimension(key, dim);
-  detailed.addMetric(name, unit, value);
+function emit(metrics: EmfMetrics, name: string, unit: EmfUnit, value: number, dims: Dimensions): void {
+  metrics.add(name, unit, value, dims);
 }
 
 /**
  * The attempt ledger in Lambda: every entry is a structured log line (the same fields as the local
  * JSON lines) and feeds the CloudWatch EMF metrics of docs/design.md#evidence-the-ledger-and-headers.
  */
-export function powertoolsLedger(
-  logger: PowertoolsLogger,
-  metrics: Metrics,
-  scopeOf: (pipeline: string) => string = stateScope,
-): LedgerSink {
-  const dimension = (pipeline: string) => dimensionOf(pipeline, scopeOf);
+export function powertoolsLedger(logger: PowertoolsLogger, metrics: EmfMetrics): LedgerSink {
   return (entry: LedgerEntry) => {
     logger.info(`ledger ${entry.type}`, { ...entry });
+    const { pipeline } = entry;
     if (entry.type === 'attempt') {
-      emit(metrics, METRICS.attempts, MetricUnit.Count, 1, {
-        pipeline: dimension(entry.pipeline),
-        model: entry.model,
-      });
-      if (entry.action === 'fallback') {
-        emit(metrics, METRICS.fallbacks, MetricUnit.Count, 1, {
-          pipeline: dimension(entry.pipeline),
-          model: entry.model,
-        });
-      }
+      emit(metrics, METRICS.attempts, 'Count', 1, { pipeline, model: entry.model });
+      if (entry.action === 'fallback')
+        emit(metrics, METRICS.fallbacks, 'Count', 1, { pipeline, model: entry.model });
       return;
     }
-    emit(metrics, METRICS.requests, MetricUnit.Count, 1, { pipeline: dimension(entry.pipeline) });
-    emit(metrics, METRICS.requestLatency, MetricUnit.Milliseconds, entry.latencyMs, {
-      pipeline: dimension(entry.pipeline),
-    });
+    emit(metrics, METRICS.requests, 'Count', 1, { pipeline });
+    emit(metrics, METRICS.requestLatency, 'Milliseconds', entry.latencyMs, { pipeline });
     // A last resort answered, but every route failed: the alarm must still hear of it.
     if (entry.reason === 'exhausted' || entry.reason === 'deadline' || entry.reason === 'last_resort') {
-      emit(metrics, METRICS.exhausted, MetricUnit.Count, 1, { pipeline: dimension(entry.pipeline) });
+      emit(metrics, METRICS.exhausted, 'Count', 1, { pipeline });
     }
   };
 }
@@ -100,24 +70,24 @@ export function powertoolsLedger(
  * A breaker opening: the log line (ERROR when a person must act) and the metric; a quarantine
  * (our credential refused, the model gone) also counts as `QuarantineOpenings`, which pages.
  */
-export function reportBreakerOpened(log: Logger, metrics: Metrics, event: BreakerOpened): void {
+export function reportBreakerOpened(log: Logger, metrics: EmfMetrics, event: BreakerOpened): void {
   logBreakerOpened(log, event);
   const dims = { pipeline: event.pipeline, model: event.model };
-  emit(metrics, METRICS.breakerOpenings, MetricUnit.Count, 1, dims);
-  if (event.alert) emit(metrics, METRICS.quarantineOpenings, MetricUnit.Count, 1, dims);
+  emit(metrics, METRICS.breakerOpenings, 'Count', 1, dims);
+  if (event.alert) emit(metrics, METRICS.quarantineOpenings, 'Count', 1, dims);
 }
 
 /** A failed admission store call (already logged by the gateway): the metric, per limit type and policy. */
-export function reportAdmissionStoreFailure(metrics: Metrics, failure: AdmissionStoreFailure): void {
-  emit(metrics, METRICS.admissionStoreFailures, MetricUnit.Count, 1, {
+export function reportAdmissionStoreFailure(metrics: EmfMetrics, failure: AdmissionStoreFailure): void {
+  emit(metrics, METRICS.admissionStoreFailures, 'Count', 1, {
     kind: failure.kind,
     policy: failure.policy,
   });
 }
 
 /** How full a daily spend cap is after an admission, in %, per scope (key or pipeline; never the key's name). */
-export function reportSpendUse(metrics: Metrics, limit: PlannedLimit, share: number): void {
-  emit(metrics, METRICS.budgetUsedPercent, MetricUnit.Percent, Math.round(share * 1000) / 10, {
+export function reportSpendUse(metrics: EmfMetrics, limit: PlannedLimit, share: number): void {
+  emit(metrics, METRICS.budgetUsedPercent, 'Percent', Math.round(share * 1000) / 10, {
     scope: limit.scope,
   });
 }

@@ -1,8 +1,8 @@
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
-import { isKeyedProvider } from '../core/catalog/keyed-provider.js';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random } from '../core/time.js';
-import type { ProviderAccess } from '../providers/create-chat-models.js';
+import { isKeyedProvider } from '../families/capabilities.js';
+import type { ProviderAccess } from '../families/create-route-models.js';
 import { jittered, type ParameterSource } from './parameter-snapshot.js';
 import { createRemoteKeys, type RemoteKeyReaders } from './remote-keys.js';
 

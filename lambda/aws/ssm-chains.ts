@@ -6,9 +6,9 @@ import {
   paginateGetParameterHistory,
   type SSMClient,
 } from '@aws-sdk/client-ssm';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import { ssmPrefixSchema } from '../core/catalog/aws-config-schema.js';
 import type { ChainParameterStore } from '../core/catalog/chain-sources.js';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import { ConfigError, SwitchyardError } from '../core/errors.js';
 
 /** The same characters the config allows in a pipeline name, so a name is one path segment. */

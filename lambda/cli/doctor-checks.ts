@@ -1,9 +1,9 @@
 import { paginateGetParametersByPath, type SSMClient } from '@aws-sdk/client-ssm';
 import { CallerKeysValueError, readCallerKeysParameter } from '../aws/ssm-caller-keys.js';
 import { chainOverridesPath } from '../aws/ssm-chains.js';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import type { Catalog } from '../core/catalog/catalog.js';
 import { describeOverride, readOverride } from '../core/catalog/chain-override.js';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import {
   describeLocation,
   type ProviderKeyClients,

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { createSsmChainStore, resolveSsmPrefix } from '../aws/ssm-chains.js';
 import { loadConfig } from '../config/config-file.js';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import { type Catalog, type CatalogModel, createCatalog } from '../core/catalog/catalog.js';
 import { type EffectiveChain, envVarName } from '../core/catalog/chain-sources.js';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { Tier } from '../core/dsl/types.js';
 import type { AttemptTimeouts } from '../core/router/route-types.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_OK } from './cli-io.js';

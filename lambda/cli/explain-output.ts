@@ -1,4 +1,4 @@
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import type { LastResortSettings, SubstitutesSettings } from '../core/catalog/output-config-schema.js';
 import { type OutputPolicy, outputPolicy } from '../core/output/output-policy.js';
 

@@ -9,7 +9,7 @@ import {
 } from '../aws/ssm-caller-keys.js';
 import { resolveSsmPrefix } from '../aws/ssm-chains.js';
 import { loadConfig } from '../config/config-file.js';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import { sha256Hex } from '../http/caller-auth.js';
 import { type CliIo, CliUsageError, EXIT_OK } from './cli-io.js';
 import { formatTable } from './format-table.js';

@@ -4,7 +4,7 @@ import { createCatalog } from '../core/catalog/catalog.js';
 import type { ChatModel } from '../core/chat/chat-model.js';
 import { FAILURE_POLICY, type FailureClass } from '../core/failures/failure-class.js';
 import { ProviderError } from '../core/failures/provider-error.js';
-import { createRouteModels } from '../providers/create-chat-models.js';
+import { createRouteModels } from '../families/create-route-models.js';
 import { envProviderAccess } from '../wiring/env-provider-access.js';
 import { type CliIo, CliUsageError, EXIT_FAILED, EXIT_OK } from './cli-io.js';
 import { formatTable } from './format-table.js';

@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { GetParametersCommand, PutParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { isSsmName } from '../aws/provider-keys.js';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import {
   type CliAwsService,
   describeAwsError,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/config-file.js';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import { type CliIo, CliUsageError, EXIT_OK } from './cli-io.js';
 import { formatTable } from './format-table.js';
 import {

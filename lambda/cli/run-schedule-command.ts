@@ -61,7 +61,7 @@ function summaryLine(name: string, time: string, result: FanOutResult, schedule:
 }
 
 /**
- * `switchyard run-schedule <name>`: fires one schedule once, as its EventBridge rule would, for
+ * `switchyard run-schedule <name>`: fires one schedule once, as its Scheduler schedule would, for
  * `--time` (default now). Jobs get their durable ids `<schedule>:<job id>:<time>`, so firing the
  * same time again enqueues nothing. With the memory backend the jobs then run in this process
  * (retries, dead-letter queue and webhooks included) and a table shows each job; with SQS the

@@ -1,4 +1,4 @@
-import { parseServiceAccount } from '../providers/vertex/service-account.js';
+import { parseServiceAccount } from '../families/vertex/service-account.js';
 import { type CliInput, type CliIo, CliUsageError } from './cli-io.js';
 
 /** Largest secret read from standard input, in bytes: Secrets Manager's limit (64 KiB). */

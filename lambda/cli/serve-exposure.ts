@@ -1,4 +1,4 @@
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import { isLoopbackHost } from '../core/loopback.js';
 import { CliUsageError } from './cli-io.js';
 

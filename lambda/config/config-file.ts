@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
-import { parseConfig, parseConfigText } from '../core/catalog/parse-config.js';
 import { ConfigError } from '../core/errors.js';
 import defaultConfig from './default-config.json' with { type: 'json' };
+import type { SwitchyardConfig } from './switchyard-config.js';
+import { parseConfig, parseConfigText } from './switchyard-config.js';
 
 /** Where the config was read from: a file path, or the embedded default. */
 export type ConfigOrigin = { kind: 'file'; path: string } | { kind: 'embedded' };

@@ -1,5 +1,4 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { redactSecrets } from '../core/failures/redact-secrets.js';
@@ -35,7 +34,6 @@ interface ApiContext extends Context {
 
 const answer = middy<APIGatewayProxyEvent, StreamedResponse, Error, ApiContext>()
   .use(injectLambdaContext(container.logger))
-  .use(logMetrics(container.metrics, { captureColdStartMetric: true }))
   .handler(async (event, context) => {
     let gateway: FetchApp;
     try {
@@ -54,12 +52,19 @@ const answer = middy<APIGatewayProxyEvent, StreamedResponse, Error, ApiContext>(
 /**
  * The API Lambda: API Gateway (REST, streamed) → the same HTTP app as `switchyard serve`. The
  * runtime's response stream is watched from the start, so a caller who disconnects aborts the
- * request (the upstream call, and any attempt not yet started) even before the first byte.
+ * request (the upstream call, and any attempt not yet started) even before the first byte. The
+ * metrics are written once the body is: a stream's request line (and its metrics) comes with its
+ * last event, after the middy chain has returned the response.
  */
 export const handler = awslambda.streamifyResponse<APIGatewayProxyEvent>(
   async (event, responseStream, context) => {
+    container.metrics.coldStart(context.functionName);
     const callerGone = callerGoneSignal(responseStream);
-    const response = await answer(event, Object.assign(context, { callerGone }));
-    await writeStreamedResponse(response, responseStream, callerGone);
+    try {
+      const response = await answer(event, Object.assign(context, { callerGone }));
+      await writeStreamedResponse(response, responseStream, callerGone);
+    } finally {
+      container.metrics.flush();
+    }
   },
 );

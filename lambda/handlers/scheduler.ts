@@ -1,6 +1,6 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
+import { flushEmfMetrics } from '../aws/emf-metrics.js';
 import { createScheduler } from '../jobs/aws/scheduler.js';
 import { createAwsContainer } from '../wiring/aws-container.js';
 
@@ -8,10 +8,11 @@ const container = createAwsContainer();
 const scheduler = createScheduler(container);
 
 /**
- * The scheduler: an EventBridge rule fires it with `{schedule, time}`; it fans the schedule's jobs
- * out into the job queue, one conditional put per job id, so a duplicate delivery sends nothing.
+ * The scheduler: an EventBridge Scheduler schedule fires it with `{schedule, scheduledTime}` (an
+ * EventBridge rule's older `{schedule, time}` is still served); it fans the schedule's jobs out
+ * into the job queue, one conditional put per job id, so a duplicate delivery sends nothing.
  */
 export const handler = middy<unknown>()
   .use(injectLambdaContext(container.logger))
-  .use(logMetrics(container.metrics))
+  .use(flushEmfMetrics(container.metrics))
   .handler((event) => scheduler.fire(event));

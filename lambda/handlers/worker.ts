@@ -1,8 +1,8 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { flushEmfMetrics } from '../aws/emf-metrics.js';
 import { createJobWorker, type JobWorker } from '../jobs/aws/job-worker.js';
 import { createAwsContainer } from '../wiring/aws-container.js';
 import { createAwsGateway } from '../wiring/create-aws-gateway.js';
@@ -28,7 +28,7 @@ const workerForContainer = (): Promise<JobWorker> => {
  */
 export const handler = middy<SQSEvent>()
   .use(injectLambdaContext(container.logger))
-  .use(logMetrics(container.metrics))
+  .use(flushEmfMetrics(container.metrics))
   .handler(async (event, context) => {
     const jobs = await workerForContainer();
     return processPartialResponse(event, (record: SQSRecord) => jobs.process(record.body), processor, {

@@ -132,15 +132,24 @@ async function pullBatch(state: SseState, controller: ReadableStreamDefaultContr
   await failed(state, step.error, controller);
 }
 
-/** The clean end in the caller's format, and the request settled. */
+/**
+ * The clean end in the caller's format, and the request settled. The caller gets the last event at
+ * once; the stream closes only after the settlement's writes (breaker sample, cooling), because
+ * the end of the response is when Lambda may freeze the container: a write still under way then
+ * would stall until the next invocation, and time out there.
+ */
 async function completed(
   state: SseState,
   controller: ReadableStreamDefaultController<Uint8Array>,
   text: string,
 ) {
   controller.enqueue(encoder.encode(text + state.options.format.end(state.usage)));
-  controller.close();
   await state.route.settle({ usage: state.usage });
+  try {
+    controller.close();
+  } catch {
+    // the caller went away during the settlement; the ledger has the story
+  }
 }
 
 /** The caller went away: the upstream call is aborted and the request settled as cancelled. */

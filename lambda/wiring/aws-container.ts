@@ -1,5 +1,4 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SSMProvider } from '@aws-lambda-powertools/parameters/ssm';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -12,9 +11,11 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { GetParametersCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { createDocumentClient } from '../aws/dynamodb-client.js';
+import { createEmfMetrics, type EmfMetrics } from '../aws/emf-metrics.js';
 import { isSsmName, type RemoteKeyReaders, SSM_BATCH_SIZE } from '../aws/remote-keys.js';
 import { loadConfig } from '../config/config-file.js';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
+import { configMetricDimensions } from '../core/metrics/metric-dimensions.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
 import { createDynamoDbJobStore } from '../jobs/aws/dynamodb-job-store.js';
 import { createSqsJobQueue } from '../jobs/aws/sqs-job-queue.js';
@@ -24,7 +25,8 @@ export interface AwsContainer {
   env: NodeJS.ProcessEnv;
   config: SwitchyardConfig;
   logger: Logger;
-  metrics: Metrics;
+  /** The invocation's EMF metrics; the handler flushes them once its work is done. */
+  metrics: EmfMetrics;
   ssm: SSMClient;
   secretsManager: SecretsManagerClient;
   ssmProvider: SSMProvider;
@@ -48,7 +50,11 @@ export function createAwsContainer(env: NodeJS.ProcessEnv = process.env): AwsCon
     env,
     config,
     logger: new Logger({ serviceName: 'switchyard' }),
-    metrics: new Metrics({ namespace: 'Switchyard', serviceName: 'switchyard' }),
+    metrics: createEmfMetrics({
+      namespace: 'Switchyard',
+      service: 'switchyard',
+      dimensions: configMetricDimensions(config),
+    }),
     ssm,
     secretsManager,
     ssmProvider: new SSMProvider({ awsSdkV3Client: ssm }),

@@ -11,7 +11,6 @@ import { createSsmAdmissionSettings } from '../aws/ssm-admission-settings.js';
 import { createSsmCallerKeys } from '../aws/ssm-caller-keys.js';
 import { createSsmChainParameters } from '../aws/ssm-chain-parameters.js';
 import { resolveSsmPrefix } from '../aws/ssm-chains.js';
-import { stateScopeIn } from '../core/catalog/ad-hoc-chains.js';
 import {
   createConfigChainSource,
   createEnvChainSource,
@@ -73,11 +72,7 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     answers: selected.answers?.(config.answerCache),
     access,
     log,
-    ledger: powertoolsLedger(
-      logger,
-      metrics,
-      stateScopeIn((pipeline) => Object.hasOwn(config.pipelines, pipeline)),
-    ),
+    ledger: powertoolsLedger(logger, metrics),
     breakerEvents: breakerLogEvents(log, (event) => reportBreakerOpened(log, metrics, event)),
     callerKeys: createSsmCallerKeys({
       source,

@@ -1,3 +1,4 @@
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import type { AdmissionStore } from '../core/admission/admission-store.js';
 import type { BreakerStore } from '../core/breaker/breaker-store.js';
 import {
@@ -6,17 +7,16 @@ import {
   createEnvChainSource,
   createSsmChainSource,
 } from '../core/catalog/chain-sources.js';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { AnswerCache } from '../core/last-resort/answer-cache.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import type { Logger } from '../core/logger.js';
 import type { Clock, Random, Sleep } from '../core/time.js';
 import type { SpanTracer } from '../core/tracing/span-port.js';
+import type { ProviderAccess } from '../families/create-route-models.js';
 import type { AccessPolicy } from '../http/access-policy.js';
 import type { CallerKeySource } from '../http/caller-auth.js';
 import type { JobsHttpOptions } from '../http/jobs-routes.js';
 import { createStaticCallerKeys } from '../http/static-caller-keys.js';
-import type { ProviderAccess } from '../providers/create-chat-models.js';
 import { createMemoryBreakerStore } from '../stores/memory-breaker-store.js';
 import { type AssembledGateway, assembleGateway } from './assemble-gateway.js';
 import { breakerLogEvents } from './breaker-log-events.js';

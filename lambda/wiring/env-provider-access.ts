@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
-import { isKeyedProvider } from '../core/catalog/keyed-provider.js';
-import type { ProviderAccess } from '../providers/create-chat-models.js';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
+import { isKeyedProvider } from '../families/capabilities.js';
+import type { ProviderAccess } from '../families/create-route-models.js';
 
 /**
  * Provider keys from the environment (`apiKeyEnv`), read from `env` at every attempt: a variable

@@ -21,9 +21,19 @@ const REFUSAL_CODES: Record<Refusal['reason'], string> = {
  */
 export function jobRunAdmission(admission: Admission, meter: SpendMeter, catalog: Catalog): JobAdmission {
   const metered = (jobId: string, ticket: Ticket) => {
-    if (ticket.holds.length === 0) return { ok: true as const, end() {} };
-    meter.open(jobId, (use) => void admission.settle(ticket, use));
-    return { ok: true as const, end: () => meter.close(jobId) };
+    if (ticket.holds.length === 0) return { ok: true as const, end: async () => {} };
+    // The admission reports its own store failures; a settlement never fails the run.
+    let writing: Promise<void> | undefined;
+    meter.open(jobId, (use) => {
+      writing = admission.settle(ticket, use).catch(() => undefined);
+    });
+    return {
+      ok: true as const,
+      end: async () => {
+        meter.close(jobId);
+        await writing;
+      },
+    };
   };
   return {
     async admit(run) {

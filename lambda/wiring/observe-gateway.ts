@@ -1,11 +1,12 @@
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import type { Admission } from '../core/admission/admission.js';
 import type { UsageLine } from '../core/admission/read-usage.js';
 import type { BreakerEvents } from '../core/breaker/breakers.js';
 import { stateScopeIn } from '../core/catalog/ad-hoc-chains.js';
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { LedgerSink } from '../core/ledger/ledger-entry.js';
 import { createGatewayMetrics } from '../core/metrics/gateway-metrics.js';
+import { configMetricDimensions } from '../core/metrics/metric-dimensions.js';
 import { createRecentRequests } from '../core/status/recent-requests.js';
 import { statusSnapshot } from '../core/status/status-snapshot.js';
 import type { Clock } from '../core/time.js';
@@ -37,7 +38,7 @@ export function createObservers(config: SwitchyardConfig, clock: Clock): Observe
   // Callers must not mint series or rows: names are kept as the breakers keep them (stateScopeIn).
   const scopeOf = stateScopeIn((pipeline) => Object.hasOwn(config.pipelines, pipeline));
   const metrics = config.metrics.enabled
-    ? createGatewayMetrics(config.metrics.latencyBucketsMs, scopeOf)
+    ? createGatewayMetrics(config.metrics.latencyBucketsMs, configMetricDimensions(config))
     : undefined;
   const page = config.statusPage;
   const recent = page.enabled ? createRecentRequests(page.recentRequests, clock, scopeOf) : undefined;

@@ -1,4 +1,4 @@
-import type { SwitchyardConfig } from '../core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import { type AccessPolicy, accessPolicyFromConfig } from '../http/access-policy.js';
 import type { CallerKeySource } from '../http/caller-auth.js';
 import { createStaticCallerKeys } from '../http/static-caller-keys.js';

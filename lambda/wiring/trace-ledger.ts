@@ -3,16 +3,16 @@ import type { Clock } from '../core/time.js';
 import { createRequestTracing, type RequestTracing } from '../core/tracing/request-spans.js';
 import type { RouteLookup } from '../core/tracing/span-attributes.js';
 import type { SpanTracer } from '../core/tracing/span-port.js';
-
-/** `gen_ai.provider.name` of a provider family with a well-known name in the GenAI conventions. */
-const WELL_KNOWN: Readonly<Record<string, string>> = { bedrock: 'aws.bedrock' };
+import { findFamily } from '../families/registry.js';
 
 /** The catalog's view of a (model key, provider name) pair, for attempt spans. */
 export function catalogRoutes(catalog: Catalog): RouteLookup {
   return (modelKey, provider) => {
     const route = catalog.models.get(modelKey)?.routes.find((r) => r.providerName === provider);
     if (!route) return undefined;
-    return { providerName: WELL_KNOWN[route.provider.type] ?? route.providerName, model: route.model };
+    // A family with a well-known name in the GenAI conventions reports it (`aws.bedrock`).
+    const providerName = findFamily(route.provider.type)?.traceName ?? route.providerName;
+    return { providerName, model: route.model };
   };
 }
 

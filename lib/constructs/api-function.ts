@@ -1,6 +1,6 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../../lambda/config/switchyard-config.js';
 import { addAdotTracing } from './adot-tracing.js';
 import { BundledFunction } from './bundled-function.js';
 import type { JobQueues } from './job-queues.js';

@@ -1,5 +1,5 @@
 import { Stack } from 'aws-cdk-lib';
-import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../../lambda/config/switchyard-config.js';
 import type { BundledFunction } from './bundled-function.js';
 
 /**

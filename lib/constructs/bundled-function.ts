@@ -35,7 +35,7 @@ export interface BundledFunctionProps {
 
 /**
  * One of Switchyard's Lambda functions: local esbuild (`LAMBDA_BUNDLE`: ESM, minified, names
- * kept, no source map, the AWS SDK bundled in), Node.js 22 on arm64, the config bundled beside
+ * kept, no source map, the AWS SDK bundled in), Node.js 24 on arm64, the config bundled beside
  * the handler, its own log group, and a role that starts with nothing but writing those logs.
  * Every other permission is granted by name through the methods.
  */
@@ -59,7 +59,7 @@ export class BundledFunction extends Construct {
     this.fn = new NodejsFunction(this, 'Handler', {
       entry: join(ROOT, 'lambda', 'handlers', props.handlerFile),
       handler: 'handler',
-      runtime: Runtime.NODEJS_22_X,
+      runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 1024,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,

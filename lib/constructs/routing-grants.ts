@@ -1,6 +1,6 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
-import { isKeyedProvider } from '../../lambda/core/catalog/keyed-provider.js';
+import type { SwitchyardConfig } from '../../lambda/config/switchyard-config.js';
+import { isKeyedProvider } from '../../lambda/families/capabilities.js';
 import { bedrockResources } from './bedrock-resources.js';
 import type { BundledFunction } from './bundled-function.js';
 

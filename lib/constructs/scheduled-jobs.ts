@@ -1,16 +1,14 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { EventField, Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../../lambda/config/switchyard-config.js';
 import type { ScheduleConfig } from '../../lambda/core/catalog/jobs-config-schema.js';
 import { BundledFunction } from './bundled-function.js';
-import { constructIdsFor } from './construct-ids.js';
 import type { JobQueues } from './job-queues.js';
 import { grantRouting } from './routing-grants.js';
+import { Schedules } from './schedules.js';
 
 export interface ScheduledJobsProps {
   schedules: Record<string, ScheduleConfig>;
@@ -28,19 +26,21 @@ export interface ScheduledJobsProps {
 }
 
 /**
- * Per schedule an EventBridge rule → the scheduler Lambda (fan-out into the job queue, one
- * conditional put per job id), and the worker Lambda on the queue with partial batch failures and
- * a concurrency ceiling. A schedule that could not start its fan-out (EventBridge could not invoke
- * the scheduler, or the scheduler failed every asynchronous retry) lands in the schedule
- * dead-letter queue, which keeps it 14 days and has an alarm of its own.
+ * Per schedule an EventBridge Scheduler schedule ({@link Schedules}) → the scheduler Lambda
+ * (fan-out into the job queue, one conditional put per job id), and the worker Lambda on the queue
+ * with partial batch failures and a concurrency ceiling. A firing that could not start its fan-out
+ * (Scheduler could not invoke the scheduler within its retry policy, or the scheduler failed every
+ * asynchronous retry) lands in the schedule dead-letter queue, which keeps it 14 days, survives
+ * the stack's deletion and has an alarm of its own.
  */
 export class ScheduledJobs extends Construct {
   /** Present when the config has schedules. */
   readonly scheduler: BundledFunction | undefined;
-  /** The rule targets' and the scheduler's dead-letter queue; present when the config has schedules. */
+  /** The schedules' and the scheduler's dead-letter queue; present when the config has schedules. */
   readonly scheduleDeadLetters: Queue | undefined;
   readonly worker: BundledFunction;
-  readonly rules: Rule[];
+  /** The Scheduler schedule group, schedules and role; present when the config has schedules. */
+  readonly schedules: Schedules | undefined;
 
   constructor(scope: Construct, id: string, props: ScheduledJobsProps) {
     super(scope, id);
@@ -51,36 +51,27 @@ export class ScheduledJobs extends Construct {
     };
 
     const scheduled = Object.entries(props.schedules);
-    const ruleIds = constructIdsFor(Object.keys(props.schedules), 'schedules');
     this.scheduleDeadLetters =
       scheduled.length > 0
         ? new Queue(this, 'ScheduleDeadLetterQueue', {
             retentionPeriod: Duration.days(14),
             encryption: QueueEncryption.SQS_MANAGED,
             enforceSSL: true,
+            // A firing parked here is a digest nobody got: deleting the stack must not delete it.
+            removalPolicy: RemovalPolicy.RETAIN,
           })
         : undefined;
     this.scheduler = this.scheduleDeadLetters
       ? this.createScheduler(props, jobsEnv, this.scheduleDeadLetters)
       : undefined;
-    const scheduler = this.scheduler;
-    const deadLetterQueue = this.scheduleDeadLetters;
-    this.rules = scheduler
-      ? scheduled.map(
-          ([name, schedule]) =>
-            new Rule(this, `${ruleIds.get(name) ?? name}Rule`, {
-              description: `Switchyard schedule '${name}' (pipeline ${schedule.pipeline}, ${schedule.jobs.length} job(s))`,
-              schedule: Schedule.expression(schedule.expression),
-              targets: [
-                new LambdaFunction(scheduler.fn, {
-                  event: RuleTargetInput.fromObject({ schedule: name, time: EventField.time }),
-                  retryAttempts: 4,
-                  deadLetterQueue,
-                }),
-              ],
-            }),
-        )
-      : [];
+    this.schedules =
+      this.scheduler && this.scheduleDeadLetters
+        ? new Schedules(this, 'Schedules', {
+            schedules: props.schedules,
+            target: this.scheduler.fn,
+            deadLetters: this.scheduleDeadLetters,
+          })
+        : undefined;
 
     this.worker = new BundledFunction(this, 'Worker', {
       handlerFile: 'worker.ts',

@@ -4,9 +4,9 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { expect } from 'vitest';
 import type * as z from 'zod';
 import { embeddedConfig } from '../../lambda/config/config-file.js';
+import type { SwitchyardConfig, SwitchyardConfigInput } from '../../lambda/config/switchyard-config.js';
+import { parseConfig } from '../../lambda/config/switchyard-config.js';
 import type { awsSchema } from '../../lambda/core/catalog/aws-config-schema.js';
-import type { SwitchyardConfig, SwitchyardConfigInput } from '../../lambda/core/catalog/config-schema.js';
-import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import { SwitchyardStack } from '../../lib/switchyard-stack.js';
 import { writeTempConfig } from '../helpers/cli-harness.js';
 

@@ -15,45 +15,6 @@ function logicalId(type: string, prefix: string): string {
 }
 
 describe('Switchyard stack: schedules and jobs', () => {
-  it('fires one EventBridge rule per schedule at the scheduler with the schedule name and time', () => {
-    template.resourceCountIs('AWS::Events::Rule', 2);
-    template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'cron(0 3 * * ? *)',
-      Targets: [
-        Match.objectLike({
-          InputTransformer: Match.objectLike({ InputTemplate: Match.stringLikeRegexp('nightly-digest') }),
-        }),
-      ],
-    });
-    template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)' });
-  });
-
-  it('gives every rule target the schedule dead-letter queue, which keeps 14 days and lets only those rules send', () => {
-    const dlq = logicalId('AWS::SQS::Queue', 'ScheduledJobsScheduleDeadLetterQueue');
-    const rules = Object.values(template.findResources('AWS::Events::Rule'));
-    expect(rules).toHaveLength(2);
-    for (const rule of rules) {
-      expect(rule.Properties.Targets[0].DeadLetterConfig).toEqual({ Arn: { 'Fn::GetAtt': [dlq, 'Arn'] } });
-      expect(rule.Properties.Targets[0].RetryPolicy).toEqual({ MaximumRetryAttempts: 4 });
-    }
-    template.hasResourceProperties('AWS::SQS::Queue', {
-      MessageRetentionPeriod: 14 * 86_400,
-      SqsManagedSseEnabled: true,
-    });
-    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
-      Queues: [{ Ref: dlq }],
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Action: 'sqs:SendMessage',
-            Principal: { Service: 'events.amazonaws.com' },
-            Condition: { ArnEquals: { 'aws:SourceArn': Match.anyValue() } },
-          }),
-        ]),
-      },
-    });
-  });
-
   it('sends a scheduler invocation that failed every asynchronous retry to the same dead-letter queue', () => {
     const dlq = logicalId('AWS::SQS::Queue', 'ScheduledJobsScheduleDeadLetterQueue');
     template.hasResourceProperties('AWS::Lambda::Function', {
@@ -74,10 +35,14 @@ describe('Switchyard stack: schedules and jobs', () => {
     });
   });
 
-  it('has no schedule dead-letter queue (nor its alarm) without schedules', () => {
+  it('has no schedule dead-letter queue (nor its alarm), no schedule group, schedule or role without schedules', () => {
     const { template: plain } = synthStack({ ...STACK_CONFIG, schedules: {} });
     plain.resourceCountIs('AWS::SQS::Queue', 2);
     plain.resourceCountIs('AWS::Events::Rule', 0);
+    plain.resourceCountIs('AWS::Scheduler::ScheduleGroup', 0);
+    plain.resourceCountIs('AWS::Scheduler::Schedule', 0);
+    expect(Object.keys(plain.findResources('AWS::IAM::Role')).join()).not.toContain('Schedules');
+    expect(plain.toJSON().Outputs.ScheduleGroupName).toBeUndefined();
     expect(Object.keys(plain.findResources('AWS::CloudWatch::Alarm')).join()).not.toContain('Schedule');
   });
 

@@ -21,8 +21,11 @@ const NAME_KEYS = new Set([
   'ScheduleGroupName',
 ]);
 
-/** Resources whose name is unique only inside a parent (an alias inside its function). */
-const SCOPED_TYPES = new Set(['AWS::Lambda::Alias']);
+/**
+ * Resources whose name is unique only inside a parent: an alias inside its function, a schedule
+ * inside its group (the stack's own, named after the stack; asserted below).
+ */
+const SCOPED_TYPES = new Set(['AWS::Lambda::Alias', 'AWS::Scheduler::Schedule']);
 
 /**
  * Every explicit physical name in a template, as `Type.Key=value`: names written out (a string or
@@ -89,6 +92,16 @@ describe('stages: every physical name derives from aws.stage', () => {
     expect(a.length).toBe(b.length);
     expect(a.filter((n) => b.includes(n))).toEqual([]);
     expect(a.filter((n) => physicalNames(base).includes(n))).toEqual([]);
+  });
+
+  it('puts its schedules in a schedule group of its own, named after the stack', () => {
+    const groups = Object.values(staging.findResources('AWS::Scheduler::ScheduleGroup'));
+    expect(groups).toHaveLength(1);
+    const name = groups[0]?.Properties.Name as string;
+    expect(name).toMatch(/^Switchyardstaging-/);
+    const schedules = Object.values(staging.findResources('AWS::Scheduler::Schedule'));
+    expect(schedules.length).toBeGreaterThan(0);
+    for (const schedule of schedules) expect(schedule.Properties.GroupName).toBe(name);
   });
 
   it('writes and alarms on the metrics of its own namespace, Switchyard/<stage>', () => {

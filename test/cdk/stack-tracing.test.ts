@@ -1,6 +1,6 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
+import { parseConfig } from '../../lambda/config/switchyard-config.js';
 import { actionsOf, roleStatements, STACK_CONFIG, synthStack, withAws } from './stack-fixture.js';
 
 const LAYER = 'arn:aws:lambda:us-east-1:901920570463:layer:aws-otel-nodejs-arm64-ver-1-30-2:1';

@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../lambda/config/switchyard-config.js';
 import { createCatalog } from '../../lambda/core/catalog/catalog.js';
-import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import { jobLeaseMs } from '../../lambda/core/jobs/job-lease.js';
 import {
   MIN_WORKER_TIMEOUT_SECONDS,

@@ -33,9 +33,9 @@ describe('Switchyard stack', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 2);
   });
 
-  it('runs the API on Node.js 22, arm64, behind a REST API that streams the Lambda response', () => {
+  it('runs the API on Node.js 24, arm64, behind a REST API that streams the Lambda response', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Runtime: 'nodejs22.x',
+      Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       Environment: {
         Variables: Match.objectLike({ SWITCHYARD_STORE: 'dynamodb', SWITCHYARD_SSM_PREFIX: '/switchyard' }),
@@ -45,6 +45,14 @@ describe('Switchyard stack', () => {
       HttpMethod: 'ANY',
       Integration: Match.objectLike({ Type: 'AWS_PROXY', ResponseTransferMode: 'STREAM' }),
     });
+  });
+
+  it('runs every function (API, worker, scheduler) on nodejs24.x, the Node the tests run on', () => {
+    const runtimes = Object.values(template.findResources('AWS::Lambda::Function')).map(
+      (fn) => fn.Properties.Runtime,
+    );
+    expect(runtimes).toEqual(['nodejs24.x', 'nodejs24.x', 'nodejs24.x']);
+    expect(Number(process.versions.node.split('.')[0])).toBe(24);
   });
 
   it('runs no function with --enable-source-maps: the bundles ship without a map (bench/cold-start)', () => {

@@ -2,7 +2,7 @@ import { SSMClient } from '@aws-sdk/client-ssm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createParameterSource } from '../../lambda/aws/parameter-snapshot.js';
 import { createSsmCallerKeys } from '../../lambda/aws/ssm-caller-keys.js';
-import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
+import { parseConfig } from '../../lambda/config/switchyard-config.js';
 import { silentLogger } from '../../lambda/core/logger.js';
 import { createHttpApp } from '../../lambda/http/create-http-app.js';
 import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';

@@ -8,6 +8,7 @@ import { writeTempConfig } from './cli-harness.js';
 import { DYNALITE_ENV, type RunningDynalite, startDynalite } from './dynalite.js';
 import { type FakeSsm, startFakeSsm } from './fake-ssm.js';
 import { installLambdaStreamingRuntime } from './lambda-runtime.js';
+import { type RecordingDynamoDbProxy, startRecordingDynamoDbProxy } from './recording-dynamodb-proxy.js';
 
 const fixture: APIGatewayProxyEvent = JSON.parse(
   readFileSync(new URL('../fixtures/apigw-rest-proxy-event.json', import.meta.url), 'utf8'),
@@ -80,6 +81,8 @@ export interface LoadedHandler {
 export interface ApiHandlerRig extends HandlerServers, LoadedHandler {
   /** Path of the config file the handler reads (`SWITCHYARD_CONFIG`). */
   configPath: string;
+  /** The proxy every DynamoDB call of the handler goes through, when asked for (`recordDynamoDb`). */
+  dynamodb: RecordingDynamoDbProxy | undefined;
   /** Restores the process and stops the servers. */
   stop(): Promise<void>;
 }
@@ -112,8 +115,10 @@ export async function loadApiHandler(env: NodeJS.ProcessEnv): Promise<LoadedHand
  */
 export async function startApiHandler(
   deploy: (servers: HandlerServers) => HandlerDeployment,
+  options: { recordDynamoDb?: boolean } = {},
 ): Promise<ApiHandlerRig> {
   const [dynalite, ssm, upstream] = await Promise.all([startDynalite(), startFakeSsm(), startFakeOpenAI()]);
+  const dynamodb = options.recordDynamoDb ? await startRecordingDynamoDbProxy(dynalite.endpoint) : undefined;
   const deployment = deploy({ dynalite, ssm, upstream });
   const { ssmPrefix } = deployment.config.aws;
   ssm.put(`${ssmPrefix}/caller-keys`, JSON.stringify({ tests: sha256Hex(deployment.callerKey) }), {
@@ -122,7 +127,7 @@ export async function startApiHandler(
   const configPath = writeTempConfig(deployment.config);
   const loaded = await loadApiHandler({
     ...DYNALITE_ENV,
-    AWS_ENDPOINT_URL_DYNAMODB: dynalite.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamodb?.url ?? dynalite.endpoint,
     AWS_ENDPOINT_URL_SSM: ssm.url,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: 'http://127.0.0.1:9',
     SWITCHYARD_CONFIG: configPath,
@@ -136,10 +141,11 @@ export async function startApiHandler(
     ssm,
     upstream,
     configPath,
+    dynamodb,
     ...loaded,
     async stop() {
       loaded.restore();
-      await Promise.all([dynalite.stop(), ssm.close(), upstream.close()]);
+      await Promise.all([dynalite.stop(), ssm.close(), upstream.close(), dynamodb?.close()]);
     },
   };
 }

@@ -1,9 +1,9 @@
 import OpenAI from 'openai';
+import { parseConfig } from '../../lambda/config/switchyard-config.js';
 import type { AdmissionStore } from '../../lambda/core/admission/admission-store.js';
 import type { BreakerStore } from '../../lambda/core/breaker/breaker-store.js';
 import type { ChainParameterStore } from '../../lambda/core/catalog/chain-sources.js';
 import { jobsSchema } from '../../lambda/core/catalog/jobs-config-schema.js';
-import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import type { JobStore } from '../../lambda/core/jobs/job-ports.js';
 import type { AnswerCache } from '../../lambda/core/last-resort/answer-cache.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';

@@ -1,10 +1,10 @@
 import type * as z from 'zod';
+import type { SwitchyardConfig } from '../../lambda/config/switchyard-config.js';
+import { parseConfig } from '../../lambda/config/switchyard-config.js';
 import { createBreakers } from '../../lambda/core/breaker/breakers.js';
 import { createCatalog } from '../../lambda/core/catalog/catalog.js';
 import { createConfigChainSource } from '../../lambda/core/catalog/chain-sources.js';
-import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
 import { type ScheduleConfig, scheduleSchema } from '../../lambda/core/catalog/jobs-config-schema.js';
-import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
 import type { ChatModel, ChatResult } from '../../lambda/core/chat/chat-model.js';
 import type { FailureClass } from '../../lambda/core/failures/failure-class.js';
 import { ProviderError } from '../../lambda/core/failures/provider-error.js';

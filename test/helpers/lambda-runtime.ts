@@ -58,11 +58,20 @@ function runtimeStream(): RuntimeStream {
 
 type StreamingHandler = (event: unknown, stream: PassThrough, context: Context) => Promise<void>;
 
-/** Invokes a streaming handler the way the runtime does, waits for the whole output and reads its prelude. */
-export async function invokeStreaming(handler: unknown, event: unknown): Promise<StreamedInvocation> {
+/**
+ * Invokes a streaming handler the way the runtime does, waits for the whole output and reads its
+ * prelude. `onResponseEnd` runs when the handler ends the response stream: the moment the caller
+ * has the whole answer (and, once the handler also returns, Lambda may freeze the container).
+ */
+export async function invokeStreaming(
+  handler: unknown,
+  event: unknown,
+  { onResponseEnd }: { onResponseEnd?: () => void } = {},
+): Promise<StreamedInvocation> {
   const stream = runtimeStream();
   const chunks: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  if (onResponseEnd) stream.once('finish', onResponseEnd);
   await (handler as StreamingHandler)(event, stream, lambdaContext());
   return parseIntegrationResponse(Buffer.concat(chunks));
 }

@@ -1,5 +1,5 @@
-import type { SwitchyardConfig } from '../../lambda/core/catalog/config-schema.js';
-import { parseConfig } from '../../lambda/core/catalog/parse-config.js';
+import type { SwitchyardConfig } from '../../lambda/config/switchyard-config.js';
+import { parseConfig } from '../../lambda/config/switchyard-config.js';
 
 /** A small valid config: models a, b, c on two providers, one pipeline. Override parts as needed. */
 export function testConfig(overrides: Record<string, unknown> = {}): SwitchyardConfig {

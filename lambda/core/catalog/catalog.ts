@@ -7,7 +7,7 @@ import type { AttemptTimeouts, RoutePolicy } from '../router/route-types.js';
 import { adHocId, unresolvedAllowListEntry } from './ad-hoc-chains.js';
 import {
   type ModelConfig,
-  type ProviderConfig,
+  type ProviderSettings,
   routerSchema,
   type SwitchyardConfig,
 } from './config-schema.js';
@@ -37,7 +37,8 @@ export interface CatalogRoute {
   /** The catalog key of the model this route reaches. */
   modelKey: string;
   providerName: string;
-  provider: ProviderConfig;
+  /** The provider's settings; its family (`type`) reads the rest of its fields. */
+  provider: ProviderSettings;
   /** The provider's raw model id. */
   model: string;
   /** The route's time limits, derived from its `timeouts` and `timeoutMs` (docs/configuration.md#timeouts). */
@@ -159,7 +160,6 @@ function indexModels(config: SwitchyardConfig): {
       maxOutputTokens: m.maxOutputTokens,
       dimensions: m.dimensions,
     };
-    if (m.dimensions !== undefined) servesEmbeddings(`models.${key}.provider`, provider);
     models.set(key, { ...own, aliases: m.aliases, routes: [own, ...furtherRoutes(config, key, own)] });
     for (const alias of m.aliases) aliases.set(alias, key);
     rawIds.set(m.model, [...(rawIds.get(m.model) ?? []), key]);
@@ -189,7 +189,6 @@ function furtherRoutes(config: SwitchyardConfig, key: string, own: CatalogRoute)
     if (!provider) throw new ConfigError(field, `unknown provider '${r.provider}'`);
     if (seen.has(r.provider))
       throw new ConfigError(field, `'${r.provider}' is already a route of this model`);
-    if (own.dimensions !== undefined) servesEmbeddings(field, provider);
     seen.add(r.provider);
     return {
       ...own,
@@ -201,18 +200,6 @@ function furtherRoutes(config: SwitchyardConfig, key: string, own: CatalogRoute)
       price: r.price ?? own.price,
     };
   });
-}
-
-/** Provider families whose models may declare `dimensions`: those with an embeddings API. */
-export const EMBEDDING_PROVIDER_TYPES: readonly ProviderConfig['type'][] = ['openai', 'vertex'];
-
-/** A `ConfigError` at `field` when an embedding model's provider has no embeddings API. */
-function servesEmbeddings(field: string, provider: ProviderConfig): void {
-  if (EMBEDDING_PROVIDER_TYPES.includes(provider.type)) return;
-  throw new ConfigError(
-    field,
-    `a ${provider.type} provider serves no embeddings; a model with dimensions needs one of type ${EMBEDDING_PROVIDER_TYPES.join(' or ')}`,
-  );
 }
 
 /** The global policy and each pipeline's, worked out once: the config never changes after start-up. */

@@ -7,17 +7,8 @@ import * as z from 'zod';
 import { isLoopbackHost } from '../loopback.js';
 import { AD_HOC_PIPELINE } from './ad-hoc-chains.js';
 import { admissionSchema } from './admission-config-schema.js';
-import { anthropicProviderSchema } from './anthropic-provider-schema.js';
 import { awsSchema } from './aws-config-schema.js';
-import {
-  apiKeySecret,
-  chainName,
-  envVarName,
-  keyName,
-  name,
-  pipelineName,
-  positiveInt,
-} from './config-fields.js';
+import { chainName, keyName, name, pipelineName, positiveInt } from './config-fields.js';
 import { corsSchema } from './cors-config-schema.js';
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
 import { metricsSchema, statusPageSchema } from './observe-config-schema.js';
@@ -26,36 +17,15 @@ import { rateLimitSchema } from './rate-limit-config-schema.js';
 import { recoveryFields, recoverySettingsShape } from './recovery-config-schema.js';
 import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
 import { timeoutsField } from './timeouts-config-schema.js';
-import { vertexProviderSchema } from './vertex-config-schema.js';
 
-/** An OpenAI-compatible endpoint: OpenAI, Google's and Vertex's compatible endpoints, OpenRouter, Together, a fake. */
-export const openAIProviderSchema = z.strictObject({
-  type: z.literal('openai'),
-  /** Always honoured, e.g. `https://api.openai.com/v1`. */
-  baseURL: z.url({ protocol: /^https?$/ }),
-  /** Environment variable holding the API key (local mode). Default: none (a keyless endpoint). */
-  apiKeyEnv: envVarName.optional(),
-  /**
-   * Where the API key lives in AWS mode: a name starting with `/` is an SSM SecureString
-   * parameter, anything else a Secrets Manager secret name. Default: none.
-   */
-  apiKeySecret: apiKeySecret.optional(),
-});
-
-/** The Bedrock Runtime Converse API. */
-export const bedrockProviderSchema = z.strictObject({
-  type: z.literal('bedrock'),
-  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as us-east-1'),
-  /** Optional endpoint override, e.g. a local fake. Default: the region's Bedrock Runtime endpoint. */
-  endpoint: z.url({ protocol: /^https?$/ }).optional(),
-});
-
-export const providerSchema = z.discriminatedUnion('type', [
-  openAIProviderSchema,
-  bedrockProviderSchema,
-  vertexProviderSchema,
-  anthropicProviderSchema,
-]);
+/**
+ * What the core knows of a provider entry: its `type`. Each provider family (`lambda/families/`)
+ * owns the schema of its own fields; the caller passes their union to {@link createConfigSchema}.
+ */
+export interface ProviderSettings {
+  /** Selects the provider family, e.g. the one registered under this name in `lambda/families/registry.ts`. */
+  readonly type: string;
+}
 
 export const priceSchema = z.strictObject({
   /** US dollars per million input tokens. */
@@ -210,70 +180,86 @@ export const limitsSchema = z.strictObject({
   maxUpstreamEventBytes: positiveInt.max(1_073_741_824).default(1_048_576),
 });
 
-const configObjectSchema = z.strictObject({
-  providers: z.record(name, providerSchema),
-  models: z.record(chainName, modelSchema),
-  /** Default none: callers send ad-hoc chains only. */
-  pipelines: z.record(pipelineName, pipelineSchema).default({}),
-  breaker: breakerSettingsSchema.prefault({}),
-  /** Account-route cooling after a 429, shared by every pipeline. */
-  rateLimit: rateLimitSchema.prefault({}),
-  router: routerSchema.prefault({}),
-  aws: awsSchema.prefault({}),
-  /** Default: none, and authentication is off. */
-  auth: authSchema.optional(),
-  schedules: schedulesSchema,
-  jobs: jobsSchema.prefault({}),
-  limits: limitsSchema.prefault({}),
-  /** Rate limits and daily spend caps per caller key and pipeline. Default: none apply. */
-  admission: admissionSchema.prefault({}),
-  webhooks: webhooksSchema.prefault({}),
-  structuredOutput: structuredOutputSchema.prefault({}),
-  answerCache: answerCacheSchema.prefault({}),
-  /** `GET /metrics` in Prometheus text format. Default: off. */
-  metrics: metricsSchema.prefault({}),
-  /** `GET /status`, the live status page. Default: off. */
-  statusPage: statusPageSchema.prefault({}),
-  /** Browser origins allowed to call the gateway (CORS). Default: none. */
-  cors: corsSchema.prefault({}),
-});
-
-/** The whole config file; also checks that webhooks are https:// outside loopback unless allowed. */
-export const configSchema = configObjectSchema
-  // A signed answer travels in clear text only where the operator said so, or on this machine.
-  .superRefine((config, ctx) => {
-    if (Object.hasOwn(config.pipelines, AD_HOC_PIPELINE))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['pipelines', AD_HOC_PIPELINE],
-        message: `'${AD_HOC_PIPELINE}' is reserved for ad-hoc chains (limit them under admission.pipelines.${AD_HOC_PIPELINE}); rename this pipeline`,
-      });
-    for (const name of Object.keys(config.admission.pipelines)) {
-      if (!(name in config.pipelines) && name !== AD_HOC_PIPELINE)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['admission', 'pipelines', name],
-          message: 'names no pipeline',
-        });
-    }
-    if (config.webhooks.allowHttp) return;
-    for (const [name, schedule] of Object.entries(config.schedules)) {
-      const url = schedule.deliver && new URL(schedule.deliver.url);
-      if (url && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['schedules', name, 'deliver', 'url'],
-          message: 'must be https:// (http:// only to loopback, or with webhooks.allowHttp: true)',
-        });
-      }
-    }
+/** The config object around a given `providers` entry schema (no cross-field checks yet). */
+function configObjectSchema<P extends z.ZodType<ProviderSettings>>(providerSchema: P) {
+  return z.strictObject({
+    /** Provider name → its settings, in the schema of its family (`type`). */
+    providers: z.record(name, providerSchema),
+    models: z.record(chainName, modelSchema),
+    /** Default none: callers send ad-hoc chains only. */
+    pipelines: z.record(pipelineName, pipelineSchema).default({}),
+    breaker: breakerSettingsSchema.prefault({}),
+    /** Account-route cooling after a 429, shared by every pipeline. */
+    rateLimit: rateLimitSchema.prefault({}),
+    router: routerSchema.prefault({}),
+    aws: awsSchema.prefault({}),
+    /** Default: none, and authentication is off. */
+    auth: authSchema.optional(),
+    schedules: schedulesSchema,
+    jobs: jobsSchema.prefault({}),
+    limits: limitsSchema.prefault({}),
+    /** Rate limits and daily spend caps per caller key and pipeline. Default: none apply. */
+    admission: admissionSchema.prefault({}),
+    webhooks: webhooksSchema.prefault({}),
+    structuredOutput: structuredOutputSchema.prefault({}),
+    answerCache: answerCacheSchema.prefault({}),
+    /** `GET /metrics` in Prometheus text format. Default: off. */
+    metrics: metricsSchema.prefault({}),
+    /** `GET /status`, the live status page. Default: off. */
+    statusPage: statusPageSchema.prefault({}),
+    /** Browser origins allowed to call the gateway (CORS). Default: none. */
+    cors: corsSchema.prefault({}),
   });
+}
 
-/** A parsed config: every default filled. */
-export type SwitchyardConfig = z.output<typeof configSchema>;
-/** What a config file may hold: every defaulted field optional. */
-export type SwitchyardConfigInput = z.input<typeof configSchema>;
-export type ProviderConfig = z.infer<typeof providerSchema>;
+/**
+ * The whole config file's schema, its `providers` entries validated by `providerSchema` (the
+ * union of the registered families' schemas, built outside the core); also checks that webhooks
+ * are https:// outside loopback unless allowed.
+ */
+export function createConfigSchema<P extends z.ZodType<ProviderSettings>>(providerSchema: P) {
+  return (
+    configObjectSchema(providerSchema)
+      // A signed answer travels in clear text only where the operator said so, or on this machine.
+      .superRefine((config, ctx) => {
+        if (Object.hasOwn(config.pipelines, AD_HOC_PIPELINE))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['pipelines', AD_HOC_PIPELINE],
+            message: `'${AD_HOC_PIPELINE}' is reserved for ad-hoc chains (limit them under admission.pipelines.${AD_HOC_PIPELINE}); rename this pipeline`,
+          });
+        for (const name of Object.keys(config.admission.pipelines)) {
+          if (!(name in config.pipelines) && name !== AD_HOC_PIPELINE)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['admission', 'pipelines', name],
+              message: 'names no pipeline',
+            });
+        }
+        if (config.webhooks.allowHttp) return;
+        for (const [name, schedule] of Object.entries(config.schedules)) {
+          const url = schedule.deliver && new URL(schedule.deliver.url);
+          if (url && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['schedules', name, 'deliver', 'url'],
+              message: 'must be https:// (http:// only to loopback, or with webhooks.allowHttp: true)',
+            });
+          }
+        }
+      })
+  );
+}
+
+/** The config schema whose providers are validated by `P`. */
+export type ConfigSchema<P extends z.ZodType<ProviderSettings>> = ReturnType<typeof createConfigSchema<P>>;
+/**
+ * A parsed config: every default filled. The core reads only the neutral {@link ProviderSettings}
+ * of each provider; code that knows the families uses `SwitchyardConfig` of `lambda/config/switchyard-config.ts`.
+ */
+export type SwitchyardConfig<P extends ProviderSettings = ProviderSettings> = z.output<
+  ConfigSchema<z.ZodType<P>>
+>;
 export type ModelConfig = z.infer<typeof modelSchema>;
 export type PipelineConfig = z.infer<typeof pipelineSchema>;
 export type BreakerSettings = z.infer<typeof breakerSettingsSchema>;

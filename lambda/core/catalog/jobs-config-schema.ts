@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { chatCompletionBodySchema } from '../chat/chat-request-schema.js';
 import { envVarName, keyName, positiveInt } from './config-fields.js';
 import { scheduleExpressionSchema } from './schedule-expression.js';
+import { timeZoneSchema } from './time-zone.js';
 
 /** Webhook delivery settings shared by every schedule. */
 export const webhooksSchema = z.strictObject({
@@ -27,22 +28,42 @@ export const scheduledJobSchema = z.strictObject({
   request: chatCompletionBodySchema.omit({ stream: true, stream_options: true }),
 });
 
-export const scheduleSchema = z.strictObject({
-  /** EventBridge `rate(...)` or `cron(...)`. */
-  expression: scheduleExpressionSchema,
-  /** The pipeline every job of this schedule runs on. */
-  pipeline: z.string().min(1),
-  jobs: z.array(scheduledJobSchema).min(1, 'must hold at least one job'),
-  /** Spread the fan-out over this many seconds (0–900) to flatten the cron spike. Default 0. */
-  spreadSeconds: z.number().int().min(0).max(900).default(0),
-  /** Where answers go. Default: nowhere (read them with `GET /v1/jobs/{id}`). */
-  deliver: deliverSchema.optional(),
-  /**
-   * Names of the caller keys that may read this schedule's jobs with `GET /v1/jobs/{id}` (operator
-   * keys always may). Default none: with authentication on, only operators read them.
-   */
-  readers: z.array(keyName).default([]),
-});
+export const scheduleSchema = z
+  .strictObject({
+    /** EventBridge Scheduler `rate(...)` or `cron(...)`. */
+    expression: scheduleExpressionSchema,
+    /** IANA time zone a `cron(...)` is read in (EventBridge Scheduler follows its daylight saving). Default `UTC`. */
+    timezone: timeZoneSchema.default('UTC'),
+    /**
+     * EventBridge Scheduler's flexible time window, in minutes (1–1440): AWS starts the firing's
+     * fan-out at a moment of its choosing up to this long after the scheduled time. Default: off.
+     * A schedule spreads either this way or by `spreadSeconds`, never both.
+     */
+    flexibleWindowMinutes: z.number().int().min(1).max(1440).optional(),
+    /** The pipeline every job of this schedule runs on. */
+    pipeline: z.string().min(1),
+    jobs: z.array(scheduledJobSchema).min(1, 'must hold at least one job'),
+    /** Spread the fan-out over this many seconds (0–900) to flatten the cron spike. Default 0. */
+    spreadSeconds: z.number().int().min(0).max(900).default(0),
+    /** Where answers go. Default: nowhere (read them with `GET /v1/jobs/{id}`). */
+    deliver: deliverSchema.optional(),
+    /**
+     * Names of the caller keys that may read this schedule's jobs with `GET /v1/jobs/{id}` (operator
+     * keys always may). Default none: with authentication on, only operators read them.
+     */
+    readers: z.array(keyName).default([]),
+  })
+  // Two random delays on one firing: the window moves the whole fan-out, then the spread moves each
+  // job again, so no one could say when a job starts. One of them per schedule (docs/jobs.md).
+  .superRefine((schedule, ctx) => {
+    if (schedule.flexibleWindowMinutes !== undefined && schedule.spreadSeconds > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['flexibleWindowMinutes'],
+        message:
+          'a schedule spreads by flexibleWindowMinutes or by spreadSeconds, not both: remove one (or set spreadSeconds to 0)',
+      });
+  });
 
 /** Schedule name → schedule. Default none. */
 export const schedulesSchema = z

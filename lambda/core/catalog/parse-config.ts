@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { ConfigError } from '../errors.js';
-import { configSchema, type SwitchyardConfig } from './config-schema.js';
+import type { SwitchyardConfig } from './config-schema.js';
 
 /** `models.gpt-mini.price` — keys that are not plain identifiers are bracketed: `models["a.b"]`. */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
@@ -68,25 +68,42 @@ function checkReferences(config: SwitchyardConfig): void {
   }
 }
 
-/**
- * Validates a parsed config object. Throws `ConfigError` naming the first bad field (and listing
- * up to five problems), so start-up fails with one readable line.
- */
-export function parseConfig(raw: unknown): SwitchyardConfig {
-  const result = configSchema.safeParse(raw);
-  if (!result.success) throw describeIssues(result.error.issues);
-  checkReferences(result.data);
-  return result.data;
+/** Parses config objects and config JSON text against one config schema. */
+export interface ConfigParser<C extends SwitchyardConfig> {
+  /**
+   * Validates a parsed config object. Throws `ConfigError` naming the first bad field (and listing
+   * up to five problems), so start-up fails with one readable line.
+   */
+  parseConfig(raw: unknown): C;
+  /** Parses config JSON text; `source` (a file path) appears in the error when the JSON is broken. */
+  parseConfigText(text: string, source: string): C;
 }
 
-/** Parses config JSON text; `source` (a file path) appears in the error when the JSON is broken. */
-export function parseConfigText(text: string, source: string): SwitchyardConfig {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new ConfigError('', `${source} is not valid JSON: ${detail}`, { cause: error });
-  }
-  return parseConfig(raw);
+/**
+ * The config parser of `schema` (from `createConfigSchema`, with the registered provider
+ * families). `check` runs after the references are checked, for the rules the families add
+ * (e.g. which provider types serve embeddings); it throws `ConfigError`. Default: none.
+ */
+export function createConfigParser<C extends SwitchyardConfig>(
+  schema: z.ZodType<C, unknown>,
+  check: (config: C) => void = () => {},
+): ConfigParser<C> {
+  const parseConfig = (raw: unknown): C => {
+    const result = schema.safeParse(raw);
+    if (!result.success) throw describeIssues(result.error.issues);
+    checkReferences(result.data);
+    check(result.data);
+    return result.data;
+  };
+  const parseConfigText = (text: string, source: string): C => {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new ConfigError('', `${source} is not valid JSON: ${detail}`, { cause: error });
+    }
+    return parseConfig(raw);
+  };
+  return { parseConfig, parseConfigText };
 }

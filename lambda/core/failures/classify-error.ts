@@ -1,8 +1,9 @@
 /**
  * The failure matrix of docs/design.md#the-failure-matrix: turns whatever a provider SDK threw into one {@link FailureClass}.
  *
- * Pure and duck-typed: `lambda/core` may not import `openai` or the AWS SDK, so errors are read by
- * shape (`status`, `$metadata.httpStatusCode`, `name`, `code`, `cause`), never by `instanceof`.
+ * Pure and duck-typed: `lambda/core` imports no provider SDK, so errors are read by shape
+ * (`status`, `$metadata.httpStatusCode`, `name`, `code`, `cause`), never by `instanceof`. The
+ * names, codes and sentences each provider family uses come in as a {@link FailureSignals} table.
  * When nothing is recognised the answer is `unavailable`: falling back is the safe default, while
  * a wrong "stop" class would fail a request that another model could have served.
  */
@@ -12,19 +13,16 @@ import { type ErrorNode, errorChain, extractStatus, readProperty } from './extra
 import { FAILURE_CLASSES, type FailureClass } from './failure-class.js';
 import {
   CANCEL_CODES,
-  CODES,
   CONTENT_POLICY,
   CONTEXT_LENGTH,
+  type FailureSignals,
   GENERIC,
   GENERIC_REQUEST_CODES,
-  MODEL_MISSING,
-  NAMED,
+  GENERIC_SIGNALS,
   NETWORK_CODES,
   PASS_THROUGH,
   REQUEST,
   TIMEOUT_CODES,
-  TRANSPORT_MESSAGES,
-  TRANSPORT_NAMES,
 } from './failure-signals.js';
 import { redactSecrets } from './redact-secrets.js';
 import { extractRetryAfterMs } from './retry-after.js';
@@ -53,6 +51,11 @@ export interface ClassifyOptions {
    * when absent, message text never decides a quarantine class.
    */
   callerInput?: unknown;
+  /**
+   * The evidence tables to judge by: the family's rows plus the generic ones (`withSignals`).
+   * Default {@link GENERIC_SIGNALS}: statuses, Node transport codes and message patterns only.
+   */
+  signals?: FailureSignals | undefined;
 }
 
 /** Longest message a {@link Classification} carries, in characters. */
@@ -62,7 +65,7 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-/** `name` and constructor name: openai errors keep `name === 'Error'` and differ only by class. */
+/** `name` and constructor name: some SDKs' errors keep `name === 'Error'` and differ only by class. */
 function typeNames(value: object): string[] {
   const ctor = readProperty(value, 'constructor');
   return [text(readProperty(value, 'name')), text(readProperty(ctor, 'name'))].filter(
@@ -71,8 +74,8 @@ function typeNames(value: object): string[] {
 }
 
 /**
- * `code` and `type` of each error, of the JSON error body openai keeps in `error`, and of the
- * error inside Anthropic's envelope (`{type: "error", error: {type, message}}`), whose own
+ * `code` and `type` of each error, of the JSON error body an SDK keeps in `error`, and of the
+ * error inside an envelope (`{type: "error", error: {type, message}}`), whose own
  * `type: "error"` says nothing and is left out.
  */
 function codesOf(value: object): string[] {
@@ -85,12 +88,12 @@ function codesOf(value: object): string[] {
 function upstreamMessage(nodes: readonly ErrorNode[], status: number | undefined): string | undefined {
   for (const { value } of nodes) {
     const envelope = readProperty(value, 'error');
-    // openai keeps `{message}` in `error`; Anthropic's SDK keeps the whole `{type, error: {message}}`.
+    // Some SDKs keep `{message}` in `error`; others keep a whole envelope `{type, error: {message}}`.
     const body =
       text(readProperty(envelope, 'message')) ??
       text(readProperty(readProperty(envelope, 'error'), 'message'));
     const own = text(readProperty(value, 'message')) ?? text(readProperty(value, 'Message'));
-    // openai prefixes the status ("400 This model's maximum…"); the caller gets the status separately.
+    // Some SDKs prefix the status ("400 This model's maximum…"); the caller gets the status separately.
     const message = body ?? (status === undefined ? own : own?.replace(new RegExp(`^${status} `), ''));
     if (message !== undefined) return message;
   }
@@ -101,9 +104,14 @@ function upstreamMessage(nodes: readonly ErrorNode[], status: number | undefined
  * A misconfigured route told only by the message: the error carries no specific code, the message
  * starts with a known provider sentence, and that sentence is not something the caller wrote.
  */
-function modelMissingByMessage(codes: readonly string[], message: string, callerInput: unknown): boolean {
+function modelMissingByMessage(
+  codes: readonly string[],
+  message: string,
+  callerInput: unknown,
+  signals: FailureSignals,
+): boolean {
   if (codes.some((code) => !GENERIC_REQUEST_CODES.has(code))) return false;
-  for (const rule of MODEL_MISSING) {
+  for (const rule of signals.modelMissing) {
     const match = rule.exec(message);
     if (match && !couldBeCallerText(match[0], callerInput)) return true;
   }
@@ -115,16 +123,21 @@ function modelMissingByMessage(codes: readonly string[], message: string, caller
  * may pick a stop class (they cost only the caller's own request), but a quarantine class only
  * through {@link modelMissingByMessage}.
  */
-function refineRequest(codes: readonly string[], message: string, callerInput: unknown): FailureClass {
+function refineRequest(
+  codes: readonly string[],
+  message: string,
+  callerInput: unknown,
+  signals: FailureSignals,
+): FailureClass {
   for (const code of codes) {
-    const byCode = CODES.get(code);
+    const byCode = signals.codes.get(code);
     if (byCode === 'context_length' || byCode === 'content_policy' || byCode === 'model_not_found') {
       return byCode;
     }
   }
   if (CONTENT_POLICY.some((rule) => rule.test(message))) return 'content_policy';
   if (CONTEXT_LENGTH.some((rule) => rule.test(message))) return 'context_length';
-  if (modelMissingByMessage(codes, message, callerInput)) return 'model_not_found';
+  if (modelMissingByMessage(codes, message, callerInput, signals)) return 'model_not_found';
   return 'invalid_request';
 }
 
@@ -133,18 +146,20 @@ function byStatus(
   codes: readonly string[],
   message: string,
   callerInput: unknown,
+  signals: FailureSignals,
 ): FailureClass {
-  if (status === 429) return codes.includes('insufficient_quota') ? 'upstream_auth' : 'rate_limited';
+  if (status === 429)
+    return codes.some((code) => signals.quotaCodes.has(code)) ? 'upstream_auth' : 'rate_limited';
   if (status === 408) return 'timeout';
   // 402 is our account's billing (out of credits): quarantine and alert, never the caller's fault.
   if (status === 401 || status === 402 || status === 403) return 'upstream_auth';
   if (status === 404) return 'model_not_found';
   if (status >= 500) return 'unavailable';
-  return refineRequest(codes, message, callerInput);
+  return refineRequest(codes, message, callerInput, signals);
 }
 
 /** Class of one error object judged by transport signals: Node `code`, then `name`, then message. */
-function transportClass(value: object): FailureClass | undefined {
+function transportClass(value: object, signals: FailureSignals): FailureClass | undefined {
   const code = readProperty(value, 'code');
   // The code goes first: Smithy renames ECONNRESET/EPIPE errors to `TimeoutError` to mark them retryable.
   if (typeof code === 'string') {
@@ -155,11 +170,11 @@ function transportClass(value: object): FailureClass | undefined {
     }
   }
   for (const name of typeNames(value)) {
-    const byName = TRANSPORT_NAMES.get(name);
+    const byName = signals.transportNames.get(name);
     if (byName !== undefined) return byName;
   }
   const message = readProperty(value, 'message');
-  return typeof message === 'string' ? TRANSPORT_MESSAGES.get(message) : undefined;
+  return typeof message === 'string' ? signals.transportMessages.get(message) : undefined;
 }
 
 /** The class a `ProviderError`-like error already carries: an adapter decided, so it is kept. */
@@ -174,25 +189,26 @@ function decide(
   status: number | undefined,
   message: string,
   callerInput: unknown,
+  signals: FailureSignals,
 ): FailureClass {
   const codes = nodes.flatMap((node) => codesOf(node.value));
   for (const { value } of nodes) {
     for (const name of typeNames(value)) {
-      const named = NAMED.get(name);
-      if (named === REQUEST) return refineRequest(codes, message, callerInput);
+      const named = signals.named.get(name);
+      if (named === REQUEST) return refineRequest(codes, message, callerInput, signals);
       if (named !== undefined) return named;
     }
   }
-  if (status !== undefined && status >= 400) return byStatus(status, codes, message, callerInput);
+  if (status !== undefined && status >= 400) return byStatus(status, codes, message, callerInput, signals);
   for (const code of codes) {
-    const byCode = CODES.get(code);
-    if (byCode === REQUEST) return refineRequest(codes, message, callerInput);
+    const byCode = signals.codes.get(code);
+    if (byCode === REQUEST) return refineRequest(codes, message, callerInput, signals);
     if (byCode !== undefined) return byCode;
   }
   // The deepest recognised error is the root cause: AbortError(cause: TimeoutError) timed out.
   let best: { failureClass: FailureClass; depth: number } | undefined;
   for (const { value, depth } of nodes) {
-    const found = transportClass(value);
+    const found = transportClass(value, signals);
     if (found !== undefined && (best === undefined || depth > best.depth)) {
       best = { failureClass: found, depth };
     }
@@ -218,8 +234,8 @@ function firstNodeCode(nodes: readonly ErrorNode[]): string | undefined {
 /**
  * Classifies a failed upstream call by the failure matrix of docs/design.md#the-failure-matrix.
  *
- * Order of evidence: a `failureClass` already carried by a `ProviderError`-like error; AWS SDK
- * exception names (Bedrock's statuses are ambiguous); the HTTP status (refined for 4xx by the
+ * Order of evidence: a `failureClass` already carried by a `ProviderError`-like error; the
+ * family's exception names (some upstreams' statuses are ambiguous); the HTTP status (refined for 4xx by the
  * upstream code and message: context window, content policy, misconfigured model id); an error
  * `code` without status (stream error events); finally transport signals — Node `code`, error
  * `name` — where the deepest error in the `cause` chain wins. Anything else is `unavailable`.
@@ -240,7 +256,7 @@ export function classifyError(error: unknown, nowMs: number, options: ClassifyOp
   const carrier = nodes.find((node) => carriedClass(node.value) !== undefined)?.value;
   const failureClass =
     (carrier === undefined ? undefined : carriedClass(carrier)) ??
-    decide(nodes, status, upstream ?? '', options.callerInput);
+    decide(nodes, status, upstream ?? '', options.callerInput, options.signals ?? GENERIC_SIGNALS);
 
   const detail = status ?? firstNodeCode(nodes);
   const generic = detail === undefined ? GENERIC[failureClass] : `${GENERIC[failureClass]} (${detail})`;

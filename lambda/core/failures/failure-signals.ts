@@ -1,66 +1,13 @@
 /**
- * The evidence tables of the failure matrix: exception names, error codes, message patterns and
- * transport signals, each mapped to a failure class. Data only; `classify-error.ts` applies them.
+ * The evidence tables of the failure matrix that belong to no provider family: message patterns,
+ * Node transport codes and names, each mapped to a failure class, and the {@link FailureSignals}
+ * shape in which each family brings its own rows. Data only; `classify-error.ts` applies them.
  */
 import type { FailureClass } from './failure-class.js';
 
-/** Marks the AWS exceptions whose class depends on the message, like a plain 400. */
+/** Marks the exception names and codes whose class depends on the message, like a plain 400. */
 export const REQUEST = 'request';
 export type Verdict = FailureClass | typeof REQUEST;
-
-/**
- * AWS SDK exception names and the few decisive `openai` class names. Names win over the status
- * because Bedrock's statuses mislead: ServiceQuotaExceededException is a 400 (a quota, not a bad
- * request), ModelNotReadyException a 429 (capacity, not our rate), ModelErrorException a 424.
- */
-export const NAMED: ReadonlyMap<string, Verdict> = new Map<string, Verdict>([
-  ['ThrottlingException', 'rate_limited'],
-  ['TooManyRequestsException', 'rate_limited'],
-  ['ServiceQuotaExceededException', 'rate_limited'],
-  ['ModelNotReadyException', 'unavailable'],
-  ['ServiceUnavailableException', 'unavailable'],
-  ['InternalServerException', 'unavailable'],
-  ['InternalFailure', 'unavailable'],
-  ['ModelErrorException', 'unavailable'],
-  ['ModelStreamErrorException', 'unavailable'],
-  ['ModelTimeoutException', 'timeout'],
-  ['AccessDeniedException', 'upstream_auth'],
-  ['UnrecognizedClientException', 'upstream_auth'],
-  ['ExpiredTokenException', 'upstream_auth'],
-  ['InvalidSignatureException', 'upstream_auth'],
-  ['CredentialsProviderError', 'upstream_auth'],
-  ['ResourceNotFoundException', 'model_not_found'],
-  ['ValidationException', REQUEST],
-  ['ConflictException', REQUEST],
-  ['ContentFilterFinishReasonError', 'content_policy'],
-  ['LengthFinishReasonError', 'malformed_response'],
-]);
-
-/**
- * Error codes (OpenAI `code` / `type`, Anthropic `error.type`) that decide the class when no
- * status does (stream error events); the stop and quarantine ones also refine a 4xx.
- */
-export const CODES: ReadonlyMap<string, Verdict> = new Map<string, Verdict>([
-  ['context_length_exceeded', 'context_length'],
-  ['content_filter', 'content_policy'],
-  ['content_policy_violation', 'content_policy'],
-  ['model_not_found', 'model_not_found'],
-  // Billing, not a transient limit: it will not clear in a breaker window and needs a human.
-  ['insufficient_quota', 'upstream_auth'],
-  ['invalid_api_key', 'upstream_auth'],
-  ['rate_limit_exceeded', 'rate_limited'],
-  ['server_error', 'unavailable'],
-  ['overloaded_error', 'unavailable'],
-  ['invalid_request_error', REQUEST],
-  // Anthropic's error types (the envelope's `error.type`).
-  ['rate_limit_error', 'rate_limited'],
-  ['api_error', 'unavailable'],
-  ['authentication_error', 'upstream_auth'],
-  ['permission_error', 'upstream_auth'],
-  ['billing_error', 'upstream_auth'],
-  ['not_found_error', 'model_not_found'],
-  ['request_too_large', REQUEST],
-]);
 
 export const CONTENT_POLICY = [
   /content[ _-]?(?:filter|policy|management polic)/i,
@@ -74,19 +21,6 @@ export const CONTEXT_LENGTH = [
   /\b(?:input|prompt) is too long\b|too many (?:input |prompt )?tokens/i,
   /\btokens?\b.{0,80}\bexceeds?\b.{0,60}\b(?:limit|maximum|max)\b|\binput length\b.{0,40}\bexceeds?\b/i,
   /reduce the length of (?:the|your) (?:messages|prompt|input)|max_tokens is too large/i,
-];
-/**
- * Whole provider sentences that mean the route is misconfigured (model id wrong or retired) when
- * a 400 carries no code of its own. Anchored at the start of the upstream message: the provider
- * writes these first, while echoed request text comes after a prefix of the provider's. The match
- * is still refused when the caller could have written it (`couldBeCallerText`).
- */
-export const MODEL_MISSING = [
-  /^(?:the )?provided model identifier is invalid\b/i,
-  /^invocation of model id \S{1,200} with on-demand throughput isn.t supported\b/i,
-  /^this model version has reached the end of its life\b/i,
-  /^(?:the )?model [`'"]?[\w.:/@-]{1,200}[`'"]? (?:does not exist|is not found|not found)\b/i,
-  /^[`'"]?[\w.:/@-]{1,200}[`'"]? is not a valid model id\b/i,
 ];
 /**
  * Error codes / types that say only "bad request": they leave room for the message to refine the
@@ -115,30 +49,78 @@ export const NETWORK_CODES = new Set([
   'ENETDOWN',
   'ERR_STREAM_PREMATURE_CLOSE',
 ]);
-export const TRANSPORT_NAMES: ReadonlyMap<string, FailureClass> = new Map<string, FailureClass>([
+/** Transport error names every Node client may raise: DOM and undici's, parse failures. */
+const TRANSPORT_NAMES: ReadonlyMap<string, FailureClass> = new Map<string, FailureClass>([
   ['TimeoutError', 'timeout'],
-  ['APIConnectionTimeoutError', 'timeout'],
   ['ConnectTimeoutError', 'timeout'],
   ['HeadersTimeoutError', 'timeout'],
   ['BodyTimeoutError', 'timeout'],
   ['AbortError', 'cancelled'],
-  ['APIUserAbortError', 'cancelled'],
   ['RequestAbortedError', 'cancelled'],
-  ['APIConnectionError', 'network'],
   ['SocketError', 'network'],
   ['SyntaxError', 'malformed_response'],
   ['ZodError', 'malformed_response'],
 ]);
+
 /**
- * Default messages of openai's connection errors, which do not set `name`: they still classify
- * when a minifying bundler has renamed the classes.
+ * One provider family's evidence (its rows of the failure matrix), or the generic rows every
+ * classification uses. The families keep theirs in `lambda/families/<family>/`; the caller of
+ * `classifyError` passes the table that fits the error's origin.
  */
-export const TRANSPORT_MESSAGES: ReadonlyMap<string, FailureClass> = new Map<string, FailureClass>([
-  ['Request timed out.', 'timeout'],
-  ['Request was aborted.', 'cancelled'],
-  ['Connection error.', 'network'],
-  ['fetch failed', 'network'],
-]);
+export interface FailureSignals {
+  /**
+   * Exception and class names. They win over the status, because some upstreams' statuses
+   * mislead (a quota reported as a 400, capacity as a 429). {@link REQUEST} marks the names whose
+   * class depends on the message, like a plain 400.
+   */
+  readonly named: ReadonlyMap<string, Verdict>;
+  /**
+   * Error codes and types (an error body's `code` / `type`) that decide the class when no status
+   * does (stream error events); the stop and quarantine ones also refine a 4xx.
+   */
+  readonly codes: ReadonlyMap<string, Verdict>;
+  /** Codes that make a 429 a billing problem (`upstream_auth`), not a transient rate limit. */
+  readonly quotaCodes: ReadonlySet<string>;
+  /**
+   * Whole upstream sentences that mean the route is misconfigured (model id wrong or retired)
+   * when a 400 carries no code of its own. Anchored at the start of the upstream message: the
+   * upstream writes these first, while echoed request text comes after a prefix of its own. The
+   * match is still refused when the caller could have written it (`couldBeCallerText`).
+   */
+  readonly modelMissing: readonly RegExp[];
+  /** Transport error names (a client library's connection and timeout classes). */
+  readonly transportNames: ReadonlyMap<string, FailureClass>;
+  /** Default messages of transport errors that set no `name`: they classify even when a bundler renamed the classes. */
+  readonly transportMessages: ReadonlyMap<string, FailureClass>;
+}
+
+/** The rows no family owns: Node and undici transport signals. Every table built by {@link withSignals} holds them. */
+export const GENERIC_SIGNALS: FailureSignals = {
+  named: new Map(),
+  codes: new Map(),
+  quotaCodes: new Set(),
+  modelMissing: [],
+  transportNames: TRANSPORT_NAMES,
+  transportMessages: new Map<string, FailureClass>([['fetch failed', 'network']]),
+};
+
+/**
+ * The generic rows plus each table's, in order (a later table's row for the same key wins).
+ * Families build their table with it; a family that reuses another's adapter passes both.
+ */
+export function withSignals(...tables: readonly Partial<FailureSignals>[]): FailureSignals {
+  const all = [GENERIC_SIGNALS, ...tables];
+  const maps = <V>(pick: (table: Partial<FailureSignals>) => ReadonlyMap<string, V> | undefined) =>
+    new Map(all.flatMap((table) => [...(pick(table) ?? [])]));
+  return {
+    named: maps((table) => table.named),
+    codes: maps((table) => table.codes),
+    quotaCodes: new Set(all.flatMap((table) => [...(table.quotaCodes ?? [])])),
+    modelMissing: all.flatMap((table) => table.modelMissing ?? []),
+    transportNames: maps((table) => table.transportNames),
+    transportMessages: maps((table) => table.transportMessages),
+  };
+}
 
 export const GENERIC: Readonly<Record<FailureClass, string>> = {
   rate_limited: 'upstream rate limited',

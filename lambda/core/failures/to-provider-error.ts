@@ -1,10 +1,11 @@
 import { AttemptTimeout } from './attempt-timeout.js';
 import { classifyError } from './classify-error.js';
+import type { FailureSignals } from './failure-signals.js';
 import { ProviderError } from './provider-error.js';
 
 /** What is known of a failed attempt when its error is turned into a `ProviderError`. */
 export interface FailedAttempt {
-  /** Provider name from the config, e.g. `openai`. */
+  /** Provider name from the config, e.g. `main`. */
   provider: string;
   /** Model key from the catalog, e.g. `gpt-mini` (never the raw upstream id). */
   model: string;
@@ -14,6 +15,11 @@ export interface FailedAttempt {
   nowMs: number;
   /** The caller's request, so an echo of it never quarantines the route (`CallOptions.callerInput`). */
   callerInput?: unknown;
+  /**
+   * The evidence to classify by: the family's signal table (its rows plus the generic ones).
+   * Default: the generic rows only (the router's view of a model that broke its contract).
+   */
+  signals?: FailureSignals | undefined;
 }
 
 /**
@@ -44,7 +50,10 @@ export function toProviderError(thrown: unknown, attempt: FailedAttempt): Provid
   }
   if (thrown instanceof AttemptTimeout) return timedOut(thrown, attempt, thrown);
   if (thrown instanceof ProviderError) return thrown;
-  const classified = classifyError(thrown, attempt.nowMs, { callerInput: attempt.callerInput });
+  const classified = classifyError(thrown, attempt.nowMs, {
+    callerInput: attempt.callerInput,
+    signals: attempt.signals,
+  });
   return new ProviderError({
     provider,
     model,

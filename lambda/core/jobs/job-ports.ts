@@ -72,9 +72,13 @@ export interface JobAdmission {
   /**
    * Takes over the POST's reservation when the run has one; else reserves the run under its
    * key's and pipeline's limits. `end` settles it once the run is over (its ledger lines carry
-   * the job id). A refusal says which code and when the limit has room again.
+   * the job id) and resolves once the settlement is written: the worker's invocation must not end
+   * (and the container freeze) with it under way. Never rejects. A refusal says which code and
+   * when the limit has room again.
    */
   admit(
     run: JobRunRequest,
-  ): Promise<{ ok: true; end(): void } | { ok: false; code: string; resetAt: number; message: string }>;
+  ): Promise<
+    { ok: true; end(): Promise<void> } | { ok: false; code: string; resetAt: number; message: string }
+  >;
 }

@@ -9,7 +9,10 @@ import type { TerminalReason } from '../ledger/ledger-entry.js';
  * failure such as an invalid request), or back to `retrying` when every route failed; SQS then
  * redelivers it and, after `maxReceiveCount`, parks it in the dead-letter queue.
  */
-export type JobStatus = 'queued' | 'running' | 'retrying' | 'succeeded' | 'failed';
+/** Every status a job record can be in, as stored. */
+export const JOB_STATUSES = ['queued', 'running', 'retrying', 'succeeded', 'failed'] as const;
+
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** One run of a job through the router, as its attempt ledger summarised it. */
 export interface JobRun {

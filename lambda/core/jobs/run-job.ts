@@ -141,7 +141,7 @@ async function runClaimed(jobId: string, record: JobRecord, deps: RunJobDeps): P
     });
     return await recordRun(jobId, record, target.pipeline, result, deps);
   } finally {
-    if (admitted?.ok) admitted.end();
+    if (admitted?.ok) await admitted.end();
   }
 }
 

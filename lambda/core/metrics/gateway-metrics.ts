@@ -4,14 +4,11 @@
  * ledger lines it counts never disagree. Breaker gauges are read from the breakers when scraped.
  */
 import type { BreakerOpened } from '../breaker/breakers.js';
-import { isAdHoc, stateScope } from '../catalog/ad-hoc-chains.js';
 import type { BreakerView } from '../gateway/gateway.js';
 import type { AttemptLedgerEntry, LedgerEntry, RequestLedgerEntry } from '../ledger/ledger-entry.js';
+import { createMetricDimensions, type MetricDimensions } from './metric-dimensions.js';
 import { createCounter, createHistogram } from './metric-series.js';
 import type { MetricFamily } from './prometheus-text.js';
-
-/** The pipeline label: ad-hoc chains are callers' free text, so they share one label value. */
-export const AD_HOC_LABEL = '(ad-hoc)';
 
 export interface GatewayMetrics {
   /** Counts one ledger line. */
@@ -24,14 +21,16 @@ export interface GatewayMetrics {
 
 /**
  * `latencyBucketsMs`: the histograms' upper bounds in ms (config `metrics.latencyBucketsMs`);
- * `scopeOf`: the name a pipeline's series are kept under (default `stateScope`), so only
- * configured names, one per override variable and `(ad-hoc)` ever become label values.
+ * `dimensions`: the rule every `pipeline` and `model`/`route` label value goes through, the same as
+ * the CloudWatch metrics' (`metric-dimensions.ts`; default: pipelines by `stateScope`, any model),
+ * so only configured names, one per override variable and `(ad-hoc)` ever become label values.
  */
 export function createGatewayMetrics(
   latencyBucketsMs: readonly number[],
-  scopeOf: (pipeline: string) => string = stateScope,
+  dimensions: MetricDimensions = createMetricDimensions(),
 ): GatewayMetrics {
-  const pipelineLabel = (pipeline: string) => (isAdHoc(pipeline) ? AD_HOC_LABEL : scopeOf(pipeline));
+  const pipelineLabel = dimensions.pipeline;
+  const modelLabel = dimensions.model;
   const seconds = latencyBucketsMs.map((ms) => ms / 1000);
   const requests = createCounter(
     'switchyard_requests_total',
@@ -65,7 +64,7 @@ export function createGatewayMetrics(
   );
 
   const onAttempt = (e: AttemptLedgerEntry) => {
-    const route = { pipeline: pipelineLabel(e.pipeline), model: e.model, provider: e.provider };
+    const route = { pipeline: pipelineLabel(e.pipeline), model: modelLabel(e.model), provider: e.provider };
     attempts.inc({ ...route, action: e.action, outcome: e.outcome });
     attemptSeconds.observe(route, e.latencyMs / 1000);
     if (e.costUsd !== undefined) spend.inc(route, e.costUsd);
@@ -83,7 +82,11 @@ export function createGatewayMetrics(
   return {
     record: (entry) => (entry.type === 'attempt' ? onAttempt(entry) : onRequest(entry)),
     opened: (event) =>
-      openings.inc({ pipeline: pipelineLabel(event.pipeline), route: event.model, reason: event.reason }),
+      openings.inc({
+        pipeline: pipelineLabel(event.pipeline),
+        route: modelLabel(event.model),
+        reason: event.reason,
+      }),
     families: (breakers) => [
       requests.family(),
       requestSeconds.family(),

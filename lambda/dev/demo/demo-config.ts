@@ -2,8 +2,8 @@
  * The gateway config of the demo: the simulated providers on loopback, one model per provider,
  * the main pipeline and the cron pipelines on the same chain, breaker times scaled down.
  */
-import type { SwitchyardConfig } from '../../core/catalog/config-schema.js';
-import { parseConfig } from '../../core/catalog/parse-config.js';
+import type { SwitchyardConfig } from '../../config/switchyard-config.js';
+import { parseConfig } from '../../config/switchyard-config.js';
 import { SwitchyardError } from '../../core/errors.js';
 import { type DemoScenario, demoPipelines } from './demo-scenario.js';
 

@@ -1,10 +1,11 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { SwitchyardError } from '../../core/errors.js';
-import type { JobRecord, JobResult, JobRun, JobStatus } from '../../core/jobs/job.js';
+import { JOB_STATUSES, type JobRecord, type JobResult, type JobRun } from '../../core/jobs/job.js';
 import type { ClaimResult, JobStore } from '../../core/jobs/job-ports.js';
 import type { JobQuota } from '../../core/jobs/job-quota.js';
+import { isFinished } from '../../core/jobs/job-transitions.js';
 import type { Clock } from '../../core/time.js';
+import { MalformedJobError } from '../malformed-job-error.js';
 import { putJobAlias, readJobAlias } from './dynamodb-job-aliases.js';
 import { JOB_TABLE_KEYS } from './dynamodb-job-keys.js';
 import { releaseQuotaSlot, takeQuotaSlot } from './dynamodb-job-quota.js';
@@ -21,31 +22,11 @@ export interface DynamoDbJobStoreOptions {
   clock?: Clock | undefined;
 }
 
-/** A stored item that lacks what the transitions rely on: written by hand or by another version. */
-export class JobItemError extends SwitchyardError {
-  constructor(
-    readonly jobId: string,
-    readonly issue: string,
-  ) {
-    super(`job item '${jobId}' is malformed: ${issue}`);
-    this.name = 'JobItemError';
-  }
-}
-
-const STATUSES = [
-  'queued',
-  'running',
-  'retrying',
-  'succeeded',
-  'failed',
-] as const satisfies readonly JobStatus[];
-const FINISHED: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed']);
-
 // Read at the edge: only what the store's own decisions depend on is checked; the rest of the
 // item is what `create` wrote from a JobRecord.
 const itemShape = z.looseObject({
   jobId: z.string().min(1),
-  status: z.enum(STATUSES),
+  status: z.enum(JOB_STATUSES),
   runs: z.array(z.unknown()),
   [JOB_TABLE_KEYS.ttlAttribute]: z.number(),
 });
@@ -67,9 +48,10 @@ function toRecord(item: Record<string, unknown>): JobRecord {
   const parsed = itemShape.safeParse(item);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new JobItemError(
+    throw new MalformedJobError(
       String(item[JOB_TABLE_KEYS.partitionKey]),
       `${issue?.path.join('.')}: ${issue?.message}`,
+      'item',
     );
   }
   return parsed.data as unknown as JobRecord;
@@ -182,7 +164,7 @@ export class DynamoDbJobStore implements JobStore {
     // The condition failed: one consistent read tells why.
     const record = await this.read(jobId, now);
     if (!record) return { kind: 'missing' };
-    if (FINISHED.has(record.status)) return { kind: 'finished', record };
+    if (isFinished(record.status)) return { kind: 'finished', record };
     // A live lease, or a state that changed between the two calls: either way, later.
     return { kind: 'busy' };
   }

@@ -1,18 +1,15 @@
-import * as z from 'zod';
 import { powertoolsLogger } from '../../aws/powertools-evidence.js';
 import { ConfigError } from '../../core/errors.js';
 import { type FanOutResult, fanOutSchedule } from '../../core/jobs/fan-out-schedule.js';
 import { type AwsContainer, awsJobs } from '../../wiring/aws-container.js';
 import { systemClock, systemRandom } from '../../wiring/system-time.js';
-
-/** What the EventBridge rule sends: `RuleTargetInput.fromObject({schedule, time: EventField.time})`. */
-export const scheduleEventSchema = z.object({
-  schedule: z.string().min(1),
-  time: z.iso.datetime({ offset: true }),
-});
+import { parseScheduleEvent } from './schedule-event.js';
 
 export interface Scheduler {
-  /** Fans one firing out; throws on an event or schedule it cannot serve (EventBridge then retries). */
+  /**
+   * Fans one firing out; throws on an event or schedule it cannot serve (Lambda then retries the
+   * asynchronous invocation, and parks it in the schedule dead-letter queue after that).
+   */
   fire(event: unknown): Promise<FanOutResult & { schedule: string; time: string }>;
 }
 
@@ -24,12 +21,13 @@ export function createScheduler(container: AwsContainer): Scheduler {
   const log = powertoolsLogger(container.logger);
   return {
     async fire(event) {
-      const parsed = scheduleEventSchema.safeParse(event);
-      if (!parsed.success)
-        throw new ConfigError('event', `not a schedule event: ${parsed.error.issues[0]?.message}`);
-      const { schedule: name, time } = parsed.data;
+      const parsed = parseScheduleEvent(event);
+      if (!parsed.ok) throw new ConfigError('event', `not a schedule event: ${parsed.problem}`);
+      const { schedule: name, time, source, executionId, attempt } = parsed.firing;
       const schedule = container.config.schedules[name];
       if (!schedule) throw new ConfigError(`schedules.${name}`, 'no such schedule in the bundled config');
+      // Both event shapes key on the scheduled time, so the one firing an old rule and a new
+      // schedule both deliver during the switching deploy makes one set of jobs.
       const result = await fanOutSchedule(schedule, name, time, {
         store: jobs.store,
         queue: jobs.queue,
@@ -40,6 +38,9 @@ export function createScheduler(container: AwsContainer): Scheduler {
       log.info('schedule fanned out', {
         schedule: name,
         time,
+        source,
+        ...(executionId === undefined ? {} : { executionId }),
+        ...(attempt === undefined ? {} : { attempt }),
         enqueued: result.enqueued.length,
         duplicates: result.duplicates.length,
       });

@@ -6,7 +6,7 @@ import {
   createDocumentClient,
   isAwsEndpoint,
 } from '../../aws/dynamodb-client.js';
-import type { SwitchyardConfig } from '../../core/catalog/config-schema.js';
+import type { SwitchyardConfig } from '../../config/switchyard-config.js';
 import { ConfigError } from '../../core/errors.js';
 import type { JobQueue, JobStore } from '../../core/jobs/job-ports.js';
 import type { Logger } from '../../core/logger.js';

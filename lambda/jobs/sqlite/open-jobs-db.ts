@@ -68,12 +68,13 @@ CREATE INDEX IF NOT EXISTS job_messages_by_handle ON job_messages (handle);
 const SQLITE_WARNING = /^SQLite is an experimental feature/;
 
 /**
- * Loads `node:sqlite` without its one-time ExperimentalWarning. Node 22 prints
- * "SQLite is an experimental feature and might change at any time" on stderr when the module is
- * first loaded; `serve` would show it on every start although nothing is wrong, and
+ * Loads `node:sqlite` without its one-time ExperimentalWarning. Node 24 before 24.15 (and 22)
+ * print "SQLite is an experimental feature and might change at any time" on stderr when the
+ * module is first loaded; `serve` would show it on every start although nothing is wrong, and
  * `--no-warnings` would hide every other warning too. So only that one warning, only while this
- * module loads, is dropped; every other warning passes through. On a Node where sqlite is stable
- * the warning never comes and the filter does nothing.
+ * module loads, is dropped; every other warning passes through. The Node the project installs
+ * (24.22.3; 24.18.1 on macOS x64) no longer warns — 24.15.0 made sqlite a release candidate — so
+ * there the filter does nothing; it stays for a machine that brings its own older Node 24.
  */
 function loadSqlite(): { DatabaseSync: new (path: string) => SqliteDatabase } {
   const emitWarning = process.emitWarning;

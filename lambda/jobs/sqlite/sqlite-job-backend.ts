@@ -1,5 +1,5 @@
+import type { SwitchyardConfig } from '../../config/switchyard-config.js';
 import { createCatalog } from '../../core/catalog/catalog.js';
-import type { SwitchyardConfig } from '../../core/catalog/config-schema.js';
 import { ConfigError } from '../../core/errors.js';
 import { jobLeaseMs } from '../../core/jobs/job-lease.js';
 import type { Clock } from '../../core/time.js';

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { SwitchyardError } from '../../core/errors.js';
-import type { JobRecord, JobStatus } from '../../core/jobs/job.js';
+import { JOB_STATUSES, type JobRecord } from '../../core/jobs/job.js';
 import type { JobStore } from '../../core/jobs/job-ports.js';
 import { JobQuotaExceededError } from '../../core/jobs/job-quota.js';
 import {
@@ -11,6 +10,7 @@ import {
   succeedTransition,
 } from '../../core/jobs/job-transitions.js';
 import type { Clock } from '../../core/time.js';
+import { MalformedJobError } from '../malformed-job-error.js';
 import { JobStoreFullError } from '../memory/memory-job-store.js';
 import { immediate, type SqliteDatabase } from './open-jobs-db.js';
 
@@ -29,30 +29,11 @@ export interface SqliteJobStoreOptions {
 /** Default bounds of the file store: 100000 records, 1 GiB. */
 export const SQLITE_JOB_STORE_DEFAULTS = { maxJobs: 100_000, maxBytes: 1024 * 1024 * 1024 } as const;
 
-/** A stored record that lacks what the transitions rely on: written by hand or by another version. */
-export class JobRowError extends SwitchyardError {
-  constructor(
-    readonly jobId: string,
-    readonly issue: string,
-  ) {
-    super(`job row '${jobId}' is malformed: ${issue}`);
-    this.name = 'JobRowError';
-  }
-}
-
-const STATUSES = [
-  'queued',
-  'running',
-  'retrying',
-  'succeeded',
-  'failed',
-] as const satisfies readonly JobStatus[];
-
 // Read at the edge: only what the store's own decisions depend on is checked; the rest of the
 // row is what `create` wrote from a JobRecord.
 const recordShape = z.looseObject({
   jobId: z.string().min(1),
-  status: z.enum(STATUSES),
+  status: z.enum(JOB_STATUSES),
   runs: z.array(z.unknown()),
   expiresAt: z.number(),
 });
@@ -64,12 +45,12 @@ function parseRow(jobId: string, text: unknown): JobRecord {
   try {
     json = JSON.parse(String(text));
   } catch {
-    throw new JobRowError(jobId, 'record is not JSON');
+    throw new MalformedJobError(jobId, 'record is not JSON', 'row');
   }
   const parsed = recordShape.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new JobRowError(jobId, `${issue?.path.join('.')}: ${issue?.message}`);
+    throw new MalformedJobError(jobId, `${issue?.path.join('.')}: ${issue?.message}`, 'row');
   }
   return parsed.data as unknown as JobRecord;
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createParameterSource } from '../../../lambda/aws/parameter-snapshot.js';
 import { createAwsProviderKeys } from '../../../lambda/aws/provider-keys.js';
 import type { RemoteKeyReaders } from '../../../lambda/aws/remote-keys.js';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { remoteKeyReaders } from '../../../lambda/wiring/aws-container.js';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 import { type FakeSsm, fakeSsmClient, startFakeSsm } from '../../helpers/fake-ssm.js';

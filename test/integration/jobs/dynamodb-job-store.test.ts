@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { JobRecord } from '../../../lambda/core/jobs/job.js';
 import { ensureJobTable } from '../../../lambda/jobs/aws/create-job-table.js';
 import { JOB_TABLE_KEYS } from '../../../lambda/jobs/aws/dynamodb-job-keys.js';
-import { createDynamoDbJobStore, JobItemError } from '../../../lambda/jobs/aws/dynamodb-job-store.js';
+import { createDynamoDbJobStore } from '../../../lambda/jobs/aws/dynamodb-job-store.js';
+import { MalformedJobError } from '../../../lambda/jobs/malformed-job-error.js';
 import { DYNALITE_ENV, type RunningDynalite, startDynalite } from '../../helpers/dynalite.js';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 
@@ -95,7 +96,7 @@ describe('DynamoDB job store: the items', () => {
     await doc.send(
       new PutCommand({ TableName: tableName, Item: { jobId: 'bad', status: 'weird', expiresAt: 9e9 } }),
     );
-    await expect(open().get('bad')).rejects.toBeInstanceOf(JobItemError);
+    await expect(open().get('bad')).rejects.toBeInstanceOf(MalformedJobError);
   });
 });
 

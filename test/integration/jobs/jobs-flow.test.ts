@@ -1,7 +1,7 @@
 import { GetQueueAttributesCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SwitchyardConfig } from '../../../lambda/core/catalog/config-schema.js';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
+import type { SwitchyardConfig } from '../../../lambda/config/switchyard-config.js';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { fanOutSchedule } from '../../../lambda/core/jobs/fan-out-schedule.js';
 import type { JobQueue } from '../../../lambda/core/jobs/job-ports.js';
 import { silentLogger } from '../../../lambda/core/logger.js';

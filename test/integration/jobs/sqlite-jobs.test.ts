@@ -6,10 +6,11 @@
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MalformedJobError } from '../../../lambda/jobs/malformed-job-error.js';
 import { JobStoreFullError } from '../../../lambda/jobs/memory/memory-job-store.js';
 import { openJobsDb, type SqliteDatabase } from '../../../lambda/jobs/sqlite/open-jobs-db.js';
 import { createSqliteJobQueue } from '../../../lambda/jobs/sqlite/sqlite-job-queue.js';
-import { createSqliteJobStore, JobRowError } from '../../../lambda/jobs/sqlite/sqlite-job-store.js';
+import { createSqliteJobStore } from '../../../lambda/jobs/sqlite/sqlite-job-store.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
 import { tempJobsDb } from '../../helpers/serve-process.js';
 import { ANSWER, job, LEASE_MS, run, T0 } from './job-store-contract-harness.js';
@@ -65,7 +66,7 @@ describe('SQLite job file', () => {
       '{"jobId":"bad"}',
     );
     await expect(createSqliteJobStore({ db, clock: createFakeClock(T0) }).get('bad')).rejects.toBeInstanceOf(
-      JobRowError,
+      MalformedJobError,
     );
   });
 

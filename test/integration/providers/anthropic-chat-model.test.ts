@@ -7,7 +7,7 @@ import { ProviderError } from '../../../lambda/core/failures/provider-error.js';
 import { startFakeAnthropic } from '../../../lambda/dev/fakes/anthropic-fake.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import type { Fault } from '../../../lambda/dev/fakes/fault.js';
-import { createAnthropicChatModel } from '../../../lambda/providers/index.js';
+import { createAnthropicChatModel } from '../../../lambda/families/anthropic/anthropic-chat-model.js';
 import {
   attemptOptions,
   callOptions,

@@ -4,7 +4,7 @@ import type { FailureClass } from '../../../lambda/core/failures/failure-class.j
 import { startFakeBedrock } from '../../../lambda/dev/fakes/bedrock-fake.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import type { Fault } from '../../../lambda/dev/fakes/fault.js';
-import { createBedrockChatModel } from '../../../lambda/providers/index.js';
+import { createBedrockChatModel } from '../../../lambda/families/bedrock/bedrock-chat-model.js';
 import {
   attemptOptions,
   callOptions,

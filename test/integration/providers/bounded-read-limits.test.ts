@@ -13,10 +13,10 @@ import { messageBody, streamEvents } from '../../../lambda/dev/fakes/anthropic-r
 import { converseBody, converseStreamFrames } from '../../../lambda/dev/fakes/bedrock-responses.js';
 import { type AnswerPlan, planAnswer } from '../../../lambda/dev/fakes/fake-answer.js';
 import { completionBody, streamFrames } from '../../../lambda/dev/fakes/openai-responses.js';
-import { createAnthropicChatModel } from '../../../lambda/providers/anthropic/anthropic-chat-model.js';
-import { createBedrockChatModel } from '../../../lambda/providers/bedrock/bedrock-chat-model.js';
-import { createOpenAIChatModel } from '../../../lambda/providers/openai/openai-chat-model.js';
-import { type AnswerLimits, DEFAULT_ANSWER_LIMITS } from '../../../lambda/providers/shared/answer-limits.js';
+import { createAnthropicChatModel } from '../../../lambda/families/anthropic/anthropic-chat-model.js';
+import { createBedrockChatModel } from '../../../lambda/families/bedrock/bedrock-chat-model.js';
+import { createOpenAIChatModel } from '../../../lambda/families/openai-compatible/openai-chat-model.js';
+import { type AnswerLimits, DEFAULT_ANSWER_LIMITS } from '../../../lambda/families/shared/answer-limits.js';
 import { callOptions, drain, providerErrorOf, streamErrorOf, textOf } from './harness.js';
 
 const REQUEST: ChatRequest = { messages: [{ role: 'user', content: 'Say hello' }] };

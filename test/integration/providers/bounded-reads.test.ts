@@ -5,19 +5,19 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { createCatalog } from '../../../lambda/core/catalog/catalog.js';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 import type { ChatModel, ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import {
   type OversizedAnswer,
   type OversizedUpstream,
   startOversizedUpstream,
 } from '../../../lambda/dev/fakes/oversized-upstream.js';
-import { createAnthropicChatModel } from '../../../lambda/providers/anthropic/anthropic-chat-model.js';
-import { createBedrockChatModel } from '../../../lambda/providers/bedrock/bedrock-chat-model.js';
-import { createRouteModels } from '../../../lambda/providers/create-chat-models.js';
-import { createOpenAIChatModel } from '../../../lambda/providers/openai/openai-chat-model.js';
-import { DEFAULT_ANSWER_LIMITS } from '../../../lambda/providers/shared/answer-limits.js';
+import { createAnthropicChatModel } from '../../../lambda/families/anthropic/anthropic-chat-model.js';
+import { createBedrockChatModel } from '../../../lambda/families/bedrock/bedrock-chat-model.js';
+import { createRouteModels } from '../../../lambda/families/create-route-models.js';
+import { createOpenAIChatModel } from '../../../lambda/families/openai-compatible/openai-chat-model.js';
+import { DEFAULT_ANSWER_LIMITS } from '../../../lambda/families/shared/answer-limits.js';
 import { startFakeTokenEndpoint } from '../../helpers/fake-token-endpoint.js';
 import { callOptions, providerErrorOf, streamErrorOf } from './harness.js';
 

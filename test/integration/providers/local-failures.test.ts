@@ -11,11 +11,9 @@ import { startFakeAnthropic } from '../../../lambda/dev/fakes/anthropic-fake.js'
 import { startFakeBedrock } from '../../../lambda/dev/fakes/bedrock-fake.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
-import {
-  createAnthropicChatModel,
-  createBedrockChatModel,
-  createOpenAIChatModel,
-} from '../../../lambda/providers/index.js';
+import { createAnthropicChatModel } from '../../../lambda/families/anthropic/anthropic-chat-model.js';
+import { createBedrockChatModel } from '../../../lambda/families/bedrock/bedrock-chat-model.js';
+import { createOpenAIChatModel } from '../../../lambda/families/openai-compatible/openai-chat-model.js';
 import { callOptions, providerErrorOf, streamErrorOf } from './harness.js';
 
 /** A tool schema 5,000 objects deep: more than `JSON.stringify` or Smithy's serialiser can walk. */

@@ -12,7 +12,7 @@ import type { RouteModel, RouteRequest, RouterDeps } from '../../../lambda/core/
 import type { Sleep } from '../../../lambda/core/time.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
-import { createOpenAIChatModel } from '../../../lambda/providers/index.js';
+import { createOpenAIChatModel } from '../../../lambda/families/openai-compatible/openai-chat-model.js';
 import { createMemoryBreakerStore } from '../../../lambda/stores/memory-breaker-store.js';
 import { seededRandom } from '../../../lambda/wiring/seeded-random.js';
 import { systemClock, systemSleep } from '../../../lambda/wiring/system-time.js';

@@ -4,7 +4,7 @@ import type { FailureClass } from '../../../lambda/core/failures/failure-class.j
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import type { Fault } from '../../../lambda/dev/fakes/fault.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
-import { createOpenAIChatModel } from '../../../lambda/providers/index.js';
+import { createOpenAIChatModel } from '../../../lambda/families/openai-compatible/openai-chat-model.js';
 import {
   attemptOptions,
   callOptions,

@@ -3,7 +3,7 @@ import type { EmbeddingRequest } from '../../../lambda/core/embeddings/embedding
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import { fakeVector } from '../../../lambda/dev/fakes/openai-embeddings.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
-import { createOpenAIChatModel } from '../../../lambda/providers/openai/openai-chat-model.js';
+import { createOpenAIChatModel } from '../../../lambda/families/openai-compatible/openai-chat-model.js';
 import { callOptions, providerErrorOf } from './harness.js';
 
 const UPSTREAM = 'text-embedding-3-small';

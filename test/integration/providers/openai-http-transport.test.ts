@@ -11,15 +11,19 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { CallOptions, ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
-import { createOpenAIChatModel } from '../../../lambda/providers/index.js';
-import { createHttpAgents } from '../../../lambda/providers/openai/http-transport.js';
-import { toOpenAIParams, toOpenAIStreamParams } from '../../../lambda/providers/openai/openai-request.js';
+import { createOpenAIChatModel } from '../../../lambda/families/openai-compatible/openai-chat-model.js';
+import { OPENAI_COMPATIBLE_SIGNALS } from '../../../lambda/families/openai-compatible/openai-compatible-signals.js';
+import {
+  toOpenAIParams,
+  toOpenAIStreamParams,
+} from '../../../lambda/families/openai-compatible/openai-request.js';
 import {
   createOpenAIStreamMapper,
   mapOpenAICompletion,
-} from '../../../lambda/providers/openai/openai-response.js';
-import { SseDecoder } from '../../../lambda/providers/openai/sse-events.js';
-import { createAttemptCalls } from '../../../lambda/providers/shared/attempt-calls.js';
+} from '../../../lambda/families/openai-compatible/openai-response.js';
+import { SseDecoder } from '../../../lambda/families/openai-compatible/sse-events.js';
+import { createAttemptCalls } from '../../../lambda/families/shared/attempt-calls.js';
+import { createHttpAgents } from '../../../lambda/families/shared/http-transport.js';
 import { attemptOptions, callOptions, drain, providerErrorOf, textOf } from './harness.js';
 
 const UPSTREAM = 'gpt-4o-mini';
@@ -207,7 +211,7 @@ describe('openai transport: cuts and aborts', () => {
 function sdkModel(baseURL: string) {
   const subject = { provider: 'openai', model: 'gpt-mini' };
   const client = new OpenAI({ apiKey: 'sk-test', baseURL, maxRetries: 0, logLevel: 'off' });
-  const calls = createAttemptCalls(subject, Date.now);
+  const calls = createAttemptCalls(subject, Date.now, OPENAI_COMPATIBLE_SIGNALS);
   const options = (signal: AbortSignal) => ({ signal });
   return {
     generate: (request: ChatRequest, call: CallOptions) =>

@@ -1,13 +1,13 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { createCatalog } from '../../../lambda/core/catalog/catalog.js';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 import type { ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import type { RouteModel } from '../../../lambda/core/router/route-types.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
-import { createRouteModels, type ProviderAccess } from '../../../lambda/providers/create-chat-models.js';
+import { createRouteModels, type ProviderAccess } from '../../../lambda/families/create-route-models.js';
 import { callOptions, drain, providerErrorOf, streamErrorOf } from './harness.js';
 
 const HELLO: ChatRequest = { messages: [{ role: 'user', content: 'Say hello' }] };

@@ -1,12 +1,12 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { createCatalog } from '../../../lambda/core/catalog/catalog.js';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 import type { ChatModel, ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import type { FakeUpstream } from '../../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../../lambda/dev/fakes/openai-fake.js';
-import { createRouteModels, type ProviderAccess } from '../../../lambda/providers/create-chat-models.js';
+import { createRouteModels, type ProviderAccess } from '../../../lambda/families/create-route-models.js';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 import { type FakeTokenEndpoint, startFakeTokenEndpoint } from '../../helpers/fake-token-endpoint.js';
 import { attemptOptions, callOptions, drain, providerErrorOf } from './harness.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../lambda/aws/dynamodb-client.js';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { createAdmission } from '../../../lambda/core/admission/admission.js';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 import { createDynamoDbAdmissionStore } from '../../../lambda/stores/dynamodb-admission-store.js';
 import { systemClock } from '../../../lambda/wiring/system-time.js';
 import { runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { chainReservation } from '../../../lambda/core/admission/chain-reservation.js';
 import { plannedLimits } from '../../../lambda/core/admission/limit-plan.js';
 import { estimateReservation } from '../../../lambda/core/admission/reservation-estimate.js';
 import { admissionSchema } from '../../../lambda/core/catalog/admission-config-schema.js';
 import { createCatalog } from '../../../lambda/core/catalog/catalog.js';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 import { parseChain } from '../../../lambda/core/dsl/parse-chain.js';
 
 describe('reservation', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { type AdHocChainSettings, adHocRefusal } from '../../../lambda/core/catalog/ad-hoc-chains.js';
 import { adHocIdOf, createCatalog } from '../../../lambda/core/catalog/catalog.js';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 
 const catalog = createCatalog(
   parseConfig({

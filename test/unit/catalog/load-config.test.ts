@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { embeddedConfig } from '../../../lambda/config/config-file.js';
-import { parseConfig, parseConfigText } from '../../../lambda/core/catalog/parse-config.js';
+import { parseConfig, parseConfigText } from '../../../lambda/config/switchyard-config.js';
 import { ConfigError } from '../../../lambda/core/errors.js';
 import { testConfig } from '../../helpers/test-config.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { createCatalog } from '../../../lambda/core/catalog/catalog.js';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
 
 const providers = {
   openai: { type: 'openai', baseURL: 'http://127.0.0.1:9/v1' },

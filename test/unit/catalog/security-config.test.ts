@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { ConfigError } from '../../../lambda/core/errors.js';
 
 const base = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkBedrockModelIds } from '../../../lambda/cli/doctor-checks.js';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 
 const configWith = (region: string, model: string) =>
   parseConfig({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkServeExposure, isLoopbackHost } from '../../../lambda/cli/serve-exposure.js';
-import { parseConfig } from '../../../lambda/core/catalog/parse-config.js';
+import { parseConfig } from '../../../lambda/config/switchyard-config.js';
 import { runCliCaptured, writeTempConfig } from '../../helpers/cli-harness.js';
 import { ABC_CONFIG } from '../../helpers/test-config.js';
 

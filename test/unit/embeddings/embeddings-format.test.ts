@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { vertexBaseURL } from '../../../lambda/core/catalog/vertex-config-schema.js';
 import { base64Vector, embeddingsBody } from '../../../lambda/core/embeddings/embeddings-format.js';
 import {
   embeddingInputs,
   embeddingsBodySchema,
 } from '../../../lambda/core/embeddings/embeddings-request-schema.js';
+import { vertexBaseURL } from '../../../lambda/families/vertex/vertex-config-schema.js';
 
 describe('embeddings answer', () => {
   it('encodes base64 as little-endian float32, as OpenAI does', () => {

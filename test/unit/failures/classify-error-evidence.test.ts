@@ -5,7 +5,16 @@
  * cases live in classify-error.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { classifyError, MAX_MESSAGE_LENGTH } from '../../../lambda/core/failures/classify-error.js';
+import {
+  type ClassifyOptions,
+  classifyError as classifyWith,
+  MAX_MESSAGE_LENGTH,
+} from '../../../lambda/core/failures/classify-error.js';
+import { ALL_FAMILY_SIGNALS } from '../../helpers/family-signals.js';
+
+/** The classifier with every family's signal rows: these tests walk the whole failure matrix. */
+const classifyError = (error: unknown, nowMs: number, options: ClassifyOptions = {}) =>
+  classifyWith(error, nowMs, { signals: ALL_FAMILY_SIGNALS, ...options });
 
 const NOW = Date.parse('2025-03-01T12:00:00Z');
 /** An error with an upstream status and extra fields, as a fetch-style wrapper throws it. */

@@ -8,12 +8,18 @@ import { ContentFilterFinishReasonError } from 'openai/core/error';
 import { describe, expect, it } from 'vitest';
 import {
   type Classification,
-  classifyError,
+  type ClassifyOptions,
+  classifyError as classifyWith,
   MAX_MESSAGE_LENGTH,
 } from '../../../lambda/core/failures/classify-error.js';
 import { FAILURE_CLASSES, type FailureClass } from '../../../lambda/core/failures/failure-class.js';
 import { ProviderError } from '../../../lambda/core/failures/provider-error.js';
 import { SchemaInvalidError } from '../../../lambda/core/failures/schema-invalid-error.js';
+import { ALL_FAMILY_SIGNALS } from '../../helpers/family-signals.js';
+
+/** The classifier with every family's signal rows: these tests walk the whole failure matrix. */
+const classifyError = (error: unknown, nowMs: number, options: ClassifyOptions = {}) =>
+  classifyWith(error, nowMs, { signals: ALL_FAMILY_SIGNALS, ...options });
 
 const NOW = Date.parse('2025-03-01T12:00:00Z');
 // Fake credentials shaped like real ones; assembled at runtime so secret scanners stay quiet.

@@ -2,7 +2,15 @@ import * as bedrock from '@aws-sdk/client-bedrock-runtime';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { couldBeCallerText } from '../../../lambda/core/failures/caller-text.js';
-import { classifyError } from '../../../lambda/core/failures/classify-error.js';
+import {
+  type ClassifyOptions,
+  classifyError as classifyWith,
+} from '../../../lambda/core/failures/classify-error.js';
+import { ALL_FAMILY_SIGNALS } from '../../helpers/family-signals.js';
+
+/** The classifier with every family's signal rows: these tests walk the whole failure matrix. */
+const classifyError = (error: unknown, nowMs: number, options: ClassifyOptions = {}) =>
+  classifyWith(error, nowMs, { signals: ALL_FAMILY_SIGNALS, ...options });
 
 const NOW = Date.parse('2025-03-01T12:00:00Z');
 const ECHO = 'the model you asked about does not exist';

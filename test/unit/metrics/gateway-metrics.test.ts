@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stateScopeIn } from '../../../lambda/core/catalog/ad-hoc-chains.js';
 import { createGatewayMetrics } from '../../../lambda/core/metrics/gateway-metrics.js';
+import { createMetricDimensions } from '../../../lambda/core/metrics/metric-dimensions.js';
 import { formatValue, renderExposition } from '../../../lambda/core/metrics/prometheus-text.js';
 import { attemptLine, requestLine } from '../../helpers/ledger-lines.js';
 import { parsePrometheusText, sampleValue } from '../../helpers/prometheus-text-parser.js';
@@ -60,10 +61,46 @@ describe('gateway metrics from ledger lines', () => {
     expect(f.get('switchyard_requests_total')?.samples).toHaveLength(1);
   });
 
+  it('keeps 1,000 distinct ad-hoc chains to one (ad-hoc) label value on every family, and models to configured ones', () => {
+    const m = createGatewayMetrics([100], createMetricDimensions({ isModel: (key) => key === 'a' }));
+    for (let i = 0; i < 1_000; i += 1) {
+      const pipeline = `chain:(a*${i + 1}|b)`;
+      m.record(
+        attempt({ pipeline, requestId: `r${i}`, costUsd: 0.001, usage: { inputTokens: 1, outputTokens: 1 } }),
+      );
+      m.record(request({ pipeline, requestId: `r${i}`, clientRequestId: `client-${i}` }));
+      // A model outside the config could only come from a defect: it must not mint series either.
+      m.record(attempt({ pipeline, requestId: `r${i}`, model: `raw-model-${i}` }));
+      m.opened({
+        pipeline: i % 2 ? 'adhoc' : pipeline,
+        model: 'a',
+        reason: 'consecutive_429',
+        openUntil: 0,
+        recovery: 'window',
+        alert: false,
+      });
+    }
+    const f = scrape(m);
+    const counted = [...f].filter(([, family]) => family.samples.length > 0);
+    expect(counted.length).toBeGreaterThanOrEqual(7);
+    for (const [name, family] of counted) {
+      const pipelines = new Set(family.samples.map((s) => s.labels.pipeline));
+      expect([...pipelines], name).toEqual(['(ad-hoc)']);
+      const models = family.samples
+        .map((s) => s.labels.model ?? s.labels.route)
+        .filter((v) => v !== undefined);
+      expect(
+        models.filter((v) => v !== 'a' && v !== '(other)'),
+        name,
+      ).toEqual([]);
+    }
+    expect(sampleValue(f, 'switchyard_attempts_total', { model: '(other)' })).toBe(1_000);
+  });
+
   it('labels every spelling of a pipeline only an override names by its variable', () => {
     const m = createGatewayMetrics(
       [100],
-      stateScopeIn((pipeline) => pipeline === 'p'),
+      createMetricDimensions({ scopeOf: stateScopeIn((pipeline) => pipeline === 'p') }),
     );
     for (const pipeline of ['f-o', 'F.O', 'f\u4e00o', 'p', 'adhoc']) m.record(request({ pipeline }));
     const f = scrape(m);

@@ -7,8 +7,8 @@ import {
   eventStreamMeter,
   sseEventMeter,
   wholeBodyMeter,
-} from '../../../lambda/providers/shared/answer-limits.js';
-import { malformedResponse } from '../../../lambda/providers/shared/malformed-response.js';
+} from '../../../lambda/families/shared/answer-limits.js';
+import { malformedResponse } from '../../../lambda/families/shared/malformed-response.js';
 
 const subject = { provider: 'openai', model: 'gpt-mini' };
 const fail = () => malformedResponse(subject, 'over');

@@ -4,13 +4,13 @@ import { ProviderError } from '../../../lambda/core/failures/provider-error.js';
 import {
   toAnthropicParams,
   toAnthropicToolChoice,
-} from '../../../lambda/providers/anthropic/anthropic-request.js';
+} from '../../../lambda/families/anthropic/anthropic-request.js';
 import {
   createAnthropicStreamMapper,
   mapAnthropicMessage,
   mapAnthropicStopReason,
   mapAnthropicUsage,
-} from '../../../lambda/providers/anthropic/anthropic-response.js';
+} from '../../../lambda/families/anthropic/anthropic-response.js';
 
 const subject = { provider: 'anthropic', model: 'claude-fast' };
 

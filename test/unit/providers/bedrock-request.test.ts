@@ -7,7 +7,7 @@ import {
   toConverseToolChoice,
   toConverseToolConfig,
   toInferenceConfig,
-} from '../../../lambda/providers/bedrock/bedrock-request.js';
+} from '../../../lambda/families/bedrock/bedrock-request.js';
 
 const subject = { provider: 'bedrock', model: 'llama-br' };
 const lookup = { id: 'tooluse_1', name: 'lookup', arguments: '{"q":"x"}' };

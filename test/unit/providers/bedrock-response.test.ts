@@ -7,7 +7,7 @@ import {
   mapBedrockStopReason,
   mapBedrockUsage,
   mapConverseResponse,
-} from '../../../lambda/providers/bedrock/bedrock-response.js';
+} from '../../../lambda/families/bedrock/bedrock-response.js';
 
 const subject = { provider: 'bedrock', model: 'llama-br' };
 

@@ -6,7 +6,7 @@ import {
   toOpenAIParams,
   toOpenAIStreamParams,
   toOpenAIToolChoice,
-} from '../../../lambda/providers/openai/openai-request.js';
+} from '../../../lambda/families/openai-compatible/openai-request.js';
 
 const hello: ChatRequest = { messages: [{ role: 'user', content: 'hi' }] };
 

@@ -6,7 +6,7 @@ import {
   mapOpenAICompletion,
   mapOpenAIFinishReason,
   mapOpenAIUsage,
-} from '../../../lambda/providers/openai/openai-response.js';
+} from '../../../lambda/families/openai-compatible/openai-response.js';
 
 const subject = { provider: 'openai', model: 'gpt-mini' };
 

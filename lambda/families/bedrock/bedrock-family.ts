@@ -1,0 +1,27 @@
+import type { ProviderFamily } from '../provider-family.js';
+import { createBedrockChatModel } from './bedrock-chat-model.js';
+import { type BedrockProviderConfig, bedrockProviderSchema } from './bedrock-config-schema.js';
+import { BEDROCK_SIGNALS } from './bedrock-signals.js';
+
+/** `type: "bedrock"`: the Bedrock Runtime Converse API, signed with IAM credentials (no key); chat only. */
+export const bedrockFamily = {
+  type: 'bedrock',
+  schema: bedrockProviderSchema,
+  keyed: false,
+  embeddings: false,
+  traceName: 'aws.bedrock',
+  signals: BEDROCK_SIGNALS,
+  createModels:
+    ({ access, limits }) =>
+    (route) =>
+      createBedrockChatModel({
+        key: route.key,
+        provider: route.providerName,
+        model: route.model,
+        region: route.provider.region,
+        endpoint: route.provider.endpoint,
+        credentials: access.bedrockCredentials,
+        connectMs: route.timeouts.connectMs,
+        limits,
+      }),
+} as const satisfies ProviderFamily<BedrockProviderConfig>;

@@ -1,0 +1,141 @@
+import type {
+  ContentBlock,
+  ConverseRequest,
+  ToolChoice as ConverseToolChoice,
+  InferenceConfiguration,
+  Message,
+  SystemContentBlock,
+  ToolConfiguration,
+  ToolUseBlock,
+} from '@aws-sdk/client-bedrock-runtime';
+import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from '../../core/chat/chat-model.js';
+import type { ErrorSubject } from '../shared/malformed-response.js';
+import { toolInput } from '../shared/tool-input.js';
+
+/** A Smithy document (any JSON value), as Converse takes tool inputs and schemas. */
+export type ConverseDocument = NonNullable<ToolUseBlock['input']>;
+
+/** The fields `ConverseCommand` and `ConverseStreamCommand` share; assignable to both inputs. */
+export type ConverseBody = Required<Pick<ConverseRequest, 'modelId' | 'messages'>> &
+  Pick<ConverseRequest, 'system' | 'inferenceConfig' | 'toolConfig'>;
+
+/** A tool call's JSON arguments as Converse wants `toolUse.input` (a JSON object; else `invalid_request`). */
+export function converseToolInput(call: ToolCall, subject: ErrorSubject): ConverseDocument {
+  return toolInput(call, subject) as ConverseDocument;
+}
+
+/** Content blocks of one non-system message; empty text is dropped because Converse rejects blank text. */
+function toContentBlocks(
+  message: Exclude<ChatMessage, { role: 'system' }>,
+  subject: ErrorSubject,
+): ContentBlock[] {
+  switch (message.role) {
+    case 'user':
+      return message.content === '' ? [] : [{ text: message.content }];
+    case 'assistant': {
+      const blocks: ContentBlock[] = message.content ? [{ text: message.content }] : [];
+      for (const call of message.toolCalls ?? []) {
+        blocks.push({
+          toolUse: { toolUseId: call.id, name: call.name, input: converseToolInput(call, subject) },
+        });
+      }
+      return blocks;
+    }
+    case 'tool':
+      return [{ toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content }] } }];
+  }
+}
+
+/**
+ * Splits neutral messages into Converse `system` blocks and `messages`. System messages are
+ * hoisted wherever they stand (Converse has no system role in the conversation); tool results
+ * travel as user `toolResult` blocks; consecutive same-role messages are merged, since Converse
+ * requires user and assistant to alternate (parallel tool results become one user message).
+ */
+export function toConverseMessages(
+  messages: ChatMessage[],
+  subject: ErrorSubject,
+): { system: SystemContentBlock[]; messages: Message[] } {
+  const system: SystemContentBlock[] = [];
+  const out: Message[] = [];
+  for (const message of messages) {
+    if (message.role === 'system') {
+      if (message.content !== '') system.push({ text: message.content });
+      continue;
+    }
+    const content = toContentBlocks(message, subject);
+    if (content.length === 0) continue;
+    const role = message.role === 'assistant' ? 'assistant' : 'user';
+    const last = out.at(-1);
+    if (last?.role === role && last.content !== undefined) last.content.push(...content);
+    else out.push({ role, content });
+  }
+  return { system, messages: out };
+}
+
+/** Maps our tool choice; `none` has no Converse equivalent and yields `undefined`. */
+export function toConverseToolChoice(choice: ToolChoice | undefined): ConverseToolChoice | undefined {
+  if (choice === undefined || choice === 'none') return undefined;
+  if (choice === 'auto') return { auto: {} };
+  if (choice === 'required') return { any: {} };
+  return { tool: { name: choice.name } };
+}
+
+/** An empty object schema, for tools declared without parameters (Converse requires a schema). */
+const NO_PARAMETERS: ConverseDocument = { type: 'object', properties: {} };
+
+function hasToolBlocks(messages: Message[]): boolean {
+  return messages.some((m) =>
+    (m.content ?? []).some((b) => b.toolUse !== undefined || b.toolResult !== undefined),
+  );
+}
+
+/**
+ * Builds `toolConfig`. Converse has no `tool_choice: none`: with `none` the tools are left out,
+ * unless the history holds toolUse/toolResult blocks, which Converse only accepts alongside a
+ * `toolConfig` — then the tools are sent without a choice (the model may still call one).
+ */
+export function toConverseToolConfig(
+  request: ChatRequest,
+  messages: Message[],
+): ToolConfiguration | undefined {
+  const tools = request.tools ?? [];
+  if (tools.length === 0) return undefined;
+  if (request.toolChoice === 'none' && !hasToolBlocks(messages)) return undefined;
+  const toolChoice = toConverseToolChoice(request.toolChoice);
+  return {
+    tools: tools.map((tool) => ({
+      toolSpec: {
+        name: tool.name,
+        ...(tool.description === undefined ? {} : { description: tool.description }),
+        inputSchema: { json: (tool.parameters as ConverseDocument | undefined) ?? NO_PARAMETERS },
+      },
+    })),
+    ...(toolChoice === undefined ? {} : { toolChoice }),
+  };
+}
+
+/** Maps sampling options; `undefined` when none is set so the model's defaults apply. */
+export function toInferenceConfig(request: ChatRequest): InferenceConfiguration | undefined {
+  const config: InferenceConfiguration = {};
+  if (request.maxTokens !== undefined) config.maxTokens = request.maxTokens;
+  if (request.temperature !== undefined) config.temperature = request.temperature;
+  if (request.topP !== undefined) config.topP = request.topP;
+  if (request.stop !== undefined && request.stop.length > 0) config.stopSequences = request.stop;
+  return Object.keys(config).length === 0 ? undefined : config;
+}
+
+/**
+ * Builds the Converse body for `modelId` (the raw Bedrock id). Throws `ProviderError`
+ * `invalid_request` when an assistant tool call carries arguments that are not a JSON object.
+ */
+export function toConverseBody(request: ChatRequest, modelId: string, subject: ErrorSubject): ConverseBody {
+  const { system, messages } = toConverseMessages(request.messages, subject);
+  const body: ConverseBody = { modelId, messages };
+  if (system.length > 0) body.system = system;
+  const inferenceConfig = toInferenceConfig(request);
+  if (inferenceConfig !== undefined) body.inferenceConfig = inferenceConfig;
+  const toolConfig = toConverseToolConfig(request, messages);
+  if (toolConfig !== undefined) body.toolConfig = toolConfig;
+  return body;
+}
