@@ -1,11 +1,13 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { stackConfig } from '../lib/stack-config.js';
-import { SwitchyardStack } from '../lib/switchyard-stack.js';
+import { buildSwitchyardApp } from '../lib/switchyard-app.js';
 
 const app = new App();
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-new SwitchyardStack(app, 'Switchyard', {
-  ...stackConfig(app),
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
-});
+try {
+  buildSwitchyardApp(app);
+} catch (error) {
+  // A config that cannot be deployed is the operator's to fix: its message, not a stack trace.
+  process.stderr.write(`switchyard: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}

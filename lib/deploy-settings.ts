@@ -1,6 +1,7 @@
 import type { SwitchyardConfig } from '../lambda/config/switchyard-config.js';
 import { createCatalog } from '../lambda/core/catalog/catalog.js';
 import { isKeyedProvider } from '../lambda/families/capabilities.js';
+import { checkProviderURLs } from './provider-url-check.js';
 
 /** Lambda's longest timeout, and API Gateway's longest streamed integration, in s. */
 const MAX_SECONDS = 900;
@@ -48,9 +49,11 @@ export function deploySettings(config: SwitchyardConfig): DeploySettings {
  * What only a deployment can get wrong: every pipeline's deadline (the time to the first byte, in
  * which fallback works) must end inside the integration timeout with a second to answer, and a
  * key named only by `apiKeyEnv` exists only on a laptop, so every keyed provider needs an
- * `apiKeySecret` in AWS. Throws an error naming the field.
+ * `apiKeySecret` in AWS; and no provider URL is plain http or loopback unless the config allows
+ * it ({@link checkProviderURLs}). Throws an error naming the field.
  */
 export function checkDeployable(config: SwitchyardConfig, settings: DeploySettings): void {
+  checkProviderURLs(config);
   for (const [name, provider] of Object.entries(config.providers)) {
     if (isKeyedProvider(provider) && provider.apiKeyEnv && !provider.apiKeySecret) {
       throw new Error(

@@ -13,15 +13,31 @@ const EMBEDDED = join(
   'default-config.json',
 );
 
+/** Where the config is looked for. Default: this process's environment and working directory. */
+export interface ConfigLookup {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** The config a deployment ships, the file bundled with it, and whether that is the embedded default. */
+export interface StackConfig {
+  config: SwitchyardConfig;
+  configFile: string;
+  embedded: boolean;
+}
+
 /**
  * The config a deployment ships: `-c config=FILE`, else `SWITCHYARD_CONFIG`, else
  * `./switchyard.config.json`, else the embedded default — the same rules as the CLI. The file is
  * validated here, at synth time, and bundled next to the handler.
  */
-export function stackConfig(app: App): { config: SwitchyardConfig; configFile: string } {
+export function stackConfig(
+  app: App,
+  lookup: ConfigLookup = { env: process.env, cwd: process.cwd() },
+): StackConfig {
   const flag = app.node.tryGetContext('config') as string | undefined;
-  const { config, origin } = loadConfig({ flag, env: process.env, cwd: process.cwd() });
+  const { config, origin } = loadConfig({ flag, env: lookup.env, cwd: lookup.cwd });
   const configFile = origin.kind === 'file' ? origin.path : EMBEDDED;
   if (!existsSync(configFile)) throw new Error(`config file ${resolve(configFile)} does not exist`);
-  return { config, configFile };
+  return { config, configFile, embedded: origin.kind === 'embedded' };
 }

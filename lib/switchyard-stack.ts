@@ -1,13 +1,16 @@
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { SwitchyardConfig } from '../lambda/config/switchyard-config.js';
+import { ApiDeployment, rollbackAlarms } from './constructs/api-deployment.js';
 import { createApiFunction } from './constructs/api-function.js';
 import { BreakerTable } from './constructs/breaker-table.js';
 import { JobQueues } from './constructs/job-queues.js';
 import { Operations } from './constructs/operations.js';
 import { ScheduledJobs } from './constructs/scheduled-jobs.js';
-import { SwitchyardApi } from './constructs/switchyard-api.js';
+import { acknowledgeStageLogs, SwitchyardApi } from './constructs/switchyard-api.js';
 import { checkDeployable, deploySettings } from './deploy-settings.js';
+import { recordStage } from './stage-names.js';
+import { workerTimeoutSeconds } from './worker-timeout.js';
 
 export interface SwitchyardStackProps extends StackProps {
   config: SwitchyardConfig;
@@ -22,18 +25,24 @@ export interface SwitchyardStackProps extends StackProps {
  */
 export class SwitchyardStack extends Stack {
   constructor(scope: Construct, id: string, props: SwitchyardStackProps) {
-    super(scope, id, props);
+    // A production stage cannot be deleted by a stray `cdk destroy`.
+    super(scope, id, {
+      ...props,
+      terminationProtection: props.terminationProtection ?? props.config.aws.production,
+    });
     const { config } = props;
+    recordStage(this, config.aws.stage);
     const settings = deploySettings(config);
     checkDeployable(config, settings);
     const { ssmPrefix } = settings;
 
     const breakers = new BreakerTable(this, 'BreakerTable');
-    const workerTimeoutSeconds = 120;
+    // Follows the longest pipeline deadline, so a job never outlives its worker.
+    const workerTimeout = workerTimeoutSeconds(config);
     const queues = new JobQueues(this, 'Jobs', {
       maxReceiveCount: config.jobs.maxReceiveCount,
       retentionDays: config.jobs.retentionDays,
-      workerTimeoutSeconds,
+      workerTimeoutSeconds: workerTimeout,
     });
     const api = createApiFunction(this, 'ApiFunction', {
       breakerTable: breakers.table,
@@ -51,14 +60,16 @@ export class SwitchyardStack extends Stack {
       ssmPrefix,
       configFile: props.configFile,
       config,
-      workerTimeoutSeconds,
+      workerTimeoutSeconds: workerTimeout,
       workerMaxConcurrency: settings.workerMaxConcurrency,
     });
+    const deployment = new ApiDeployment(this, 'ApiDeployment', { api, deploy: config.aws.deploy });
     const gateway = new SwitchyardApi(this, 'Api', {
-      handler: api.fn,
+      handler: deployment.target,
       integrationTimeoutSeconds: settings.integrationTimeoutSeconds,
       rateLimit: settings.stageRateLimit,
       burstLimit: settings.stageBurstLimit,
+      logs: config.aws.apiGatewayLogs,
     });
     const operations = new Operations(this, 'Operations', {
       handler: api.fn,
@@ -78,6 +89,7 @@ export class SwitchyardStack extends Stack {
       dashboardName: this.stackName,
       alarmNamePrefix: this.stackName,
     });
+    deployment.watch(rollbackAlarms(operations.alarms));
 
     const output = (name: string, value: string, description: string) =>
       new CfnOutput(this, name, { value, description });
@@ -106,6 +118,7 @@ export class SwitchyardStack extends Stack {
     output('DashboardName', operations.dashboardName, 'The CloudWatch dashboard');
 
     acknowledgeFindings(gateway);
+    acknowledgeStageLogs(gateway, config.aws.apiGatewayLogs);
   }
 }
 
@@ -132,10 +145,5 @@ function acknowledgeFindings(gateway: SwitchyardApi): void {
     gateway,
     'AwsSolutions-APIG3',
     'WAF is left to the operator (cost); stage throttling bounds the request rate.',
-  );
-  ack(
-    gateway,
-    'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-    "API Gateway's account-level CloudWatch role uses the AWS managed push-to-logs policy, the documented way to enable stage logs.",
   );
 }

@@ -7,7 +7,7 @@ import {
   type SSMClient,
 } from '@aws-sdk/client-ssm';
 import type { SwitchyardConfig } from '../config/switchyard-config.js';
-import { awsSchema } from '../core/catalog/aws-config-schema.js';
+import { ssmPrefixSchema } from '../core/catalog/aws-config-schema.js';
 import type { ChainParameterStore } from '../core/catalog/chain-sources.js';
 import { ConfigError, SwitchyardError } from '../core/errors.js';
 
@@ -202,7 +202,7 @@ export function createSsmChainStore(options: { client: SSMClient; ssmPrefix: str
 export function resolveSsmPrefix(config: SwitchyardConfig, env: NodeJS.ProcessEnv): string {
   const fromEnv = env.SWITCHYARD_SSM_PREFIX?.trim();
   if (!fromEnv) return config.aws.ssmPrefix;
-  const parsed = awsSchema.shape.ssmPrefix.safeParse(fromEnv);
+  const parsed = ssmPrefixSchema.safeParse(fromEnv);
   if (!parsed.success) {
     throw new ConfigError('SWITCHYARD_SSM_PREFIX', `'${fromEnv}' must be an SSM path such as /switchyard`);
   }

@@ -91,8 +91,9 @@ export function callerGoneSignal(responseStream: Writable): AbortSignal {
 
 /**
  * Writes a response into the Lambda response stream the way API Gateway's streaming proxy reads
- * it: status and headers first (`HttpResponseStream.from`), then the body. Once the caller has
- * gone there is nobody to write to, so a closed stream ends the write quietly.
+ * it: status and headers first (`HttpResponseStream.from`, written even when there is no body),
+ * then the body. Once the caller has gone there is nobody to write to, so a closed stream ends the
+ * write quietly.
  */
 export async function writeStreamedResponse(
   response: StreamedResponse,
@@ -102,6 +103,10 @@ export async function writeStreamedResponse(
   if (callerGone.aborted) return;
   const { body, ...metadata } = response;
   const out = awslambda.HttpResponseStream.from(responseStream, metadata);
+  // The runtime writes the prelude (status and headers) only before the first write(): an answer
+  // with no body (HEAD, 204) would end the stream without one and API Gateway would get no status
+  // line. An empty first write sends the prelude for every answer, at once.
+  out.write(new Uint8Array(0));
   const source =
     typeof body === 'string'
       ? Readable.from(body === '' ? [] : [body])

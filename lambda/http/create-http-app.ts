@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Catalog } from '../core/catalog/catalog.js';
+import type { CorsConfig } from '../core/catalog/cors-config-schema.js';
 import { DEFAULT_REQUEST_BOUNDS, type RequestBounds } from '../core/chat/request-bounds.js';
 import { redactSecrets } from '../core/failures/redact-secrets.js';
 import type { Gateway } from '../core/gateway/gateway.js';
@@ -11,6 +12,7 @@ import type { Door, DoorAdmission, DoorDeps, JobsHttpOptions } from '../doors/sh
 import { type AccessPolicy, operatorOnly } from './access-policy.js';
 import { limitBodySize } from './body-limit.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
+import { corsPolicy } from './cors-policy.js';
 import type { HttpEnv } from './http-env.js';
 import { addInfoRoutes } from './info-routes.js';
 import { addObserveRoutes, type ObserveRoutes } from './observe-routes.js';
@@ -50,6 +52,8 @@ export interface HttpAppOptions {
   doors?: readonly Door[] | undefined;
   /** `GET /metrics` and the status page (docs/operations.md#metrics). Absent: those routes 404. */
   observe?: ObserveRoutes | undefined;
+  /** Browser origins allowed to call (the config's `cors`). Absent or none allowed: no CORS headers. */
+  cors?: CorsConfig | undefined;
 }
 
 /**
@@ -66,6 +70,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
 
   const doors = options.doors ?? DOORS;
   app.use('*', requestIdMiddleware);
+  // First after the ids: a preflight carries no caller key and must not meet the 401 below.
+  const corsMiddleware = corsPolicy(options.cors);
+  if (corsMiddleware) app.use('*', corsMiddleware);
   // Outermost on its path, so every refusal below (keys, size, body, routing, admission) reads in the door's envelope.
   for (const door of doors) if (door.errors) app.use(door.path, door.errors);
   if (options.tracing) {

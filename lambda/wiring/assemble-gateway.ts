@@ -157,6 +157,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     adHocChains: adHocGate(catalog, admissionSettings),
     tracing,
     observe: observers.routes(gateway, admission),
+    cors: config.cors,
   });
   const jobAdmission = jobRunAdmission(admission, meter, catalog);
   return { app, gateway, catalog, store: options.store, jobAdmission };

@@ -9,6 +9,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { isSsmName } from '../../lambda/aws/provider-keys.js';
 import { LAMBDA_BUNDLE, SOURCE_MAP_ENVIRONMENT, sideModuleCommands } from '../lambda-bundle.js';
+import { metricNamespaceFor, stageOf } from '../stage-names.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -63,6 +64,8 @@ export class BundledFunction extends Construct {
       memorySize: props.memorySize ?? 1024,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       deadLetterQueue: props.asyncDeadLetterQueue,
+      // A published version outlives the deploy that replaced it, so the alias can go back to it at once.
+      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
       timeout: Duration.seconds(props.timeoutSeconds),
       role: this.role,
       logGroup: this.logGroup,
@@ -71,7 +74,8 @@ export class BundledFunction extends Construct {
       environment: {
         SWITCHYARD_CONFIG: 'switchyard.config.json',
         POWERTOOLS_SERVICE_NAME: 'switchyard',
-        POWERTOOLS_METRICS_NAMESPACE: 'Switchyard',
+        // Per stage, so that stages sharing an account and region never share a metric.
+        POWERTOOLS_METRICS_NAMESPACE: metricNamespaceFor(stageOf(this)),
         ...(sourceMap ? SOURCE_MAP_ENVIRONMENT : {}),
         ...props.environment,
       },

@@ -1,4 +1,4 @@
-import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Queue, QueueEncryption, RedrivePermission } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -19,7 +19,7 @@ export const DEAD_LETTER_RETENTION_DAYS = 14;
 
 /**
  * The job queue, its dead-letter queue (nothing is lost: a job that keeps failing waits there for
- * a replay, for 14 days whatever `retentionDays` says), and the jobs table (status, result,
+ * a replay, for 14 days whatever `retentionDays` says, and the queue outlives a deleted stack), and the jobs table (status, result,
  * attempt summary; TTL after `retentionDays`; deletion protection on).
  */
 export class JobQueues extends Construct {
@@ -43,6 +43,8 @@ export class JobQueues extends Construct {
       queueName: `${queueName}-dlq`,
       // SQS ages a dead letter from its first enqueue: the maximum leaves the most time to replay.
       retentionPeriod: Duration.days(DEAD_LETTER_RETENTION_DAYS),
+      // Kept when the stack is deleted: what waits there is work nobody has replayed yet.
+      removalPolicy: RemovalPolicy.RETAIN,
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       redriveAllowPolicy: {

@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   EndpointType,
@@ -23,20 +23,34 @@ export interface SwitchyardApiProps {
   rateLimit: number;
   /** Requests the stage accepts in a burst. */
   burstLimit: number;
+  /**
+   * Access logs and error-level execution logs (`aws.apiGatewayLogs`): only where the account's
+   * API Gateway CloudWatch role is set, or the stage fails to deploy. Default false.
+   */
+  logs?: boolean;
 }
 
 /**
  * A REST API whose every path, the root included, goes to the API Lambda (the app answers unknown
  * paths with 404 in the OpenAI envelope). REST (not HTTP API) because it can stream a Lambda's
  * response (`ResponseTransferMode.STREAM`), so `stream: true` reaches the caller chunk by chunk
- * through the same endpoint, for up to 15 minutes; access logs and stage throttling come with it.
+ * through the same endpoint, for up to 15 minutes; stage throttling comes with it, and access logs
+ * where the account allows them (`logs`).
  */
 export class SwitchyardApi extends Construct {
   readonly api: RestApi;
 
   constructor(scope: Construct, id: string, props: SwitchyardApiProps) {
     super(scope, id);
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
+    const logging = props.logs
+      ? {
+          accessLogDestination: new LogGroupLogDestination(
+            new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH }),
+          ),
+          accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+          loggingLevel: MethodLoggingLevel.ERROR,
+        }
+      : {};
     const integration = new LambdaIntegration(props.handler, {
       proxy: true,
       responseTransferMode: ResponseTransferMode.STREAM,
@@ -47,14 +61,14 @@ export class SwitchyardApi extends Construct {
       restApiName: Stack.of(this).stackName,
       description: 'Switchyard LLM fallback gateway (OpenAI-compatible)',
       endpointTypes: [EndpointType.REGIONAL],
-      cloudWatchRole: true,
+      // The account's API Gateway logging role is one setting shared by every API of the account
+      // and region: another team's stack may own it, so this stack never creates or replaces it.
+      cloudWatchRole: false,
       // The root's `ANY /` (which `addProxy` adds) goes to the app too, not to an empty MOCK.
       defaultIntegration: integration,
       deployOptions: {
         stageName: 'prod',
-        accessLogDestination: new LogGroupLogDestination(accessLogs),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
-        loggingLevel: MethodLoggingLevel.ERROR,
+        ...logging,
         dataTraceEnabled: false, // request bodies hold prompts: never log them
         throttlingRateLimit: props.rateLimit,
         throttlingBurstLimit: props.burstLimit,
@@ -62,4 +76,17 @@ export class SwitchyardApi extends Construct {
     });
     this.api.root.addProxy({ anyMethod: true });
   }
+}
+
+/**
+ * Without `aws.apiGatewayLogs` the stage has no access or execution logs, on purpose: they need the
+ * account-wide API Gateway role, which this stack leaves to the operator. The Lambda logs every
+ * request and attempt either way.
+ */
+export function acknowledgeStageLogs(gateway: SwitchyardApi, logs: boolean): void {
+  if (logs) return;
+  const reason =
+    'Stage logs need the account-wide API Gateway CloudWatch role, which the stack leaves alone; set it once and turn on aws.apiGatewayLogs (docs/operations.md#api-gateway-logs). The Lambda logs every request meanwhile.';
+  for (const id of ['AwsSolutions-APIG1', 'AwsSolutions-APIG6'])
+    Validations.of(gateway).acknowledge({ id, reason });
 }

@@ -1,16 +1,23 @@
 import { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { METRICS } from '../../lambda/aws/powertools-evidence.js';
+import { stageMetricNamespace } from '../stage-names.js';
 
-/** The namespace `POWERTOOLS_METRICS_NAMESPACE` sets on every function. */
+/**
+ * The namespace `POWERTOOLS_METRICS_NAMESPACE` sets on every function of a deployment without a
+ * stage; a stage's is `Switchyard/<stage>` (lib/stage-names.ts).
+ */
 export const METRIC_NAMESPACE = 'Switchyard';
 /** The `service` dimension (`POWERTOOLS_SERVICE_NAME`) that the alarmed copy of each metric carries. */
 export const SERVICE_NAME = 'switchyard';
 
-/** One of the gateway's own metrics (the copy with only the `service` dimension). */
+/**
+ * One of the gateway's own metrics (the copy with only the `service` dimension), in the namespace
+ * of the stage whose stack renders it.
+ */
 export function switchyardMetric(name: string, statistic = 'Sum', period = Duration.minutes(1)): Metric {
   return new Metric({
-    namespace: METRIC_NAMESPACE,
+    namespace: stageMetricNamespace(),
     metricName: name,
     dimensionsMap: { service: SERVICE_NAME },
     statistic,

@@ -17,7 +17,7 @@ const fixture: APIGatewayProxyEvent = JSON.parse(
 /** What `restEvent` changes in the recorded event; whatever is left out stays as recorded. */
 export interface RestEventParts {
   /** Re-aims the event at another route (path, proxy parameter and request context follow). */
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'HEAD' | 'OPTIONS';
   path?: string;
   /** Sent as JSON; none gives a `null` body. */
   body?: unknown;

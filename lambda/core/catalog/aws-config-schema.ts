@@ -1,6 +1,7 @@
 /** The `aws` section of the config: what only a deployment reads. Every default is filled here. */
 import * as z from 'zod';
 import { awsAlarmsSchema } from './aws-alarms-schema.js';
+import { awsDeployFields, defaultSsmPrefix } from './aws-deploy-config-schema.js';
 
 /** How much of the account's capacity the deployment may take (AWS mode, read at synth time). */
 export const awsCapacitySchema = z.strictObject({
@@ -80,13 +81,19 @@ export const awsTracingSchema = z.strictObject({
   collectorConfigUri: z.string().trim().min(1).optional(),
 });
 
+/** An SSM path prefix such as `/switchyard`. */
+export const ssmPrefixSchema = z
+  .string()
+  .regex(/^\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/, 'must be an SSM path such as /switchyard');
+
 /** AWS mode settings. */
-export const awsSchema = z.strictObject({
-  /** Prefix of the SSM parameters: chains live at `<ssmPrefix>/chains/<pipeline>`. Default `/switchyard`. */
-  ssmPrefix: z
-    .string()
-    .regex(/^\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/, 'must be an SSM path such as /switchyard')
-    .default('/switchyard'),
+const awsFields = z.strictObject({
+  ...awsDeployFields,
+  /**
+   * Prefix of the SSM parameters: chains live at `<ssmPrefix>/chains/<pipeline>`. Default
+   * `/switchyard`, or `/switchyard-<stage>` with a `stage`.
+   */
+  ssmPrefix: ssmPrefixSchema.optional(),
   /**
    * How long a Lambda container trusts its snapshot of `<ssmPrefix>` (chain overrides, caller keys,
    * provider keys stored there), in ms, ±20 % jitter per container. Default 30000.
@@ -105,4 +112,10 @@ export const awsSchema = z.strictObject({
   tracing: awsTracingSchema.prefault({}),
 });
 
-export type AwsConfig = z.infer<typeof awsSchema>;
+/** AWS mode settings, with the SSM prefix filled from the stage when the file names none. */
+export const awsSchema = awsFields.transform((aws) => ({
+  ...aws,
+  ssmPrefix: aws.ssmPrefix ?? defaultSsmPrefix(aws.stage),
+}));
+
+export type AwsConfig = z.output<typeof awsSchema>;

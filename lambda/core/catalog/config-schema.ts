@@ -9,6 +9,7 @@ import { AD_HOC_PIPELINE } from './ad-hoc-chains.js';
 import { admissionSchema } from './admission-config-schema.js';
 import { awsSchema } from './aws-config-schema.js';
 import { chainName, keyName, name, pipelineName, positiveInt } from './config-fields.js';
+import { corsSchema } from './cors-config-schema.js';
 import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
 import { metricsSchema, statusPageSchema } from './observe-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
@@ -206,6 +207,8 @@ function configObjectSchema<P extends z.ZodType<ProviderSettings>>(providerSchem
     metrics: metricsSchema.prefault({}),
     /** `GET /status`, the live status page. Default: off. */
     statusPage: statusPageSchema.prefault({}),
+    /** Browser origins allowed to call the gateway (CORS). Default: none. */
+    cors: corsSchema.prefault({}),
   });
 }
 

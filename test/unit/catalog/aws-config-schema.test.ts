@@ -10,6 +10,9 @@ const withAws = (aws: unknown) => parseConfig({ ...base, aws });
 describe('config: the aws section (alarm e-mail, capacity, streaming)', () => {
   it('fills every default of a section left out, and leaves unset only what has no fixed default', () => {
     const expected = {
+      production: false,
+      allowInsecureBaseURLs: false,
+      apiGatewayLogs: false,
       ssmPrefix: '/switchyard',
       chainCacheMs: 30_000,
       callerKeysMaxStaleMs: 300_000,
