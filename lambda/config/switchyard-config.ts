@@ -6,13 +6,14 @@
 import type * as z from 'zod';
 import { createConfigSchema, type SwitchyardConfig as NeutralConfig } from '../core/catalog/config-schema.js';
 import { createConfigParser } from '../core/catalog/parse-config.js';
+import { storedJobRequestSchema } from '../doors/jobs/job-request-schema.js';
 import { checkEmbeddingProviders } from '../families/capabilities.js';
 import { type ProviderConfig, providerSchema } from '../families/registry.js';
 
 export type { ProviderConfig } from '../families/registry.js';
 
-/** The whole config file, with every registered family's provider schema. */
-export const configSchema = createConfigSchema(providerSchema);
+/** The whole config file, with every registered family's provider schema and the jobs door's request schema. */
+export const configSchema = createConfigSchema(providerSchema, storedJobRequestSchema);
 
 /** A parsed config: every default filled, each provider typed by its family. */
 export type SwitchyardConfig = NeutralConfig<ProviderConfig>;

@@ -4,7 +4,7 @@ import { parseConfig } from '../../lambda/config/switchyard-config.js';
 import { createBreakers } from '../../lambda/core/breaker/breakers.js';
 import { createCatalog } from '../../lambda/core/catalog/catalog.js';
 import { createConfigChainSource } from '../../lambda/core/catalog/chain-sources.js';
-import { type ScheduleConfig, scheduleSchema } from '../../lambda/core/catalog/jobs-config-schema.js';
+import { createScheduleSchema, type ScheduleConfig } from '../../lambda/core/catalog/jobs-config-schema.js';
 import type { ChatModel, ChatResult } from '../../lambda/core/chat/chat-model.js';
 import type { FailureClass } from '../../lambda/core/failures/failure-class.js';
 import { ProviderError } from '../../lambda/core/failures/provider-error.js';
@@ -17,6 +17,7 @@ import { silentLogger } from '../../lambda/core/logger.js';
 import type { RouteModel } from '../../lambda/core/router/route-types.js';
 import type { JobWebhookBody } from '../../lambda/doors/jobs/job-format.js';
 import { chatJobFormat } from '../../lambda/doors/jobs/job-format.js';
+import { storedJobRequestSchema } from '../../lambda/doors/jobs/job-request-schema.js';
 import { createMemoryJobQueue } from '../../lambda/jobs/memory/memory-job-queue.js';
 import { createMemoryJobStore } from '../../lambda/jobs/memory/memory-job-store.js';
 import { createMemoryAnswerCache } from '../../lambda/stores/memory-answer-cache.js';
@@ -34,6 +35,8 @@ export function jobsConfig(extra: Record<string, unknown> = {}): SwitchyardConfi
 }
 
 /** A schedule on pipeline `p` with `n` jobs `job-1`… */
+const scheduleSchema = createScheduleSchema(storedJobRequestSchema);
+
 export function scheduleOf(n: number, extra: Partial<z.input<typeof scheduleSchema>> = {}): ScheduleConfig {
   return scheduleSchema.parse({
     expression: 'rate(5 minutes)',

@@ -10,7 +10,12 @@ import { admissionSchema } from './admission-config-schema.js';
 import { awsSchema } from './aws-config-schema.js';
 import { chainName, keyName, name, pipelineName, positiveInt } from './config-fields.js';
 import { corsSchema } from './cors-config-schema.js';
-import { jobsSchema, schedulesSchema, webhooksSchema } from './jobs-config-schema.js';
+import {
+  createSchedulesSchema,
+  type JobRequestSchema,
+  jobsSchema,
+  webhooksSchema,
+} from './jobs-config-schema.js';
 import { metricsSchema, statusPageSchema } from './observe-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
 import { rateLimitSchema } from './rate-limit-config-schema.js';
@@ -180,8 +185,11 @@ export const limitsSchema = z.strictObject({
   maxUpstreamEventBytes: positiveInt.max(1_073_741_824).default(1_048_576),
 });
 
-/** The config object around a given `providers` entry schema (no cross-field checks yet). */
-function configObjectSchema<P extends z.ZodType<ProviderSettings>>(providerSchema: P) {
+/** The config object around given `providers` entry and job request schemas (no cross-field checks yet). */
+function configObjectSchema<P extends z.ZodType<ProviderSettings>>(
+  providerSchema: P,
+  jobRequest: JobRequestSchema,
+) {
   return z.strictObject({
     /** Provider name → its settings, in the schema of its family (`type`). */
     providers: z.record(name, providerSchema),
@@ -195,7 +203,7 @@ function configObjectSchema<P extends z.ZodType<ProviderSettings>>(providerSchem
     aws: awsSchema.prefault({}),
     /** Default: none, and authentication is off. */
     auth: authSchema.optional(),
-    schedules: schedulesSchema,
+    schedules: createSchedulesSchema(jobRequest),
     jobs: jobsSchema.prefault({}),
     limits: limitsSchema.prefault({}),
     /** Rate limits and daily spend caps per caller key and pipeline. Default: none apply. */
@@ -214,12 +222,16 @@ function configObjectSchema<P extends z.ZodType<ProviderSettings>>(providerSchem
 
 /**
  * The whole config file's schema, its `providers` entries validated by `providerSchema` (the
- * union of the registered families' schemas, built outside the core); also checks that webhooks
- * are https:// outside loopback unless allowed.
+ * union of the registered families' schemas) and its scheduled jobs' requests by `jobRequest`
+ * (the jobs door's schema), both built outside the core; also checks that webhooks are https://
+ * outside loopback unless allowed.
  */
-export function createConfigSchema<P extends z.ZodType<ProviderSettings>>(providerSchema: P) {
+export function createConfigSchema<P extends z.ZodType<ProviderSettings>>(
+  providerSchema: P,
+  jobRequest: JobRequestSchema,
+) {
   return (
-    configObjectSchema(providerSchema)
+    configObjectSchema(providerSchema, jobRequest)
       // A signed answer travels in clear text only where the operator said so, or on this machine.
       .superRefine((config, ctx) => {
         if (Object.hasOwn(config.pipelines, AD_HOC_PIPELINE))
