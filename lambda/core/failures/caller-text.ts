@@ -14,7 +14,12 @@ export const MAX_CALLER_TEXT_PARTS = 100_000;
 
 /** Lower-case letters and digits only: punctuation, spacing and case never hide an echo. */
 export function textSkeleton(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  // Upper-casing first folds letters that upper-case to two (`ß` to `SS`, `ﬁ` to `FI`), so an
+  // echo the upstream upper-cased still matches; lower-casing then folds the rest (`İ`).
+  return text
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** Members that hold a word from a fixed list (`role: "user"`), not the caller's free text. */

@@ -45,6 +45,22 @@ describe('findJsonTooDeep', () => {
     expect(findJsonTooDeep(nestedArrays(500_000), 64)).toHaveLength(64);
   });
 
+  it('pops a closed object as it pops a closed array when it names the path', () => {
+    expect(findJsonTooDeep('[{"a":1},[[1]]]', 2)).toEqual([1, 0]);
+  });
+
+  it('stops counting at a string that never closes, rather than counting brackets before it twice', () => {
+    expect(findJsonTooDeep('[[["never closed', 3)).toBeUndefined();
+  });
+
+  it('names a path in malformed text without throwing', () => {
+    // A string before the first container, an object whose key never came, a key JSON cannot read.
+    expect(findJsonTooDeep('"x"[[1]]', 1)).toEqual([0]);
+    expect(findJsonTooDeep('{[[1]]}', 2)).toEqual(['', 0]);
+    expect(findJsonTooDeep('{"a\tb":[[1]]}', 2)).toEqual(['a\tb', 0]);
+    expect(findJsonTooDeep(String.raw`{"a\x":[[1]]}`, 2)).toEqual([String.raw`a\x`, 0]);
+  });
+
   it('leaves malformed text to the parser', () => {
     expect(findJsonTooDeep('{"a": "never closed', 1)).toBeUndefined();
     expect(findJsonTooDeep(']]]]{', 1)).toBeUndefined();
@@ -59,6 +75,11 @@ describe('deepestPath', () => {
       depth: 4,
       path: ['b', 'c', 0],
     });
+  });
+
+  it('counts null as a leaf, not a container', () => {
+    expect(deepestPath(null)).toEqual({ depth: 0, path: [] });
+    expect(deepestPath({ a: null, b: [null], c: 1 })).toEqual({ depth: 2, path: ['b'] });
   });
 
   it('walks a value too deep for JSON.stringify without overflowing itself', () => {

@@ -91,6 +91,28 @@ describe('couldBeCallerText reads the request as an upstream could join it', () 
     expect(couldBeCallerText(SENTENCE, { type: SENTENCE })).toBe(true);
   });
 
+  it('recognises an echo that the upstream lower-cased, letters whose case changes their form included', () => {
+    // `İ` lower-cases to `i` and a combining dot (not a letter): its skeleton is `i`, as the echo's.
+    expect(couldBeCallerText('istanbul is not a model', { a: 'İSTANBUL is not a model' })).toBe(true);
+  });
+
+  it('recognises an echo that the upstream upper-cased, letters that upper-case to two included', () => {
+    // `ß` upper-cases to `SS`, and the ligature `ﬁ` to `FI`.
+    expect(couldBeCallerText('STRASSE IS NOT A MODEL', { a: 'Straße is not a model' })).toBe(true);
+    expect(couldBeCallerText('FILE NOT FOUND', { a: 'ﬁle not found' })).toBe(true);
+  });
+
+  it('reads members whose value is undefined, a boolean or a function as holding no text', () => {
+    const input = { a: undefined, b: true, c: () => 'x', d: 'hello' };
+    expect(couldBeCallerText(PROVIDER_OWN, input)).toBe(false);
+    expect(couldBeCallerText('hello', input)).toBe(true);
+  });
+
+  it.each(['was here', 'here', 'hello'])('clears %s in a request that holds no text', (phrase) => {
+    expect(couldBeCallerText(phrase, {})).toBe(false);
+    expect(couldBeCallerText(phrase, [])).toBe(false);
+  });
+
   it('treats an unknown request as possibly the caller', () => {
     expect(couldBeCallerText('anything', undefined)).toBe(true);
   });
