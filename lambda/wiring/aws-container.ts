@@ -10,6 +10,8 @@ import {
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { GetParametersCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import * as z from 'zod';
+import { parseEnv } from '../aws/aws-env.js';
 import { createDocumentClient } from '../aws/dynamodb-client.js';
 import { createEmfMetrics, type EmfMetrics } from '../aws/emf-metrics.js';
 import { isSsmName, type RemoteKeyReaders, SSM_BATCH_SIZE } from '../aws/remote-keys.js';
@@ -37,6 +39,18 @@ export interface AwsContainer {
 export const KEY_READ_TIMEOUT_MS = 4_000;
 
 /** Builds what a container holds once: the bundled config next to the handler, real AWS clients. */
+const metricEnvSchema = z.object({
+  POWERTOOLS_METRICS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9/_.#:-]{1,255}$/, 'must be a CloudWatch namespace')
+    .optional(),
+});
+
+/** The namespace of the deployment's metrics: `POWERTOOLS_METRICS_NAMESPACE` as the stack sets it, else `Switchyard`. */
+export function metricNamespaceOf(env: NodeJS.ProcessEnv): string {
+  return parseEnv(metricEnvSchema, env).POWERTOOLS_METRICS_NAMESPACE ?? 'Switchyard';
+}
+
 export function createAwsContainer(env: NodeJS.ProcessEnv = process.env): AwsContainer {
   // Bounded: a slow SSM must not eat a request's deadline (chains and keys have fallbacks).
   const bounded = () => ({
@@ -51,7 +65,8 @@ export function createAwsContainer(env: NodeJS.ProcessEnv = process.env): AwsCon
     config,
     logger: new Logger({ serviceName: 'switchyard' }),
     metrics: createEmfMetrics({
-      namespace: 'Switchyard',
+      // The stack sets the stage's namespace (`Switchyard/<stage>`); its alarms watch that one.
+      namespace: metricNamespaceOf(env),
       service: 'switchyard',
       dimensions: configMetricDimensions(config),
     }),

@@ -2,14 +2,16 @@ import { Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { type KnownBudgetCap, knownBudgetCaps } from '../../lambda/aws/budget-cap.js';
 import { METRICS } from '../../lambda/aws/powertools-evidence.js';
 import type { AdmissionSettings } from '../../lambda/core/catalog/admission-config-schema.js';
+import { stageMetricNamespace } from '../stage-names.js';
 import { type AlarmFactory, ALARM_PERIOD as period } from './alarm-factory.js';
 import type { AlarmThresholds } from './alarm-thresholds.js';
-import { METRIC_NAMESPACE, SERVICE_NAME } from './switchyard-metrics.js';
+import { SERVICE_NAME } from './switchyard-metrics.js';
 
 /** `BudgetUsedPercent` (Maximum per 5 min) of one dimension: `scope` (key, pipeline) or `cap`. */
 export function budgetUse(dimension: 'scope' | 'cap', value: string): Metric {
   return new Metric({
-    namespace: METRIC_NAMESPACE,
+    // The stage's namespace, as every other alarmed metric (switchyardMetric).
+    namespace: stageMetricNamespace(),
     metricName: METRICS.budgetUsedPercent,
     dimensionsMap: { service: SERVICE_NAME, [dimension]: value },
     statistic: 'Maximum',
