@@ -6,57 +6,18 @@
  * a Vertex route without its service-account key, is `not_configured`: the next route answers,
  * no breaker item is written, nothing is logged as an alert, the ledger says `not_configured`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../lambda/core/chat/chat-model.js';
 import type { LogFields, Logger } from '../../lambda/core/logger.js';
 import { startFakeBedrock } from '../../lambda/dev/fakes/bedrock-fake.js';
 import { createBedrockChatModel } from '../../lambda/families/bedrock/bedrock-chat-model.js';
 import { type GatewayHarness, HELLO, startGatewayHarness } from '../helpers/gateway-harness.js';
+import { useNoAwsCredentials } from '../helpers/no-aws-credentials.js';
 import { callOptions, providerErrorOf, streamErrorOf } from '../integration/providers/harness.js';
 
 const HELLO_REQUEST: ChatRequest = { messages: [{ role: 'user', content: 'hi' }] };
 
-/** Every variable the AWS SDK's default chain reads to find credentials or a profile. */
-const AWS_VARS = [
-  'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY',
-  'AWS_SESSION_TOKEN',
-  'AWS_PROFILE',
-  'AWS_DEFAULT_PROFILE',
-  'AWS_CONFIG_FILE',
-  'AWS_SHARED_CREDENTIALS_FILE',
-  'AWS_WEB_IDENTITY_TOKEN_FILE',
-  'AWS_ROLE_ARN',
-  'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
-  'AWS_CONTAINER_CREDENTIALS_FULL_URI',
-  'AWS_EC2_METADATA_DISABLED',
-] as const;
-
-let saved: Record<string, string | undefined> = {};
-let dir: string;
-beforeAll(() => {
-  // The SDK's chain reads process.env: empty it, point the profile files at empty files and
-  // switch the instance-metadata link off, so that no link of the chain finds anything.
-  saved = Object.fromEntries(AWS_VARS.map((name) => [name, process.env[name]]));
-  for (const name of AWS_VARS) delete process.env[name];
-  dir = mkdtempSync(join(tmpdir(), 'switchyard-no-aws-'));
-  writeFileSync(join(dir, 'config'), '');
-  writeFileSync(join(dir, 'credentials'), '');
-  process.env.AWS_CONFIG_FILE = join(dir, 'config');
-  process.env.AWS_SHARED_CREDENTIALS_FILE = join(dir, 'credentials');
-  process.env.AWS_EC2_METADATA_DISABLED = 'true';
-});
-afterAll(() => {
-  for (const name of AWS_VARS) {
-    const value = saved[name];
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+useNoAwsCredentials();
 
 let h: GatewayHarness;
 afterEach(async () => {
