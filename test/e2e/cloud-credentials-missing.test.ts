@@ -66,6 +66,14 @@ describe('a Bedrock route without AWS credentials', () => {
     expect(lines.filter((l) => l.level === 'error' || l.message.startsWith('breaker opened'))).toEqual([]);
   });
 
+  it('spends none of the attempt budget: with maxAttempts 1 the next route still answers', async () => {
+    h = await startGatewayHarness({ p: { chain: 'br,a', maxAttempts: 1 } }, { sdkCredentials: true });
+    const res = await h.post({ model: 'p', ...HELLO });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-switchyard-route')).toBe('br:not_configured,a:200');
+    expect(res.headers.get('x-switchyard-attempts')).toBe('2');
+  });
+
   it('answers 503 provider_not_configured when no route is left', async () => {
     h = await startGatewayHarness({ p: { chain: 'br' } }, { sdkCredentials: true });
     const res = await h.post({ model: 'p', ...HELLO });
