@@ -4,6 +4,7 @@ import { createCatalog } from '../core/catalog/catalog.js';
 import type { ChatModel } from '../core/chat/chat-model.js';
 import { FAILURE_POLICY, type FailureClass } from '../core/failures/failure-class.js';
 import { ProviderError } from '../core/failures/provider-error.js';
+import { AWS_CREDENTIAL_HINT } from '../families/bedrock/bedrock-credentials.js';
 import { createRouteModels } from '../families/create-route-models.js';
 import { envProviderAccess } from '../wiring/env-provider-access.js';
 import { type CliIo, CliUsageError, EXIT_FAILED, EXIT_OK } from './cli-io.js';
@@ -150,12 +151,20 @@ export async function probeCommand(args: string[], io: CliIo): Promise<number> {
           ? `\nno dead routes among ${probed} model(s)\n`
           : `\nno model could be probed: none of the ${results.length} model(s) has its provider key here\n`,
     );
-    if (keyless.length > 0) {
-      const hints = [...new Set(keyless.map((r) => access.keyHint(r.provider)))].join(', ');
+    // A Bedrock route lacks AWS credentials (the SDK's chain), not an API key: each is named apart.
+    const isAws = (r: ProbeResult) => config.providers[r.provider]?.type === 'bedrock';
+    const keyed = keyless.filter((r) => !isAws(r));
+    const aws = keyless.filter(isAws);
+    if (keyed.length > 0) {
+      const hints = [...new Set(keyed.map((r) => access.keyHint(r.provider)))].join(', ');
       io.stdout(
-        `not configured: ${keyless.map((r) => r.model).join(', ')} — no API key here (set ${hints}); not probed, not a dead route\n`,
+        `not configured: ${keyed.map((r) => r.model).join(', ')} — no API key here (set ${hints}); not probed, not a dead route\n`,
       );
     }
+    if (aws.length > 0)
+      io.stdout(
+        `not configured: ${aws.map((r) => r.model).join(', ')} — no AWS credentials here (${AWS_CREDENTIAL_HINT}); not probed, not a dead route\n`,
+      );
   }
   // Nothing probed is no evidence of health: a run where every model lacks its key fails too.
   return dead.length === 0 && (probed > 0 || results.length === 0) ? EXIT_OK : EXIT_FAILED;

@@ -34,7 +34,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
   fakes: {
     run: (args, io) => fakesCommand(args, io),
-    summary: 'run fake OpenAI and Bedrock upstreams to try fallbacks by hand',
+    summary: 'run fake OpenAI-compatible, Bedrock and Anthropic upstreams to try fallbacks by hand',
     usage: async () => FAKES_USAGE,
   },
   chain: {

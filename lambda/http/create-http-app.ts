@@ -103,9 +103,14 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   }
   addInfoRoutes(app, gateway, catalog);
   if (admission) addUsageRoute(app, admission.admission, log);
-  if (options.observe) {
-    addObserveRoutes(app, options.observe, { gateway, catalog, log, callerKeys: options.callerKeys, access });
-  }
+  // Always added: with nothing to observe, /metrics and /status say how to turn them on.
+  addObserveRoutes(app, options.observe ?? {}, {
+    gateway,
+    catalog,
+    log,
+    callerKeys: options.callerKeys,
+    access,
+  });
 
   app.notFound((c) =>
     errorResponse(

@@ -25,7 +25,22 @@ const unavailable = (what: string) =>
   });
 
 /**
- * `GET /metrics` (Prometheus text) and the status page. With caller authentication on, `/metrics`
+ * What a disabled endpoint answers: 404 in the OpenAI envelope, naming the flag and the setting
+ * that turn it on (a bare `no route for GET /status` left a newcomer guessing).
+ */
+const disabled = (what: string, flag: string, setting: string) => () =>
+  errorResponse(
+    404,
+    errorBody(
+      `${what} is not enabled: start the gateway with \`switchyard serve ${flag}\` or set ${setting}: true in the config`,
+      'invalid_request_error',
+      'not_found',
+    ),
+  );
+
+/**
+ * `GET /metrics` (Prometheus text) and the status page; each one off answers 404 naming its
+ * `serve` flag and config setting. With caller authentication on, `/metrics`
  * and `/v1/status` need an operator key, like `/v1/breakers`; the page itself holds no data.
  */
 export function addObserveRoutes(
@@ -40,6 +55,12 @@ export function addObserveRoutes(
   },
 ): void {
   const { metrics, status } = observe;
+  if (!metrics) app.get('/metrics', disabled('/metrics', '--metrics', 'metrics.enabled'));
+  if (!status) {
+    const off = disabled('the status page', '--status', 'statusPage.enabled');
+    app.get('/status', off);
+    app.get('/v1/status', off);
+  }
   if (metrics) {
     if (deps.callerKeys) {
       app.use('/metrics', callerAuth(deps.callerKeys, { log: deps.log }), operatorOnly(deps.access));

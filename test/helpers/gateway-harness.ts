@@ -7,7 +7,7 @@ import { jobsSchema } from '../../lambda/core/catalog/jobs-config-schema.js';
 import type { JobStore } from '../../lambda/core/jobs/job-ports.js';
 import type { AnswerCache } from '../../lambda/core/last-resort/answer-cache.js';
 import type { LedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
-import { silentLogger } from '../../lambda/core/logger.js';
+import { type Logger, silentLogger } from '../../lambda/core/logger.js';
 import type { Clock, Random, Sleep } from '../../lambda/core/time.js';
 import type { SpanTracer } from '../../lambda/core/tracing/span-port.js';
 import { startFakeAnthropic } from '../../lambda/dev/fakes/anthropic-fake.js';
@@ -89,6 +89,10 @@ export async function startGatewayHarness(
     configure?: (config: Record<string, unknown> & { models: Record<string, object> }) => void;
     /** Where request and attempt spans go; default: none. */
     tracer?: SpanTracer;
+    /** The gateway's log; default: silent. */
+    log?: Logger;
+    /** Bedrock signs with the AWS SDK's default provider chain (the process env) instead of fake static keys. */
+    sdkCredentials?: boolean;
   } = {},
 ) {
   const openai = await startFakeOpenAI();
@@ -125,11 +129,13 @@ export async function startGatewayHarness(
   const local = createLocalGateway({
     config,
     env,
-    log: silentLogger,
+    log: options.log ?? silentLogger,
     ledger: (entry) => ledger.push(entry),
     access: {
       ...envProviderAccess(config, env),
-      bedrockCredentials: { accessKeyId: 'AKIDFAKE', secretAccessKey: 'fake' },
+      ...(options.sdkCredentials
+        ? {}
+        : { bedrockCredentials: { accessKeyId: 'AKIDFAKE', secretAccessKey: 'fake' } }),
     },
     maxBodyBytes: options.maxBodyBytes,
     answers: options.answers,

@@ -30,7 +30,7 @@ export interface RunningFakeUpstreams {
   close(): Promise<void>;
 }
 
-/** Starts the OpenAI-compatible and the Bedrock fakes and logs their URLs and a scripting example. */
+/** Starts the OpenAI-compatible, Bedrock and Anthropic fakes and logs their URLs and a scripting example. */
 export async function runFakeUpstreams(options: RunFakeUpstreamsOptions): Promise<RunningFakeUpstreams> {
   const openai = await startFakeOpenAI({ port: options.openaiPort, host: options.host });
   let bedrock: FakeUpstream | undefined;

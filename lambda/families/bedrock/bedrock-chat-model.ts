@@ -19,6 +19,7 @@ import { type AnswerLimits, createAnswerMeters, DEFAULT_ANSWER_LIMITS } from '..
 import { createAttemptCalls } from '../shared/attempt-calls.js';
 import { type ErrorSubject, malformedResponse } from '../shared/malformed-response.js';
 import { type SerialisationWatch, watchSerialisation } from '../shared/wire-body.js';
+import { missingCredentials } from './bedrock-credentials.js';
 import { toConverseBody } from './bedrock-request.js';
 import { createBedrockStreamMapper, mapConverseResponse } from './bedrock-response.js';
 import { BEDROCK_SIGNALS } from './bedrock-signals.js';
@@ -107,7 +108,9 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
         try {
           return await client.send(command, { abortSignal });
         } catch (error) {
-          throw tooLarge() ?? connectTimeout(watch.judge(error), options.connectMs);
+          throw (
+            tooLarge() ?? connectTimeout(watch.judge(missingCredentials(error, subject)), options.connectMs)
+          );
         }
       },
       (response) => mapConverseResponse(response, subject),
@@ -122,7 +125,9 @@ export function createBedrockChatModel(options: BedrockChatModelOptions): ChatMo
         const watch = watchSerialiser(command.middlewareStack, watchSerialisation(subject, body));
         const tooLarge = boundResponseBody(command, meters, true);
         const response = await client.send(command, { abortSignal }).catch((error: unknown) => {
-          throw tooLarge() ?? connectTimeout(watch.judge(error), options.connectMs);
+          throw (
+            tooLarge() ?? connectTimeout(watch.judge(missingCredentials(error, subject)), options.connectMs)
+          );
         });
         if (response.stream === undefined) throw malformedResponse(subject, 'response has no event stream');
         return rethrowTooLarge(response.stream, tooLarge);

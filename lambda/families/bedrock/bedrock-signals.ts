@@ -22,7 +22,9 @@ export const BEDROCK_SIGNALS: FailureSignals = withSignals({
     ['UnrecognizedClientException', 'upstream_auth'],
     ['ExpiredTokenException', 'upstream_auth'],
     ['InvalidSignatureException', 'upstream_auth'],
-    ['CredentialsProviderError', 'upstream_auth'],
+    // The SDK found no credentials to sign with: our configuration, not the upstream's refusal.
+    // The adapter turns it into a message naming the variables first (bedrock-credentials.ts).
+    ['CredentialsProviderError', 'not_configured'],
     ['ResourceNotFoundException', 'model_not_found'],
     ['ValidationException', REQUEST],
     ['ConflictException', REQUEST],

@@ -164,7 +164,6 @@ const MATRIX: Readonly<Record<FailureClass, Readonly<Record<string, unknown>>>> 
     'an OpenAI 429 insufficient_quota': oa(429, 'Quota exceeded', { code: 'insufficient_quota' }),
     'a 402 out-of-credits error': oa(402, 'Insufficient credits'),
     'a Bedrock AccessDeniedException': br(bedrock.AccessDeniedException, 403, 'No access'),
-    'missing AWS credentials': named('CredentialsProviderError', 'Could not load credentials'),
   },
   model_not_found: {
     'an Anthropic not_found_error 404': an(404, 'not_found_error', 'model: claude-9'),
@@ -232,6 +231,7 @@ const MATRIX: Readonly<Record<FailureClass, Readonly<Record<string, unknown>>>> 
     }),
   },
   not_configured: {
+    'missing AWS credentials': named('CredentialsProviderError', 'Could not load credentials'),
     'the missing-key ProviderError a keyless model throws': new ProviderError({
       provider: 'openai',
       model: 'gpt-mini',
