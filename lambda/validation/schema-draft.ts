@@ -1,5 +1,5 @@
 /**
- * Which JSON Schema draft a caller's schema is written in (docs/http-api.md#structured-output):
+ * Which JSON Schema draft a caller's schema is written in (docs/http-api.md#calling-it):
  * its root `$schema` picks it, and a schema without one is read as draft-07, as before drafts
  * were told apart. The three drafts are the ones ajv ships a build for and the SDKs emit (zod 4's
  * `z.toJSONSchema` writes 2020-12; zod-to-json-schema and Pydantic v1 write draft-07).
