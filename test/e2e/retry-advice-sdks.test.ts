@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type GatewayHarness, HELLO, startGatewayHarness } from '../helpers/gateway-harness.js';
+import { type GatewayHarness, startGatewayHarness } from '../helpers/gateway-harness.js';
 
 let h: GatewayHarness;
 afterEach(async () => {
@@ -21,6 +21,7 @@ const failure = (promise: Promise<unknown>) =>
     },
     (error: unknown) => error as { status?: number; headers?: Headers },
   );
+const HELLO = { messages: [{ role: 'user' as const, content: 'hello there' }] };
 const ASK = { model: 'p', max_tokens: 64, messages: [{ role: 'user' as const, content: 'hello there' }] };
 
 describe('retry advice read by the OpenAI and Anthropic SDKs (default settings)', () => {
