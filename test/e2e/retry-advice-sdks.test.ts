@@ -88,4 +88,35 @@ describe('retry advice read by the OpenAI and Anthropic SDKs (default settings)'
     expect(fromAnthropic.headers?.get('x-should-retry')).toBe('false');
     expect(upstreamCalls()).toBe(0);
   });
+
+  it('openai-node: a spend cap refused until the day resets is not retried (x-should-retry: false)', async () => {
+    // Noon UTC: the reset is twelve hours away, far past the SDK's longest wait.
+    const noon = Date.UTC(2026, 0, 15, 12);
+    const key = 'sk-budget-0123456789';
+    h = await startGatewayHarness(
+      { p: { chain: 'a' } },
+      {
+        auth: { keys: { k: key } },
+        clock: { now: () => noon },
+        configure: (config) => {
+          config.admission = { defaultKey: { usdPerDay: 0.01 } };
+        },
+      },
+    );
+    let sent = 0;
+    const client = new OpenAI({
+      baseURL: `${h.url}/v1`,
+      apiKey: key,
+      fetch: (input, init) => {
+        sent += 1;
+        return fetch(input, init);
+      },
+    });
+    const error = await failure(client.chat.completions.create({ model: 'p', max_tokens: 2_000, ...HELLO }));
+    expect(error.status).toBe(429);
+    expect(error.headers?.get('x-should-retry')).toBe('false');
+    expect(Number(error.headers?.get('retry-after'))).toBe(12 * 3600);
+    expect(sent).toBe(1);
+    expect(upstreamCalls()).toBe(0);
+  });
 });
