@@ -3,7 +3,7 @@ import { cors } from 'hono/cors';
 import type { CorsConfig } from '../core/catalog/cors-config-schema.js';
 import { CLIENT_REQUEST_ID_HEADER, GATEWAY_REQUEST_ID_HEADER } from './request-id.js';
 
-/** The answer headers a browser page may read: the evidence headers, request ids, Retry-After. */
+/** The answer headers a browser page may read: the evidence headers, request ids, the retry advice. */
 export const EXPOSED_HEADERS = [
   GATEWAY_REQUEST_ID_HEADER,
   CLIENT_REQUEST_ID_HEADER,
@@ -16,6 +16,9 @@ export const EXPOSED_HEADERS = [
   'x-switchyard-budget-remaining',
   'x-switchyard-job-id',
   'retry-after',
+  // The retry advice (docs/http-api.md#retry-advice): an SDK in a browser reads it too.
+  'retry-after-ms',
+  'x-should-retry',
 ];
 
 /**

@@ -9,6 +9,7 @@ import type { Logger } from '../core/logger.js';
 import type { RequestTracing } from '../core/tracing/request-spans.js';
 import { DOORS } from '../doors/doors.js';
 import type { Door, DoorAdmission, DoorDeps, JobsHttpOptions } from '../doors/shared/door.js';
+import { retryAdviceMiddleware } from '../doors/shared/retry-advice.js';
 import { type AccessPolicy, operatorOnly } from './access-policy.js';
 import { limitBodySize } from './body-limit.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
@@ -74,6 +75,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   const corsMiddleware = corsPolicy(options.cors);
   if (corsMiddleware) app.use('*', corsMiddleware);
   // Outermost on its path, so every refusal below (keys, size, body, routing, admission) reads in the door's envelope.
+  // Outside the envelopes, so the advice reads the final status of every door's answer.
+  // `/*` too: a door's sub-routes (`/v1/jobs/{id}`) answer under its path.
+  for (const door of doors)
+    app.use(door.path, retryAdviceMiddleware).use(`${door.path}/*`, retryAdviceMiddleware);
   for (const door of doors) if (door.errors) app.use(door.path, door.errors);
   if (options.tracing) {
     for (const door of doors)

@@ -1,8 +1,9 @@
 /**
  * The JSON Schema adapter behind the core's `SchemaValidator` port (docs/design.md#structured-output):
  * ajv, each schema compiled once and kept in a bounded cache keyed by the SHA-256 of its JSON.
- * ajv itself is loaded on the first schema, and the regex engine (RE2) on the first schema with a
- * pattern, so a cold start that never sees one does not pay for it.
+ * ajv itself is loaded on the first schema, each draft's build (draft-07, 2019-09, 2020-12, picked
+ * by the schema's `$schema`) on the first schema of that draft, and the regex engine (RE2) on the
+ * first schema with a pattern, so a cold start that never sees one does not pay for it.
  *
  * A caller's schema is untrusted code for the validator (docs/security.md#caller-supplied-schemas):
  * it is measured against the schema bounds before ajv sees it, its patterns run on RE2 (linear
@@ -16,6 +17,7 @@ import { setBounded } from '../core/bounded-map.js';
 import { type SchemaBounds, schemaBoundsFields } from '../core/catalog/output-config-schema.js';
 import type { CompiledSchema, SchemaCheck, SchemaValidator } from '../core/output/schema-validator.js';
 import { type CheckMeter, CheckTooCostlyError, compilePattern, re2Engine } from './re2-pattern.js';
+import { DRAFT_META_SCHEMA, type SchemaDraft, schemaDraft } from './schema-draft.js';
 import { measureSchema, REF_STEP_KEYWORD, type SchemaPath, schemaRegexes } from './schema-walk.js';
 
 /** Compiled schemas one process keeps; the oldest is compiled again when it returns. */
@@ -34,6 +36,30 @@ function describe(error: ErrorObject): string {
   return `${at} ${error.message ?? 'is invalid'}${extra}`;
 }
 
+type AjvBuild = new (options: ConstructorParameters<typeof import('ajv').Ajv>[0]) => AjvInstance;
+
+/** Each draft's ajv build, imported on its first schema (2019-09 and 2020-12 add vocabularies). */
+async function buildFor(draft: SchemaDraft): Promise<AjvBuild> {
+  if (draft === '2020-12') return (await import('ajv/dist/2020.js')).Ajv2020 as unknown as AjvBuild;
+  if (draft === '2019-09') return (await import('ajv/dist/2019.js')).Ajv2019 as unknown as AjvBuild;
+  return (await import('ajv')).Ajv;
+}
+
+// Callers' schemas use keywords and formats of every tool: unknown ones are ignored, not fatal.
+// Formats are not checked, so no format regex ever runs.
+const AJV_OPTIONS = (regExp: ReturnType<typeof re2Engine>) => ({
+  allErrors: true,
+  strict: false,
+  logger: false as const,
+  validateFormats: false,
+  code: { regExp },
+});
+
+/** The schema ajv compiles names its draft's meta-schema exactly as ajv registered it. */
+function withMetaSchema(schema: Record<string, unknown>, draft: SchemaDraft): Record<string, unknown> {
+  return schema.$schema === undefined ? schema : { ...schema, $schema: DRAFT_META_SCHEMA[draft] };
+}
+
 /** Options of {@link createAjvSchemaValidator}. */
 export interface AjvSchemaValidatorOptions {
   /** Default {@link DEFAULT_SCHEMA_BOUNDS}. */
@@ -50,36 +76,39 @@ export function createAjvSchemaValidator(
   // Validation is synchronous: one meter, reset before each check, is the current check's.
   const meter: CheckMeter = { patternWork: 0, maxPatternWork: 0, refSteps: 0, maxRefSteps: 0 };
   let re2: Re2Module | undefined;
-  let ajv: Promise<AjvInstance> | undefined;
-  const load = () =>
-    (ajv ??= import('ajv').then(({ Ajv }) => {
-      // Callers' schemas use keywords and formats of every draft-07 tool: unknown ones are
-      // ignored, not fatal. Formats are not checked, so no format regex ever runs.
-      const instance = new Ajv({
-        allErrors: true,
-        strict: false,
-        logger: false,
-        validateFormats: false,
-        code: {
-          regExp: re2Engine(
-            () => re2,
-            () => meter,
+  const instances = new Map<SchemaDraft, Promise<AjvInstance>>();
+  const load = (draft: SchemaDraft): Promise<AjvInstance> => {
+    const known = instances.get(draft);
+    if (known) return known;
+    const loading = buildFor(draft).then((Build) =>
+      configure(
+        new Build(
+          AJV_OPTIONS(
+            re2Engine(
+              () => re2,
+              () => meter,
+            ),
           ),
-        },
-      });
-      instance.addKeyword({
-        keyword: REF_STEP_KEYWORD,
-        schemaType: 'boolean',
-        errors: false,
-        validate: () => {
-          meter.refSteps += 1;
-          if (meter.refSteps > meter.maxRefSteps)
-            throw new CheckTooCostlyError('structuredOutput.maxRefSteps', meter.maxRefSteps);
-          return true;
-        },
-      });
-      return instance;
-    }));
+        ),
+      ),
+    );
+    instances.set(draft, loading);
+    return loading;
+  };
+  const configure = (instance: AjvInstance): AjvInstance => {
+    instance.addKeyword({
+      keyword: REF_STEP_KEYWORD,
+      schemaType: 'boolean',
+      errors: false,
+      validate: () => {
+        meter.refSteps += 1;
+        if (meter.refSteps > meter.maxRefSteps)
+          throw new CheckTooCostlyError('structuredOutput.maxRefSteps', meter.maxRefSteps);
+        return true;
+      },
+    });
+    return instance;
+  };
   const cache = new Map<string, CompiledSchema>();
 
   /** The first pattern RE2 cannot run, or one over `maxPatternChars`, as the caller's problem. */
@@ -116,9 +145,19 @@ export function createAjvSchemaValidator(
       if (known) return known;
       // A key named `pattern` outside a schema position still loads the engine: ajv must never
       // meet a pattern without it.
-      if (measured.hasPatterns) re2 ??= await import('re2js');
+      const draft = schemaDraft(schema);
+      if (!draft.ok) {
+        const refused: CompiledSchema = { ok: false, at: ['$schema'], problem: draft.problem };
+        setBounded(cache, key, refused, limit);
+        return refused;
+      }
+      // The 2019-09 and 2020-12 meta-schemas hold patterns of their own (`$anchor`, `$dynamicAnchor`),
+      // which ajv runs on the same engine when it checks the caller's schema.
+      if (measured.hasPatterns || draft.draft !== 'draft-07') re2 ??= await import('re2js');
       const inspected = patternProblem(schema);
-      const compiled = inspected.ok ? compileWith(await load(), inspected.metered) : inspected;
+      const compiled = inspected.ok
+        ? compileWith(await load(draft.draft), withMetaSchema(inspected.metered, draft.draft))
+        : inspected;
       setBounded(cache, key, compiled, limit);
       return compiled;
     },
@@ -126,15 +165,19 @@ export function createAjvSchemaValidator(
   };
 
   function compileWith(instance: AjvInstance, schema: Record<string, unknown>): CompiledSchema {
+    const resetMeter = () =>
+      Object.assign(meter, {
+        patternWork: 0,
+        maxPatternWork: bounds.maxPatternWork,
+        refSteps: 0,
+        maxRefSteps: bounds.maxRefSteps,
+      });
     try {
+      // Checking the schema against its meta-schema runs the meta-schema's patterns: metered too.
+      resetMeter();
       const validate = instance.compile(schema);
       const check: SchemaCheck = (value) => {
-        Object.assign(meter, {
-          patternWork: 0,
-          maxPatternWork: bounds.maxPatternWork,
-          refSteps: 0,
-          maxRefSteps: bounds.maxRefSteps,
-        });
+        resetMeter();
         try {
           return validate(value) ? [] : (validate.errors ?? []).map(describe);
         } catch (error) {

@@ -113,7 +113,9 @@ export function schemaRegexes(schema: Record<string, unknown>): {
         for (const source of Object.keys(value)) patterns.push({ at: [...here, source], source });
       copy[key] = subschemas(key, value, here);
     }
-    if (typeof node.$ref === 'string') copy[REF_STEP_KEYWORD] = true;
+    // 2019-09's `$recursiveRef` and 2020-12's `$dynamicRef` recurse as `$ref` does: metered alike.
+    if ([node.$ref, node.$dynamicRef, node.$recursiveRef].some((r) => typeof r === 'string'))
+      copy[REF_STEP_KEYWORD] = true;
     return copy;
   };
   const subschemas = (key: string, value: unknown, at: SchemaPath): unknown => {

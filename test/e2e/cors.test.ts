@@ -57,6 +57,20 @@ describe('CORS (cors.allowOrigins), over HTTP', () => {
     expect(res.headers.get('access-control-expose-headers')).toContain('x-switchyard-model');
   });
 
+  it('lets an allowed page read the retry advice of a refusal (x-should-retry, retry-after-ms)', async () => {
+    const res = await h.post(
+      { model: 'p', messages: [{ role: 'wizard', content: 'hi' }] },
+      {
+        ...bearer(KEY),
+        origin: ALLOWED,
+      },
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get('x-should-retry')).toBe('false');
+    const exposed = res.headers.get('access-control-expose-headers')?.split(',') ?? [];
+    expect(exposed).toEqual(expect.arrayContaining(['x-should-retry', 'retry-after-ms']));
+  });
+
   it('puts the allow-origin header on a refusal too (401 without a key), so the page can read the error', async () => {
     const res = await h.post(
       { model: 'p', messages: [{ role: 'user', content: 'hi' }] },

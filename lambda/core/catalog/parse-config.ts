@@ -7,7 +7,8 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;
-    else if (/^[A-Za-z0-9_-]+$/.test(String(part))) out += out ? `.${String(part)}` : String(part);
+    // `$` is a name character (`schema.$schema`, `$defs`), as in a JS property access.
+    else if (/^[A-Za-z0-9_$-]+$/.test(String(part))) out += out ? `.${String(part)}` : String(part);
     else out += `[${JSON.stringify(String(part))}]`;
   }
   return out;

@@ -13,6 +13,7 @@ import { terminalError } from '../../core/router/terminal-error.js';
 import { errorBody, errorResponse } from '../../http/openai-errors.js';
 import { routeHeaders } from '../../http/route-headers.js';
 import { type StreamFormat, sseBody } from '../../http/sse-stream.js';
+import { NO_RETRY } from './retry-advice.js';
 import type { AdmittedRequest } from './routed-door.js';
 
 /** One admitted chat request, whichever front door it came through: what it routes over, its id, and the caller's disconnect. */
@@ -104,5 +105,8 @@ export function failureResponse(result: RouteFailure, pipeline: string, variant?
   const t = terminalError(result, pipeline);
   const headers = routeHeaders(result, variant);
   if (t.retryAfterSeconds !== undefined) headers['retry-after'] = String(t.retryAfterSeconds);
+  // A terminal 5xx comes after the gateway's own attempts (or with no route it could try): the
+  // client's retry would run the same exhausted chain again (docs/http-api.md#retry-advice).
+  if (t.status >= 500) Object.assign(headers, NO_RETRY);
   return errorResponse(t.status, errorBody(t.message, t.type, t.code), headers);
 }
