@@ -22,6 +22,12 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: 'run the local gateway (OpenAI-compatible HTTP API)',
     usage: async () => SERVE_USAGE,
   },
+  start: {
+    run: async (args, io) => (await import('./start-command.js')).startCommand(args, io),
+    summary:
+      'npm start: serve, or with no provider key, serve on local fake upstreams and print a request to try',
+    usage: async () => (await import('./start-command.js')).START_USAGE,
+  },
   probe: {
     run: async (args, io) => (await import('./probe-command.js')).probeCommand(args, io),
     summary: 'send a minimal prompt to every configured model and report dead or retired ones',

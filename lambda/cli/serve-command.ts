@@ -3,10 +3,11 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCachedChainParameters } from '../aws/cached-chain-parameters.js';
 import { createSsmChainStore, resolveSsmPrefix } from '../aws/ssm-chains.js';
-import { type ConfigOrigin, loadConfig } from '../config/config-file.js';
+import { type ConfigOrigin, type LoadedConfig, loadConfig } from '../config/config-file.js';
 import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import type { ChainParameterStore } from '../core/catalog/chain-sources.js';
 import type { Logger } from '../core/logger.js';
+import type { ProviderAccess } from '../families/provider-family.js';
 import { createLocalJobWorker } from '../jobs/runner/in-process-worker.js';
 import { jobBackendKind, selectJobBackend } from '../jobs/runner/select-job-backend.js';
 import { selectAdmissionStore } from '../stores/select-admission-store.js';
@@ -27,6 +28,7 @@ import {
   processStopSignal,
   type StopSignal,
 } from './cli-io.js';
+import { keySummaryLines, providerKeyStates } from './provider-key-summary.js';
 import { checkServeExposure } from './serve-exposure.js';
 import { createCliSsmClient } from './ssm-cli-support.js';
 
@@ -50,6 +52,18 @@ export const SERVE_USAGE =
 /** Default port of the local gateway. */
 export const DEFAULT_PORT = 8787;
 
+/** What `switchyard start` changes in `serve` when it wires the gateway to the fakes. */
+export interface ServeSetup {
+  /** The config to serve instead of the one `--config` names. */
+  loaded?: LoadedConfig | undefined;
+  /** Key access instead of the environment's `apiKeyEnv` variables. */
+  access?: ProviderAccess | undefined;
+  /** Lines printed instead of the key summary. */
+  keySummary?: readonly string[] | undefined;
+  /** Lines printed after the banner, from the URL it listens on and the pipelines. */
+  after?: ((url: string, pipelines: readonly string[]) => readonly string[]) | undefined;
+}
+
 /**
  * `switchyard serve`: the local gateway on 127.0.0.1, breakers in memory or, with `--store
  * dynamodb` / `SWITCHYARD_STORE=dynamodb`, shared in DynamoDB. Prints its URL when ready; ledger
@@ -64,6 +78,7 @@ export async function serveCommand(
   args: string[],
   io: CliIo,
   stopSignal: StopSignal = processStopSignal,
+  setup: ServeSetup = {},
 ): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -96,7 +111,7 @@ export async function serveCommand(
     throw new CliUsageError(`--jobs-db needs the sqlite job backend, not '${jobsKind}'`);
   }
   const storeSettings = cliStoreSettings(values.store, io.env);
-  const loaded = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
+  const loaded = setup.loaded ?? loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
   const { origin } = loaded;
   // --metrics / --status turn on what the config may leave off; the other settings stay the config's.
   const config = {
@@ -132,6 +147,7 @@ export async function serveCommand(
     env: io.env,
     log,
     ledger: createJsonLedger(ledgerLine),
+    access: setup.access,
     maxBodyBytes: maxBody,
     store: breakerStore.store,
     answers: breakerStore.answers?.(config.answerCache),
@@ -164,6 +180,8 @@ export async function serveCommand(
   );
   io.stdout(`pipelines: ${local.catalog.pipelines.join(', ') || '(none)'}\n`);
   io.stdout(`jobs: ${jobs.description}\n`);
+  const keys = setup.keySummary ?? keySummaryLines(providerKeyStates(config, io.env));
+  for (const line of keys) io.stdout(`${line}\n`);
   if (values.ssm) {
     const folder = `${resolveSsmPrefix(config, io.env)}/chains/`;
     io.stdout(
@@ -173,6 +191,7 @@ export async function serveCommand(
   if (tracing) io.stdout(`traces: OTLP/HTTP to ${tracing.destination}\n`);
   if (config.statusPage.enabled) io.stdout(`status page: ${server.url}/status\n`);
   if (config.metrics.enabled) io.stdout(`metrics: ${server.url}/metrics\n`);
+  for (const line of setup.after?.(server.url, local.catalog.pipelines) ?? []) io.stdout(`${line}\n`);
   for (const warning of exposure) io.stderr(`${warning}\n`);
 
   const signal = await stopSignal();

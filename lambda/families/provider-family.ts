@@ -33,6 +33,12 @@ export interface ProviderAccess {
    * name). Never the key itself.
    */
   keyHint(providerName: string): string;
+  /**
+   * The setting a caller may be told to set for this provider (a local environment variable's
+   * name), or undefined. Absent (the AWS deployment): callers learn the provider only, the
+   * parameter names stay with the operators.
+   */
+  callerHint?(providerName: string): string | undefined;
   /** Bedrock credentials; default: the AWS SDK's own provider chain. */
   bedrockCredentials?: BedrockCredentials | undefined;
 }

@@ -34,6 +34,11 @@ export function envProviderAccess(config: SwitchyardConfig, env: NodeJS.ProcessE
       const value = env[provider.apiKeyEnv]?.trim();
       return value ? value : undefined;
     },
+    callerHint(providerName) {
+      const provider = config.providers[providerName];
+      // A credentials file's path is where a key is kept: only a variable's name is told.
+      return provider?.type === 'vertex' || isKeyedProvider(provider) ? provider.apiKeyEnv : undefined;
+    },
     keyHint(providerName) {
       const provider = config.providers[providerName];
       if (provider?.type === 'vertex') {

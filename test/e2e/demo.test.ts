@@ -70,6 +70,19 @@ describe('switchyard demo', () => {
     const data = reportData(html);
     expect(data.totals).toMatchObject(expected);
     expect(data.ledger.matches).toBe(true);
+    // The ledger check shows each side's number in every row that claims three sides.
+    const checkRow = (key: string) =>
+      [
+        ...(html.match(new RegExp(`<tr data-check="${key}">(.*?)</tr>`))?.[1] ?? '').matchAll(
+          /<td>(.*?)<\/td>/g,
+        ),
+      ].map((m) => m[1]);
+    expect(checkRow('successes').slice(1)).toEqual(Array(3).fill(String(expected.successes)));
+    expect(checkRow('attempts').slice(1)).toEqual(Array(3).fill(String(expected.attempts)));
+    expect(checkRow('upstream429').slice(1)).toEqual(Array(3).fill(String(expected.upstream429)));
+    expect(html).toContain(
+      '<p class="verdict ok">All three sides agree on successful requests, upstream attempts, upstream 429s;',
+    );
     expect(totalCell(html, 'requests')).toBe(String(expected.requests));
     expect(totalCell(html, 'successes')).toBe(String(expected.successes));
     expect(totalCell(html, 'attempts')).toBe(String(expected.attempts));

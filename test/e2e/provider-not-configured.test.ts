@@ -79,14 +79,14 @@ describe('a provider without a key (not_configured) over HTTP', () => {
     expect(text).toBe('Hello from model-a.');
   });
 
-  it('answers 503 provider_not_configured, naming the provider but not its key, when no route has a key', async () => {
+  it('answers 503 provider_not_configured, naming the provider and the variable to set but not the key, when no route has a key', async () => {
     h = await startGatewayHarness({ p: { chain: 's' } }, { keyless: true });
     const res = await h.post({ model: 'p', ...HELLO });
     expect(res.status).toBe(503);
     const { error } = await res.json();
     expect(error).toMatchObject({ type: 'api_error', code: 'provider_not_configured' });
-    expect(error.message).toContain("provider(s) 'spare'");
-    expect(error.message).not.toContain('SPARE_KEY');
+    expect(error.message).toContain("provider(s) 'spare' (set SPARE_KEY)");
+    expect(error.message).not.toContain(SPARE_KEY);
     expect(h.requests()).toEqual([
       expect.objectContaining({ reason: 'exhausted', failureClass: 'not_configured' }),
     ]);

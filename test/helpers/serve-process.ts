@@ -29,7 +29,12 @@ export function tempJobsDb(): string {
  * processes on one file share their jobs, as workers on one queue do).
  */
 export function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
-  const proc = spawn(process.execPath, ['bin/switchyard.js', 'serve', ...args], {
+  return spawnCli('serve', args, env);
+}
+
+/** Starts `switchyard <command> <args>` the way {@link spawnServe} starts `serve` (e.g. `start`, which `npm start` runs). */
+export function spawnCli(command: string, args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
+  const proc = spawn(process.execPath, ['bin/switchyard.js', command, ...args], {
     env: {
       ...process.env,
       SWITCHYARD_JOBS_DB: tempJobsDb(),

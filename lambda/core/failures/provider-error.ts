@@ -18,6 +18,12 @@ export interface ProviderErrorFields {
   /** With `failureClass: 'timeout'`: the caller's own `max_tokens` explains it, so no breaker counts it. */
   callerSized?: boolean | undefined;
   /**
+   * With `failureClass: 'not_configured'`: the setting that would make the route callable here, as
+   * the caller may be told it (a local environment variable's name, e.g. `OPENAI_API_KEY`). Never
+   * a value, never where a deployment keeps its keys. Absent: the message names the provider only.
+   */
+  setting?: string | undefined;
+  /**
    * A message safe to show the caller (upstream message for invalid requests). Never contains
    * an API key or prompt text.
    */
@@ -34,6 +40,7 @@ export class ProviderError extends SwitchyardError {
   readonly retryAfterMs: number | undefined;
   readonly timeoutPhase: TimeoutPhase | undefined;
   readonly callerSized: boolean;
+  readonly setting: string | undefined;
 
   constructor(fields: ProviderErrorFields) {
     super(fields.message, fields.cause === undefined ? undefined : { cause: fields.cause });
@@ -45,5 +52,6 @@ export class ProviderError extends SwitchyardError {
     this.retryAfterMs = fields.retryAfterMs;
     this.timeoutPhase = fields.timeoutPhase;
     this.callerSized = fields.callerSized === true;
+    this.setting = fields.setting;
   }
 }

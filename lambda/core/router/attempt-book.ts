@@ -42,6 +42,8 @@ export class AttemptBook {
   private usage: Usage = { inputTokens: 0, outputTokens: 0 };
   private cost = 0;
   private lastError: ProviderError | undefined;
+  /** Providers that had no key here, with the setting that would give them one. */
+  private readonly unconfigured = new Map<string, string | undefined>();
 
   /** `startedAt`: the request's start, ms since the epoch. */
   constructor(
@@ -83,6 +85,9 @@ export class AttemptBook {
     record.latencyMs = this.deps.clock.now() - ended.startedAt;
     if (error) {
       this.lastError = error;
+      if (error.failureClass === 'not_configured' && !this.unconfigured.get(error.provider)) {
+        this.unconfigured.set(error.provider, error.setting);
+      }
       record.outcome = error.failureClass;
       record.status = error.status;
       // A hint that came after output is not this request's to act on (the ledger never showed one).
@@ -122,6 +127,7 @@ export class AttemptBook {
       attempts: this.attempts,
       route: this.route(),
       error: this.lastError,
+      ...(this.unconfigured.size > 0 ? { unconfigured: this.unconfigured } : {}),
       ...(limit ? { limit } : {}),
     };
     const conclude = (degraded?: DegradedKind) =>

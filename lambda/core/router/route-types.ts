@@ -155,6 +155,11 @@ export interface RouteFailure {
   /** The failure that ended the request, if an attempt was made. */
   error?: ProviderError | undefined;
   /**
+   * Per provider whose attempts were `not_configured`, the setting that would configure it here
+   * (`ProviderError.setting`), when its access names one; in attempt order.
+   */
+  unconfigured?: Map<string, string | undefined> | undefined;
+  /**
    * With `deferFailureLine`: writes the request line, as a last-resort answer of that kind or, with
    * none, as this failure. Call it exactly once.
    */

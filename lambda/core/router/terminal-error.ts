@@ -22,7 +22,8 @@ export interface TerminalError {
  *
  * When no attempt could be sent because no provider of the chain has a key in this process
  * (every attempt `not_configured`), the caller gets 503 `api_error` with code
- * `provider_not_configured`, naming the providers (never a key or where it is kept). Local
+ * `provider_not_configured`, naming the providers and, where the process's key access names one,
+ * the variable to set (`'openai' (set OPENAI_API_KEY)`; never a key, never a deployment's secret). Local
  * failures are left out when judging the upstream answers: a chain whose every reachable route
  * said 429 still answers 429.
  *
@@ -83,7 +84,12 @@ function upstreamTerminalError(failure: RouteFailure, pipeline: string): Termina
   }
   const upstream = attempts.filter((a) => a.outcome === 'ok' || !FAILURE_POLICY[a.outcome].local);
   if (attempts.length > 0 && upstream.length === 0) {
-    const providers = [...new Set(attempts.map((a) => `'${a.provider}'`))].join(', ');
+    const providers = [...new Set(attempts.map((a) => a.provider))]
+      .map((p) => {
+        const setting = failure.unconfigured?.get(p);
+        return setting ? `'${p}' (set ${setting})` : `'${p}'`;
+      })
+      .join(', ');
     return {
       status: 503,
       type: 'api_error',

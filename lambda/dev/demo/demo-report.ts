@@ -48,6 +48,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 6px}
 p.lede{color:#475569;margin:0 0 16px}
 .verdict{border-radius:8px;padding:12px 16px;font-size:16px}
 .ok{background:#ecfdf5;border:1px solid #10b981}.bad{background:#fef2f2;border:1px solid ${ERROR_COLOR}}
+.verdict.bad{color:${ERROR_COLOR}}tr.mismatch td{color:${ERROR_COLOR};font-weight:600}
 table{border-collapse:collapse;margin:8px 0;font-variant-numeric:tabular-nums}
 th,td{padding:4px 10px;border-bottom:1px solid #e2e8f0;text-align:right}td{white-space:nowrap}
 th:first-child,td:first-child{text-align:left}th{background:#f1f5f9;font-weight:600}

@@ -32,29 +32,47 @@ export function phaseRows(stats: DemoStats): string {
   );
 }
 
+/**
+ * The ledger check: one row per total with the number each side counted, and a verdict computed
+ * from those rows. A row the upstreams cannot see (requests) says so instead of a number; a row
+ * that disagrees is marked and named in the (red) verdict.
+ */
 export function checkTable(check: LedgerCheck): string {
-  const rows: [string, keyof LedgerCheck['ledger']][] = [
-    ['requests', 'requests'],
-    ['successful requests', 'successes'],
-    ['upstream attempts', 'attempts'],
-    ['upstream 429s', 'upstream429'],
-  ];
-  const body = rows
+  const body = check.rows
     .map(
-      ([label, key]) =>
-        `<tr><td>${label}</td><td>${check.callers[key]}</td><td>${check.ledger[key]}</td>` +
-        `<td>${key === 'upstream429' ? check.providers429 : ''}</td></tr>`,
+      (r) =>
+        `<tr data-check="${r.key}"${r.agrees ? '' : ' class="mismatch"'}><td>${r.label}</td>` +
+        `<td>${r.callers}</td><td>${r.ledger}</td>` +
+        `<td>${r.upstreams ?? '<span title="upstreams receive attempts, not requests">not seen</span>'}</td></tr>`,
     )
     .join('');
   return (
     `<table><tr><th></th><th>callers saw (headers)</th><th>gateway ledger</th><th>upstreams answered</th></tr>${body}</table>` +
-    `<p class="verdict ${check.matches ? 'ok' : 'bad'}">${
-      check.matches
-        ? 'All three sides agree.'
-        : check.comparable
-          ? 'The sides disagree: see the table.'
-          : 'Not comparable: the run was cut, and the cut requests may be missing on one side.'
-    }</p>`
+    `<p class="verdict ${check.matches && check.comparable ? 'ok' : 'bad'}">${checkVerdict(check)}</p>`
+  );
+}
+
+/** The verdict in words, from the rows: which sides agree, or which rows disagree. */
+export function checkVerdict(check: LedgerCheck): string {
+  if (!check.comparable)
+    return 'Not comparable: the run was cut, and the cut requests may be missing on one side.';
+  const bad = check.rows.filter((r) => !r.agrees);
+  if (bad.length > 0) {
+    const named = bad
+      .map(
+        (r) =>
+          `${r.label} (callers ${r.callers}, ledger ${r.ledger}${r.upstreams === undefined ? '' : `, upstreams ${r.upstreams}`})`,
+      )
+      .join('; ');
+    return `The sides disagree on ${named}.`;
+  }
+  const three = check.rows.filter((r) => r.upstreams !== undefined).map((r) => r.label);
+  const two = check.rows.filter((r) => r.upstreams === undefined).map((r) => r.label);
+  return (
+    `All three sides agree on ${three.join(', ')}` +
+    (two.length > 0
+      ? `; callers and ledger agree on ${two.join(', ')} (upstreams see attempts, not requests).`
+      : '.')
   );
 }
 

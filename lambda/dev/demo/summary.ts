@@ -122,11 +122,10 @@ export function formatSummary(input: {
       ` (${check.matches ? 'all match' : check.comparable ? 'MISMATCH' : 'not compared: the run was cut'})`,
   );
   if (!check.matches && check.comparable) {
-    const c = check.callers;
-    lines.push(
-      `  callers saw ${c.requests} requests, ${c.successes} ok, ${c.attempts} attempts, ` +
-        `${c.upstream429} 429s; upstreams answered ${check.providers429} 429s`,
-    );
+    for (const r of check.rows.filter((row) => !row.agrees)) {
+      const theirs = r.upstreams === undefined ? '' : `, upstreams ${r.upstreams}`;
+      lines.push(`  ${r.label} disagree: callers ${r.callers}, ledger ${r.ledger}${theirs}`);
+    }
   }
   lines.push(`report: ${input.reportPath}`, '');
   return lines.join('\n');

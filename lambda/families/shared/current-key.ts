@@ -18,6 +18,7 @@ export function currentKey(
       provider: entry.providerName,
       model: entry.key,
       failureClass: 'not_configured',
+      setting: access.callerHint?.(entry.providerName),
       message: `no API key for provider '${entry.providerName}' (set ${access.keyHint(entry.providerName)})`,
     });
   };

@@ -24,6 +24,7 @@ export const vertexFamily = {
           provider: providerName,
           credentials: () => access.apiKey(providerName),
           hint: () => access.keyHint(providerName),
+          callerHint: () => access.callerHint?.(providerName),
           refreshBeforeExpiryMs: provider.refreshBeforeExpiryMs,
           tokenTimeoutMs: provider.tokenTimeoutMs,
           clock,

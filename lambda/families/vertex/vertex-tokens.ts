@@ -27,6 +27,8 @@ export interface VertexTokensOptions {
   credentials: () => string | undefined;
   /** Where the key should come from, for the operator (never the key). */
   hint: () => string;
+  /** The variable a caller may be told to set (`ProviderAccess.callerHint`); default none. */
+  callerHint?: (() => string | undefined) | undefined;
   /** `providers.<name>.refreshBeforeExpiryMs`. */
   refreshBeforeExpiryMs: number;
   /** `providers.<name>.tokenTimeoutMs`. */
@@ -64,6 +66,7 @@ export function createVertexTokens(options: VertexTokensOptions): VertexTokens {
       new ProviderError({
         ...subject,
         failureClass: 'not_configured',
+        setting: options.callerHint?.(),
         message: `${why} (set ${options.hint()})`,
       });
     if (text === undefined || text.trim() === '')

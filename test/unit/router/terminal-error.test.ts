@@ -106,6 +106,27 @@ describe('terminal error', () => {
     });
   });
 
+  it('names the variable to set for each provider whose access names one', () => {
+    const t = terminalError(
+      {
+        ...failure('exhausted', [
+          { ...attempt('a', 'not_configured'), provider: 'openai' },
+          { ...attempt('b', 'not_configured'), provider: 'google' },
+          { ...attempt('c', 'not_configured'), provider: 'vault' },
+        ]),
+        unconfigured: new Map([
+          ['openai', 'OPENAI_API_KEY'],
+          ['google', 'GEMINI_API_KEY'],
+          ['vault', undefined],
+        ]),
+      },
+      'p',
+    );
+    expect(t.message).toBe(
+      "pipeline 'p' has no model that can be called here: no API key is configured for provider(s) 'openai' (set OPENAI_API_KEY), 'google' (set GEMINI_API_KEY), 'vault'; route: a:not_configured,b:not_configured,c:not_configured",
+    );
+  });
+
   it('answers provider_not_configured even when the deadline ran out before any upstream call', () => {
     expect(terminalError(failure('deadline', [attempt('a', 'not_configured')]), 'p').code).toBe(
       'provider_not_configured',
