@@ -59,8 +59,12 @@ describe('switchyard fakes --write-config', () => {
     expect(fakesOut).toContain(
       `config for these ports: ${join(dir, 'fakes.json')}   (switchyard serve --config fakes.json)\n`,
     );
-    expect(served).toMatchObject({ status: 200, model: 'gpt-mini', route: 'gpt-mini:200' });
-    expect(JSON.parse(served?.body ?? '').choices[0].message.content).toBe('Hello from gpt-4o-mini.');
+    // comment-filter's first tier is the group (gpt-mini|gemini-flash): either member may answer.
+    const upstream = { 'gpt-mini': 'gpt-4o-mini', 'gemini-flash': 'gemini-2.0-flash' } as const;
+    const model = served?.model as keyof typeof upstream;
+    expect(Object.keys(upstream)).toContain(model);
+    expect(served).toMatchObject({ status: 200, route: `${model}:200` });
+    expect(JSON.parse(served?.body ?? '').choices[0].message.content).toBe(`Hello from ${upstream[model]}.`);
   });
 
   it('refuses a file it cannot write with status 2, naming it, and leaves no fake running', async () => {
