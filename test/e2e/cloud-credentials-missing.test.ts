@@ -11,7 +11,12 @@ import type { ChatRequest } from '../../lambda/core/chat/chat-model.js';
 import type { LogFields, Logger } from '../../lambda/core/logger.js';
 import { startFakeBedrock } from '../../lambda/dev/fakes/bedrock-fake.js';
 import { createBedrockChatModel } from '../../lambda/families/bedrock/bedrock-chat-model.js';
-import { type GatewayHarness, HELLO, startGatewayHarness } from '../helpers/gateway-harness.js';
+import {
+  addFakeVertex,
+  type GatewayHarness,
+  HELLO,
+  startGatewayHarness,
+} from '../helpers/gateway-harness.js';
 import { useNoAwsCredentials } from '../helpers/no-aws-credentials.js';
 import { callOptions, providerErrorOf, streamErrorOf } from '../integration/providers/harness.js';
 
@@ -128,18 +133,7 @@ describe('a Vertex route without its service-account key', () => {
       { p: { chain: 'v,a' } },
       {
         log,
-        configure: (config) => {
-          const providers = config.providers as Record<string, object>;
-          const fake = providers.fake as { baseURL: string };
-          providers.vertex = {
-            type: 'vertex',
-            project: 'switchyard-test',
-            location: 'us-central1',
-            baseURL: fake.baseURL,
-            apiKeyEnv: 'VERTEX_SA_JSON',
-          };
-          config.models.v = { provider: 'vertex', model: 'google/gemini-v' };
-        },
+        configure: addFakeVertex,
       },
     );
     await expectServedByNext('v');

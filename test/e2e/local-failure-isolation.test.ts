@@ -12,7 +12,12 @@ import type { BreakerStore } from '../../lambda/core/breaker/breaker-store.js';
 import { MAX_JSON_DEPTH } from '../../lambda/core/catalog/config-schema.js';
 import { openBreakerTable, type RunningDynalite, startDynalite } from '../helpers/dynalite.js';
 import { type FakeTokenEndpoint, startFakeTokenEndpoint } from '../helpers/fake-token-endpoint.js';
-import { type GatewayHarness, memoryJobs, startGatewayHarness } from '../helpers/gateway-harness.js';
+import {
+  addFakeVertex,
+  type GatewayHarness,
+  memoryJobs,
+  startGatewayHarness,
+} from '../helpers/gateway-harness.js';
 
 /** `{"a":{"a":…}}`, `levels` objects deep: 5 bytes a level. */
 const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
@@ -63,18 +68,7 @@ async function startIsolationHarness(
   const h = await startGatewayHarness(pipelines, {
     anthropic: true,
     breakerStore,
-    configure: (config) => {
-      const providers = config.providers as Record<string, object>;
-      const fake = providers.fake as { baseURL: string };
-      providers.vertex = {
-        type: 'vertex',
-        project: 'switchyard-test',
-        location: 'us-central1',
-        baseURL: fake.baseURL,
-        apiKeyEnv: 'VERTEX_SA_JSON',
-      };
-      config.models.v = { provider: 'vertex', model: 'google/gemini-v' };
-    },
+    configure: addFakeVertex,
   });
   h.env.VERTEX_SA_JSON = tokens.serviceAccount('gateway');
   return h;

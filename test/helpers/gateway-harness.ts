@@ -218,6 +218,23 @@ export type GatewayHarness = Awaited<ReturnType<typeof startGatewayHarness>>;
 
 export const HELLO = { messages: [{ role: 'user', content: 'hello there' }] };
 
+/**
+ * Adds a Vertex provider on the harness's OpenAI-compatible fake (its key from `VERTEX_SA_JSON`)
+ * and a model `v` on it: for `configure`.
+ */
+export function addFakeVertex(config: Record<string, unknown> & { models: Record<string, unknown> }): void {
+  const providers = config.providers as Record<string, object>;
+  const fake = providers.fake as { baseURL: string };
+  providers.vertex = {
+    type: 'vertex',
+    project: 'switchyard-test',
+    location: 'us-central1',
+    baseURL: fake.baseURL,
+    apiKeyEnv: 'VERTEX_SA_JSON',
+  };
+  config.models.v = { provider: 'vertex', model: 'google/gemini-v' };
+}
+
 /** Polls until `condition` holds (for things that happen on the other side of a socket). */
 export async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
   const until = Date.now() + timeoutMs;

@@ -1,16 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { JobRecord } from '../../../lambda/core/jobs/job.js';
 import { ensureJobTable } from '../../../lambda/jobs/aws/create-job-table.js';
 import { JOB_TABLE_KEYS } from '../../../lambda/jobs/aws/dynamodb-job-keys.js';
 import { createDynamoDbJobStore } from '../../../lambda/jobs/aws/dynamodb-job-store.js';
 import { MalformedJobError } from '../../../lambda/jobs/malformed-job-error.js';
 import { DYNALITE_ENV, type RunningDynalite, startDynalite } from '../../helpers/dynalite.js';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
-
-const T0 = Date.UTC(2026, 10, 29, 3, 0, 0);
-const DAY_S = 86_400;
+import { job, T0 } from './job-store-contract-harness.js';
 
 let dynalite: RunningDynalite;
 beforeAll(async () => {
@@ -42,27 +39,6 @@ beforeEach(async () => {
 afterEach(() => client.destroy());
 
 const open = () => createDynamoDbJobStore({ client: doc, tableName, clock });
-
-function job(jobId: string, overrides: Partial<JobRecord> = {}): JobRecord {
-  return {
-    jobId,
-    pipeline: 'digest',
-    request: {
-      model: 'digest',
-      messages: [{ role: 'user', content: 'Summarise the day.' }],
-      max_tokens: 200,
-    },
-    status: 'queued',
-    createdAt: T0,
-    updatedAt: T0,
-    runs: [],
-    deliver: { url: 'http://127.0.0.1:9/hook', secretEnv: 'HOOK_SECRET', secretName: undefined },
-    schedule: 'nightly',
-    leaseUntil: undefined,
-    expiresAt: T0 / 1000 + 7 * DAY_S,
-    ...overrides,
-  };
-}
 
 async function rawItem(jobId: string) {
   const { Item } = await doc.send(
