@@ -6,6 +6,13 @@ import { anthropicMessagesDoor } from './anthropic-messages/messages-route.js';
 import { embeddingsDoor } from './embeddings/embeddings-route.js';
 import { jobsDoor } from './jobs/jobs-routes.js';
 import { openAIChatDoor } from './openai-chat/chat-completions.js';
+import { openAIResponsesDoor } from './openai-responses/responses-route.js';
 import type { Door } from './shared/door.js';
 
-export const DOORS: readonly Door[] = [openAIChatDoor, anthropicMessagesDoor, embeddingsDoor, jobsDoor];
+export const DOORS: readonly Door[] = [
+  openAIChatDoor,
+  openAIResponsesDoor,
+  anthropicMessagesDoor,
+  embeddingsDoor,
+  jobsDoor,
+];

@@ -47,6 +47,11 @@ export interface ChatRequest {
   toolChoice?: ToolChoice | undefined;
   /** Structured output; absent for plain text (`response_format` absent or `{type: "text"}`). */
   responseFormat?: ResponseFormat | undefined;
+  /**
+   * How hard the model should reason (`reasoning.effort` of the Responses door), and a token
+   * budget for it; absent: the model's own default.
+   */
+  reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high'; budgetTokens?: number } | undefined;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error' | 'other';
