@@ -79,7 +79,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   // `/*` too: a door's sub-routes (`/v1/jobs/{id}`) answer under its path.
   for (const door of doors)
     app.use(door.path, retryAdviceMiddleware).use(`${door.path}/*`, retryAdviceMiddleware);
-  for (const door of doors) if (door.errors) app.use(door.path, door.errors);
+  // `path/*` matches the path itself and its sub-routes (`/v1/messages/count_tokens`, its 404s): once each.
+  for (const door of doors) if (door.errors) app.use(`${door.path}/*`, door.errors);
   if (options.tracing) {
     for (const door of doors)
       if (door.operation) app.use(door.path, traceRequests(options.tracing, door.operation));

@@ -1,29 +1,43 @@
 import type { Hono } from 'hono';
 import type { Catalog } from '../core/catalog/catalog.js';
+import { echoable } from '../core/chat/request-bounds.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import type { Target } from '../core/gateway/target.js';
 import type { HttpEnv } from './http-env.js';
 import { errorBody, errorResponse } from './openai-errors.js';
+
+/** One OpenAI model object: a pipeline is owned by `switchyard-pipeline`, a model key by its provider. */
+const modelObject = (id: string, ownedBy: string) => ({ id, object: 'model', created: 0, owned_by: ownedBy });
 
 /** The OpenAI model list: pipelines first, then every catalog model key. */
 function modelList(catalog: Catalog) {
   return {
     object: 'list',
     data: [
-      ...catalog.pipelines.map((id) => ({
-        id,
-        object: 'model',
-        created: 0,
-        owned_by: 'switchyard-pipeline',
-      })),
-      ...[...catalog.models.values()].map((m) => ({
-        id: m.key,
-        object: 'model',
-        created: 0,
-        owned_by: m.providerName,
-      })),
+      ...catalog.pipelines.map((id) => modelObject(id, 'switchyard-pipeline')),
+      ...[...catalog.models.values()].map((m) => modelObject(m.key, m.providerName)),
     ],
   };
+}
+
+/**
+ * `GET /v1/models/{id}` (the SDKs' `models.retrieve`): the pipeline or model key as the list shows
+ * it (a pipeline first, as the list orders them), or a 404 `model_not_found` naming the id.
+ */
+function retrievedModel(catalog: Catalog, id: string): Response {
+  if (catalog.hasPipeline(id)) return Response.json(modelObject(id, 'switchyard-pipeline'));
+  const model = catalog.models.get(id);
+  if (model) return Response.json(modelObject(model.key, model.providerName));
+  const shown = echoable(id, catalog.config.limits.maxEchoChars);
+  return errorResponse(
+    404,
+    errorBody(
+      `model '${shown}' not found: GET /v1/models lists the pipelines and model keys`,
+      'invalid_request_error',
+      'model_not_found',
+      'model',
+    ),
+  );
 }
 
 /** One pipeline with its effective chain, where the chain came from, and its policy. */
@@ -50,10 +64,12 @@ function pipelineView(t: Target) {
   };
 }
 
-/** `GET /v1/models`, `/v1/pipelines`, `/v1/breakers` and `/healthz`. */
+/** `GET /v1/models`, `/v1/models/{id}`, `/v1/pipelines`, `/v1/breakers` and `/healthz`. */
 export function addInfoRoutes(app: Hono<HttpEnv>, gateway: Gateway, catalog: Catalog): void {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/v1/models', (c) => c.json(modelList(catalog)));
+  // `{.+}`: an id may hold a slash; the path segment arrives percent-decoded.
+  app.get('/v1/models/:id{.+}', (c) => retrievedModel(catalog, c.req.param('id')));
   app.get('/v1/pipelines', async (c) =>
     c.json({ object: 'list', data: (await gateway.pipelines()).map(pipelineView) }),
   );

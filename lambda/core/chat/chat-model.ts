@@ -134,4 +134,10 @@ export interface ChatModel {
    * elsewhere; the catalog refuses `dimensions` on a model without it.
    */
   embed?(request: EmbeddingRequest, options: CallOptions): Promise<EmbeddingResult>;
+  /**
+   * The input tokens `request` would cost on this route, from the provider's own count endpoint
+   * (Anthropic's `/v1/messages/count_tokens`), on the families that have one. Absent elsewhere:
+   * the gateway estimates (docs/http-api.md#count-tokens).
+   */
+  countTokens?(request: ChatRequest, options: CallOptions): Promise<number>;
 }

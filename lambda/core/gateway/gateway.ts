@@ -18,6 +18,7 @@ import type { RouteModel, RouteResult, RouterDeps } from '../router/route-types.
 import type { Clock, Random, Sleep } from '../time.js';
 import { type AnswerContext, generateAnswer, type OutputDeps, streamAnswer } from './answer-flow.js';
 import { createCanaryGuard, watchCanary } from './canary-guard.js';
+import { type CountInput, countTokens, type TokenCount } from './count-tokens.js';
 import { onceLogger } from './once-logger.js';
 import { routerFor, splitCanary } from './override-routing.js';
 import { resolveTarget, type TargetLookup } from './resolve-target.js';
@@ -97,6 +98,8 @@ export interface Gateway {
     embedding: EmbeddingRequest,
     context: CallContext,
   ): Promise<RouteResult<EmbeddingResult>>;
+  /** The input tokens of `chat` on the target's first route, counted upstream where it can be, else estimated. */
+  countTokens(target: Target, chat: ChatRequest, input: CountInput): Promise<TokenCount>;
   /** Every configured pipeline with its effective chain. */
   pipelines(): Promise<Target[]>;
   /**
@@ -116,13 +119,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
   // A bad override is logged once per distinct value, not on every request that skips it.
   const log = onceLogger(deps.log);
   const echo = (name: string) => echoable(name, catalog.config.limits.maxEchoChars);
+  const routeKeysOf = (model: string) => catalog.models.get(model)?.routes.map((r) => r.key) ?? [model];
   const routerDeps: RouterDeps = {
     clock,
     random: deps.random,
     sleep: deps.sleep,
     breakers: deps.breakers,
     models: (key) => deps.models.get(key),
-    routesOf: (model) => catalog.models.get(model)?.routes.map((r) => r.key) ?? [model],
+    routesOf: routeKeysOf,
     ledger: deps.ledger,
   };
 
@@ -172,6 +176,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     },
     generate: (target, chat, context) => generateAnswer(answering(target, context, false), chat),
     stream: (target, chat, context) => streamAnswer(answering(target, context, true), chat),
+    countTokens: (target, chat, input) => {
+      const routesOf = (key: string) => routeKeysOf(key).flatMap((r) => deps.models.get(r) ?? []);
+      return countTokens({ routesOf, clock, sleep: deps.sleep }, target, chat, input);
+    },
     embed: (target, embedding, context) => {
       const { request, router } = answering(target, context, false);
       return routeEmbed(request, router, embedding);

@@ -1,12 +1,14 @@
 /**
  * A scriptable fake of Anthropic's Messages API: `POST /v1/messages` (JSON and server-sent
- * events), with errors in Anthropic's envelope so that the official SDK raises the right class.
+ * events) and `POST /v1/messages/count_tokens` (the fakes' tokenizer over the prompt), with errors
+ * in Anthropic's envelope so that the official SDK raises the right class.
  */
 import type { OutgoingHttpHeaders } from 'node:http';
 import {
   anthropicLastUserText,
   anthropicMessages,
   anthropicPromptChars,
+  countTokensRequestSchema,
   messagesRequestSchema,
 } from './anthropic-request.js';
 import {
@@ -19,7 +21,7 @@ import {
   streamEvents,
 } from './anthropic-responses.js';
 import type { Exchange } from './exchange.js';
-import { planAnswer } from './fake-answer.js';
+import { planAnswer, tokensFor } from './fake-answer.js';
 import type { FakeScript } from './fake-script.js';
 import { startFakeServer } from './fake-server.js';
 import type { FakeUpstream, FakeUpstreamOptions } from './fake-upstream.js';
@@ -41,6 +43,7 @@ export function startFakeAnthropic(options: FakeUpstreamOptions = {}): Promise<F
 async function handleAnthropic(ex: Exchange, script: FakeScript): Promise<void> {
   const route = `${ex.req.method ?? 'GET'} ${ex.path}`;
   if (route === 'POST /v1/messages') return messages(ex, script);
+  if (route === 'POST /v1/messages/count_tokens') return countTokens(ex, script);
   ex.json(404, { type: 'error', error: { type: 'not_found_error', message: `Not found: ${route}` } });
 }
 
@@ -106,4 +109,26 @@ async function messages(ex: Exchange, script: FakeScript): Promise<void> {
   });
   ex.writeHead(200, { ...headers, ...SSE_HEADERS });
   await ex.frames(frames, fault.chunkDelayMs ?? 0, cut.ending);
+}
+
+/**
+ * `POST /v1/messages/count_tokens`: `{input_tokens}` by the fakes' tokenizer (the prompt's
+ * characters / 4, as every fake's usage counts them), or the scripted fault's error. Recorded like a
+ * message request, with its `path`, so a test can tell the two apart.
+ */
+async function countTokens(ex: Exchange, script: FakeScript): Promise<void> {
+  const raw = await ex.readJson();
+  if (!raw.ok) return ex.json(400, anthropicInvalidRequest('The request body is not valid JSON.'));
+  const parsed = countTokensRequestSchema.safeParse(raw.value);
+  if (!parsed.success) return ex.json(400, anthropicInvalidRequest(describeIssues(parsed.error)));
+  const body = parsed.data;
+  const record = ex.take(script, body.model, false);
+  record.path = ex.path;
+  record.messages = anthropicMessages(body);
+  record.body = raw.value;
+  const { fault } = record;
+  if (!(await ex.beforeHeaders(fault))) return;
+  const status = fault.status ?? 200;
+  if (status >= 400) return ex.json(status, anthropicErrorBody(status, body.model, fault));
+  ex.json(200, { input_tokens: tokensFor(anthropicPromptChars(body)) });
 }

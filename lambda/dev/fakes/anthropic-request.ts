@@ -31,8 +31,16 @@ export const messagesRequestSchema = z.looseObject({
   tools: z.array(z.unknown()).optional(),
 });
 
+/** The fields of `POST /v1/messages/count_tokens`: a Messages request without `max_tokens`. */
+export const countTokensRequestSchema = messagesRequestSchema.extend({
+  max_tokens: z.int().positive().optional(),
+});
+
 /** A validated Messages request. */
 export type MessagesRequestBody = z.infer<typeof messagesRequestSchema>;
+
+/** The prompt of a Messages or count_tokens request. */
+type Prompt = Pick<MessagesRequestBody, 'system' | 'messages'>;
 
 type Content = MessagesRequestBody['messages'][number]['content'];
 
@@ -50,14 +58,14 @@ function contentText(content: Content): string {
 }
 
 /** The `system` field as text. */
-export function anthropicSystemText(body: MessagesRequestBody): string {
+export function anthropicSystemText(body: Prompt): string {
   const { system } = body;
   if (system === undefined) return '';
   return typeof system === 'string' ? system : system.map((block) => block.text ?? '').join('');
 }
 
 /** Characters of prompt text (system, messages, tool results), counted as the other fakes count them. */
-export function anthropicPromptChars(body: MessagesRequestBody): number {
+export function anthropicPromptChars(body: Prompt): number {
   let chars = anthropicSystemText(body).length;
   for (const message of body.messages) chars += contentText(message.content).length;
   return chars;
@@ -70,7 +78,7 @@ export function anthropicLastUserText(body: MessagesRequestBody): string {
 }
 
 /** Every message as role and text, the system prompt first as role `system` (as the OpenAI fake records it). */
-export function anthropicMessages(body: MessagesRequestBody): { role: string; text: string }[] {
+export function anthropicMessages(body: Prompt): { role: string; text: string }[] {
   const system = anthropicSystemText(body);
   return [
     ...(system === '' ? [] : [{ role: 'system', text: system }]),

@@ -25,6 +25,8 @@ export interface ReceivedRequest {
   readonly responseFormat?: { type: string } | undefined;
   /** The request body as parsed (every fake), so a test can check exactly what a gateway sent. */
   readonly body?: unknown;
+  /** The request path, where the fake serves more than one for a model (Anthropic's `count_tokens`). */
+  readonly path?: string | undefined;
 }
 
 /** The servers' writable view of a {@link ReceivedRequest}. */

@@ -83,6 +83,17 @@ export const messagesBodySchema = z.object({
 
 export type MessagesBody = z.infer<typeof messagesBodySchema>;
 
+/**
+ * The body of `POST /v1/messages/count_tokens`: a Messages request whose `max_tokens` (and other
+ * output settings) may be left out, as Anthropic's count endpoint takes them.
+ */
+export const countTokensBodySchema = messagesBodySchema.extend({
+  max_tokens: z.number().int().positive().optional(),
+});
+
+/** A Messages body or a count_tokens body: everything but `max_tokens` is the same. */
+export type CountedMessagesBody = z.infer<typeof countTokensBodySchema>;
+
 type Blocks<T> = string | T[];
 const text = (content: Blocks<{ type: string; text?: string }> | undefined): string =>
   typeof content === 'string'
@@ -133,7 +144,7 @@ function toToolChoice(choice: MessagesBody['tool_choice']): ToolChoice | undefin
 }
 
 /** The provider-neutral request: `system` becomes the first system message. */
-export function messagesToChatRequest(body: MessagesBody): ChatRequest {
+export function messagesToChatRequest(body: CountedMessagesBody): ChatRequest {
   const system = body.system === undefined ? '' : text(body.system);
   const messages: ChatMessage[] = system === '' ? [] : [{ role: 'system', content: system }];
   for (const m of body.messages) {
@@ -151,11 +162,12 @@ export function messagesToChatRequest(body: MessagesBody): ChatRequest {
   };
 }
 
-/** What a Messages body asks (the lifecycle's demand): its messages and `system`, and its `max_tokens`. */
+/** What a Messages body asks (the lifecycle's demand): its messages and `system`, and its `max_tokens` (absent on a count). */
 export function messagesDemand(
-  body: Pick<MessagesBody, 'messages' | 'system' | 'max_tokens'>,
+  body: Pick<CountedMessagesBody, 'messages' | 'system' | 'max_tokens'>,
 ): RequestDemand {
   const inputChars =
     JSON.stringify(body.messages).length + (body.system ? JSON.stringify(body.system).length : 0);
-  return chatDemand(body.messages.length, inputChars, { tokens: body.max_tokens, param: 'max_tokens' });
+  const output = body.max_tokens === undefined ? undefined : { tokens: body.max_tokens, param: 'max_tokens' };
+  return chatDemand(body.messages.length, inputChars, output);
 }

@@ -16,6 +16,7 @@ import { routedDoorApp } from '../shared/routed-door.js';
 import { anthropicErrors } from './anthropic-errors.js';
 import { type MessageIds, messageBody } from './anthropic-format.js';
 import { anthropicStreamFormat } from './anthropic-stream-format.js';
+import { createCountTokensApp } from './count-tokens-route.js';
 import {
   type MessagesBody,
   messagesBodySchema,
@@ -30,9 +31,9 @@ const neutral = (body: MessagesBody) => ({
   streamed: body.stream === true,
 });
 
-/** The sub-app: `POST /` under `/v1/messages`. */
+/** The sub-app: `POST /` and `POST /count_tokens` under `/v1/messages`. */
 export function createMessagesApp(deps: DoorDeps): Hono<HttpEnv> {
-  return routedDoorApp(deps, {
+  const door = routedDoorApp(deps, {
     schema: messagesBodySchema,
     use: 'chat',
     read: neutral,
@@ -44,6 +45,7 @@ export function createMessagesApp(deps: DoorDeps): Hono<HttpEnv> {
       );
     },
   });
+  return door.route('/count_tokens', createCountTokensApp(deps));
 }
 
 /** `POST /v1/messages`, traced as `chat`, in Anthropic's error envelope. */

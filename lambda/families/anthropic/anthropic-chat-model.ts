@@ -16,8 +16,12 @@ import type { HttpAgents } from '../shared/http-transport.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
 import { serialiseWire } from '../shared/wire-body.js';
 import { createAgentFetch } from './agent-fetch.js';
-import { toAnthropicParams } from './anthropic-request.js';
-import { createAnthropicStreamMapper, mapAnthropicMessage } from './anthropic-response.js';
+import { toAnthropicCountParams, toAnthropicParams } from './anthropic-request.js';
+import {
+  createAnthropicStreamMapper,
+  mapAnthropicMessage,
+  mapAnthropicTokenCount,
+} from './anthropic-response.js';
 import { ANTHROPIC_SIGNALS } from './anthropic-signals.js';
 
 /** Options of {@link createAnthropicChatModel}. */
@@ -155,5 +159,21 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
       createAnthropicStreamMapper(subject),
     );
 
-  return { key, provider, generate, stream };
+  /** Counted by the Messages API's own `count_tokens`, under the same attempt discipline (no breaker, no ledger). */
+  const countTokens = (request: ChatRequest, call: CallOptions): Promise<number> =>
+    calls.generate(
+      call,
+      () => wire(toAnthropicCountParams(request, model, subject)),
+      async ({ params, body }, signal) => {
+        const sent = requestOptions(signal, call, true, body);
+        try {
+          return await client.messages.countTokens(params, sent.options);
+        } catch (error) {
+          throw sent.failure() ?? error;
+        }
+      },
+      (body) => mapAnthropicTokenCount(body, subject),
+    );
+
+  return { key, provider, generate, stream, countTokens };
 }

@@ -108,3 +108,25 @@ export function toAnthropicParams(
   }
   return params;
 }
+
+/** The body of `POST /v1/messages/count_tokens`: the Messages body without its output settings. */
+export type AnthropicCountParams = Pick<
+  AnthropicParams,
+  'model' | 'messages' | 'system' | 'tools' | 'tool_choice'
+>;
+
+/** The count body for `model`: what the input of {@link toAnthropicParams} would be, nothing of its output. */
+export function toAnthropicCountParams(
+  request: ChatRequest,
+  model: string,
+  subject: ErrorSubject,
+): AnthropicCountParams {
+  const { model: id, messages, system, tools, tool_choice } = toAnthropicParams(request, model, 1, subject);
+  return {
+    model: id,
+    messages,
+    ...(system === undefined ? {} : { system }),
+    ...(tools === undefined ? {} : { tools }),
+    ...(tool_choice === undefined ? {} : { tool_choice }),
+  };
+}

@@ -81,6 +81,15 @@ export function mapAnthropicMessage(body: unknown, subject: ErrorSubject): ChatR
   };
 }
 
+/** `input_tokens` of a count_tokens answer; anything but a whole number of tokens is malformed. */
+export function mapAnthropicTokenCount(body: unknown, subject: ErrorSubject): number {
+  const tokens = isRecord(body) ? body.input_tokens : undefined;
+  if (typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens < 0) {
+    throw malformedResponse(subject, 'input_tokens is missing');
+  }
+  return tokens;
+}
+
 /**
  * Turns Messages stream events into ours, one instance per stream: each event into zero or more
  * `text` / `tool_call` events, then the single `finish` (`malformed_response` when no

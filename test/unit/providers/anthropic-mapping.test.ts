@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../lambda/core/chat/chat-model.js';
 import { ProviderError } from '../../../lambda/core/failures/provider-error.js';
 import {
+  toAnthropicCountParams,
   toAnthropicParams,
   toAnthropicToolChoice,
 } from '../../../lambda/families/anthropic/anthropic-request.js';
@@ -9,6 +10,7 @@ import {
   createAnthropicStreamMapper,
   mapAnthropicMessage,
   mapAnthropicStopReason,
+  mapAnthropicTokenCount,
   mapAnthropicUsage,
 } from '../../../lambda/families/anthropic/anthropic-response.js';
 
@@ -242,5 +244,39 @@ describe('anthropic stream mapping', () => {
 
   it('refuses an event that is not an object', () => {
     expect(() => run(['oops'])).toThrow(expect.objectContaining({ failureClass: 'malformed_response' }));
+  });
+});
+
+describe('anthropic count_tokens mapping', () => {
+  it('sends the input of a Messages body and none of its output settings', () => {
+    const params = toAnthropicCountParams(
+      {
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'hi' },
+        ],
+        maxTokens: 50,
+        stop: ['x'],
+        tools: [{ name: 'lookup' }],
+        toolChoice: 'required',
+      },
+      'claude-x',
+      subject,
+    );
+    expect(params).toEqual({
+      model: 'claude-x',
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [{ name: 'lookup', input_schema: { type: 'object', properties: {} } }],
+      tool_choice: { type: 'any' },
+    });
+  });
+
+  it('reads input_tokens, and anything but a whole number of tokens as malformed', () => {
+    expect(mapAnthropicTokenCount({ input_tokens: 0 }, subject)).toBe(0);
+    expect(mapAnthropicTokenCount({ input_tokens: 17 }, subject)).toBe(17);
+    for (const body of [{}, { input_tokens: -1 }, { input_tokens: 1.5 }, { input_tokens: '3' }, null]) {
+      expect(() => mapAnthropicTokenCount(body, subject)).toThrow(ProviderError);
+    }
   });
 });
