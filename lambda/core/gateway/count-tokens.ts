@@ -57,8 +57,7 @@ export async function countTokens(
   };
   const first = target.tiers[0]?.members[0]?.key;
   const route = first === undefined ? undefined : deps.routesOf(first)[0];
-  const count = route?.model.countTokens;
-  if (!route || !count) return estimate;
+  if (!route?.model.countTokens) return estimate;
   const { totalMs, firstByteMs } = route.timeouts;
   const deadline = startAttemptDeadline(
     deps.sleep,
@@ -68,7 +67,7 @@ export async function countTokens(
   );
   try {
     const counted = await abortable(
-      count.call(route.model, chat, {
+      route.model.countTokens(chat, {
         signal: deadline.signal,
         timeoutMs: totalMs,
         onFirstByte: deadline.firstByte,

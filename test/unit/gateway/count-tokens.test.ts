@@ -28,7 +28,12 @@ function route(key: string, count?: (options: CallOptions) => Promise<number>): 
 
 function setup(routes: Record<string, RouteModel>) {
   const clock = createFakeClock();
-  const deps = { routesOf: (key: string) => (routes[key] ? [routes[key]] : []), clock, sleep: clock.sleep };
+  const routesOf = (key: string) => {
+    // Only ever asked about a model key of the chain.
+    if (typeof key !== 'string') throw new TypeError(`routesOf(${String(key)})`);
+    return routes[key] ? [routes[key]] : [];
+  };
+  const deps = { routesOf, clock, sleep: clock.sleep };
   return { clock, deps };
 }
 
@@ -88,6 +93,28 @@ describe('counting input tokens', () => {
     clock.advance(1);
     expect(await counting).toMatchObject({ source: 'estimate' });
     expect(signal?.aborted).toBe(true);
+  });
+
+  it.each([
+    ['no tier', target()],
+    ['an empty first tier', target([], ['a'])],
+  ])('estimates for a target with %s', async (_name, empty) => {
+    const { deps } = setup({ a: route('a', async () => 42) });
+    expect(await countTokens(deps, empty, CHAT, INPUT)).toMatchObject({ source: 'estimate' });
+  });
+
+  it('stops its timer once the count is in: the route’s signal never aborts afterwards', async () => {
+    let signal: AbortSignal | undefined;
+    const { clock, deps } = setup({
+      a: route('a', async (options) => {
+        signal = options.signal;
+        return 7;
+      }),
+    });
+    expect(await countTokens(deps, target(['a']), CHAT, INPUT)).toMatchObject({ inputTokens: 7 });
+    clock.advance(TIMEOUTS.totalMs * 2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(signal?.aborted).toBe(false);
   });
 
   it('estimates for a target whose model has no route in this process', async () => {
