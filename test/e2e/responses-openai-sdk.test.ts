@@ -189,6 +189,17 @@ describe('the Responses door as chat’s peer', () => {
     expect(JSON.parse(res.output_text)).toEqual({ city: 'Oslo' });
   });
 
+  it('checks a streamed json_object answer at its end, as chat does: valid JSON completes, other text fails', async () => {
+    const json = { model: 'p', input: 'json please', text: { format: { type: 'json_object' as const } } };
+    h.openai.script('model-a', [{ text: '{"ok":true}' }, { text: 'Sure: yes' }]);
+    const final = await client.responses.stream(json).finalResponse();
+    expect(JSON.parse(final.output_text)).toEqual({ ok: true });
+    expect(h.openai.requestsFor('model-a').at(-1)?.responseFormat).toEqual({ type: 'json_object' });
+    await expect(client.responses.stream(json).finalResponse()).rejects.toMatchObject({
+      code: 'stream_interrupted',
+    });
+  });
+
   it('carries max_output_tokens and reports a cut answer as incomplete', async () => {
     const res = await client.responses.create({ model: 'p', input: 'hi', max_output_tokens: 2 });
     expect(res.status).toBe('incomplete');
