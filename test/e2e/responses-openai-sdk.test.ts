@@ -6,8 +6,10 @@
  * ledger, a failure after the commit, and the refusals of stateful features.
  */
 import OpenAI from 'openai';
+import { zodTextFormat } from 'openai/helpers/zod';
 import type { ResponseInput, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { type FakeTokenEndpoint, startFakeTokenEndpoint } from '../helpers/fake-token-endpoint.js';
 import { addFakeVertex, type GatewayHarness, startGatewayHarness } from '../helpers/gateway-harness.js';
 
@@ -187,6 +189,21 @@ describe('the Responses door as chat’s peer', () => {
       },
     });
     expect(JSON.parse(res.output_text)).toEqual({ city: 'Oslo' });
+  });
+
+  it('serves responses.parse with zodTextFormat: output_parsed is the checked object', async () => {
+    h.openai.script('model-a', [{ text: '{"city":"Oslo","temp":-3}' }]);
+    const parsed = await client.responses.parse({
+      model: 'p',
+      input: 'weather as JSON',
+      text: { format: zodTextFormat(z.object({ city: z.string(), temp: z.number() }), 'weather') },
+    });
+    expect(parsed.output_parsed).toEqual({ city: 'Oslo', temp: -3 });
+    const sent = h.openai.requestsFor('model-a').at(-1)?.body as { response_format?: unknown };
+    expect(sent.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'weather', strict: true },
+    });
   });
 
   it('checks a streamed json_object answer at its end, as chat does: valid JSON completes, other text fails', async () => {

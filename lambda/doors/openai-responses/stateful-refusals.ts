@@ -29,8 +29,14 @@ export const STORED_PROMPT =
 export const ITEM_REFERENCE =
   'item_reference points at a stored item and Switchyard stores none: send the item itself (Vercel AI SDK: providerOptions.openai.store = false)';
 
-/** A tool of a type other than `function`: built-in tools run on OpenAI's servers. */
+/**
+ * A tool of a type other than `function`: built-in tools run on OpenAI's servers; a `custom`
+ * (free-form input) tool has no counterpart in the other provider families.
+ */
 export function builtInTool(type: string): string {
+  if (type === 'custom') {
+    return 'custom (free-form input) tools are not carried: declare a function tool whose parameters hold the input';
+  }
   return `built-in tool '${type}' runs on OpenAI’s servers, which a Switchyard route may not reach: only function tools are carried; declare a function tool and run it in your code`;
 }
 

@@ -135,6 +135,7 @@ describe('what the Responses door refuses, by field', () => {
     ],
     [{ tools: [{ type: 'file_search', vector_store_ids: [] }] }, 'tools[0].type', /'file_search'/],
     [{ tools: [{ type: 'computer_use_preview' }] }, 'tools[0].type', /'computer_use_preview'/],
+    [{ tools: [{ type: 'custom', name: 'grammar' }] }, 'tools[0].type', /custom \(free-form input\) tools/],
     [{ input: [{ type: 'item_reference', id: 'msg_1' }] }, 'input[0].type', /store = false/],
     [{ input: [{ type: 'reasoning', id: 'rs_1' }] }, 'input[0].type', /'reasoning' are not carried/],
     [
