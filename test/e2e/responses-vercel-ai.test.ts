@@ -51,6 +51,25 @@ describe("Vercel AI SDK's default openai('<pipeline>') over /v1/responses", () =
     expect(await result.finishReason).toBe('stop');
   });
 
+  it('streamText sees a failure after the commit as one error part, after the text already streamed', async () => {
+    h.openai.script('model-a', [{ status: 500, cutAfterChunks: 2 }]);
+    const result = streamText({
+      model: openai('p'),
+      prompt: 'hello there',
+      maxRetries: 0,
+      onError: () => {},
+    });
+    const parts: { type: string; error?: unknown }[] = [];
+    for await (const part of result.fullStream) parts.push(part);
+    const errors = parts.filter((p) => p.type === 'error');
+    expect(errors).toHaveLength(1);
+    expect(String((errors[0]?.error as { message?: string })?.message)).toMatch(
+      /failed after output started/,
+    );
+    expect(parts.findIndex((p) => p.type === 'text-delta')).toBeLessThan(parts.indexOf(errors[0] as never));
+    expect(h.requests().at(-1)).toMatchObject({ reason: 'partial' });
+  });
+
   it('generateText with a tool gets the call and runs it in one step (the default)', async () => {
     h.openai.script('model-a', [{ toolCall: { name: 'weather', arguments: { city: 'Oslo' } } }]);
     const result = await generateText({
