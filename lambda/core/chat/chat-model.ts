@@ -10,7 +10,28 @@ export interface ToolDefinition {
   name: string;
   description?: string | undefined;
   parameters?: Record<string, unknown> | undefined;
+  /** A prompt-cache breakpoint right after this tool's definition (docs/http-api.md#reasoning-and-prompt-caching). */
+  cache?: CacheBreakpoint | undefined;
 }
+
+/**
+ * A prompt-cache breakpoint: the provider may cache the prompt up to and including the thing it
+ * is set on (Anthropic `cache_control`, Bedrock `cachePoint`). `ttl` is the cache's lifetime as
+ * Anthropic names it; absent, the provider's default (5 minutes).
+ */
+export interface CacheBreakpoint {
+  ttl?: '5m' | '1h' | undefined;
+}
+
+/**
+ * One block of the model's reasoning, kept whole so that it can be sent back unchanged on the
+ * next turn. `thinking`: reasoning text, with the provider's `signature` when it signed it (only
+ * signed blocks can be sent back); `redacted`: reasoning the provider encrypted, as its opaque
+ * `data` (Anthropic's string; Bedrock's bytes in base64).
+ */
+export type ReasoningBlock =
+  | { type: 'thinking'; text: string; signature?: string | undefined }
+  | { type: 'redacted'; data: string };
 
 /** A tool call made by the model; `arguments` is the JSON text the model produced. */
 export interface ToolCall {
@@ -19,11 +40,22 @@ export interface ToolCall {
   arguments: string;
 }
 
-export type ChatMessage =
+/**
+ * One message. `cache` marks a prompt-cache breakpoint at the end of the message's content;
+ * `reasoning` is what the model reasoned before this answer, sent back unchanged to a family
+ * that takes it (Anthropic, Bedrock) and left out elsewhere.
+ */
+export type ChatMessage = (
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[] | undefined }
-  | { role: 'tool'; content: string; toolCallId: string };
+  | {
+      role: 'assistant';
+      content: string | null;
+      toolCalls?: ToolCall[] | undefined;
+      reasoning?: ReasoningBlock[] | undefined;
+    }
+  | { role: 'tool'; content: string; toolCallId: string }
+) & { cache?: CacheBreakpoint | undefined };
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
@@ -47,7 +79,16 @@ export interface ChatRequest {
   toolChoice?: ToolChoice | undefined;
   /** Structured output; absent for plain text (`response_format` absent or `{type: "text"}`). */
   responseFormat?: ResponseFormat | undefined;
+  /**
+   * Reasoning asked for: an `effort`, a token budget (`budgetTokens`, part of the output tokens),
+   * or both; each family takes the one it speaks and derives it from the other
+   * (`reasoning-budget.ts`). Absent: each model's default.
+   */
+  reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high'; budgetTokens?: number };
 }
+
+/** The reasoning a request asks for (`ChatRequest.reasoning`). */
+export type ReasoningRequest = NonNullable<ChatRequest['reasoning']>;
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error' | 'other';
 
@@ -60,6 +101,8 @@ export interface Usage {
   cacheReadTokens?: number | undefined;
   /** Of `inputTokens`, those written to the provider's prompt cache; absent when it reported none. */
   cacheWriteTokens?: number | undefined;
+  /** Of `outputTokens`, those spent reasoning; absent when the provider did not say. */
+  reasoningTokens?: number | undefined;
 }
 
 export interface ChatResult {
@@ -67,6 +110,8 @@ export interface ChatResult {
   toolCalls: ToolCall[];
   finishReason: FinishReason;
   usage?: Usage | undefined;
+  /** The model's reasoning before its answer, in order; absent when it showed none. */
+  reasoning?: ReasoningBlock[] | undefined;
 }
 
 /** One piece of a streamed answer, in the order the provider produced it. */
@@ -79,6 +124,16 @@ export type ChatStreamEvent =
       id?: string | undefined;
       name?: string | undefined;
       argumentsDelta?: string | undefined;
+    }
+  | {
+      /**
+       * Reasoning, before the answer: `text` adds to the open reasoning block, `signature` signs
+       * and closes it, `redacted` is a whole encrypted block of its own.
+       */
+      type: 'reasoning';
+      text?: string | undefined;
+      signature?: string | undefined;
+      redacted?: string | undefined;
     }
   | { type: 'finish'; finishReason: FinishReason; usage?: Usage | undefined };
 

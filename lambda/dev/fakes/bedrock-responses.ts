@@ -23,24 +23,38 @@ export function bedrockStopReason(finish: FakeFinish): string {
   return STOP_REASON[finish];
 }
 
-function usageOf(plan: AnswerPlan) {
+/** Usage as Converse reports it: scripted cache reads and writes apart from `inputTokens`. */
+function usageOf(plan: AnswerPlan, fault: Fault) {
+  const read = fault.cacheReadTokens;
+  const write = fault.cacheWriteTokens;
+  const input = Math.max(0, plan.promptTokens - (read ?? 0) - (write ?? 0));
   return {
-    inputTokens: plan.promptTokens,
+    inputTokens: input,
     outputTokens: plan.completionTokens,
     totalTokens: plan.promptTokens + plan.completionTokens,
+    ...(read === undefined ? {} : { cacheReadInputTokens: read }),
+    ...(write === undefined ? {} : { cacheWriteInputTokens: write }),
   };
 }
 
-/** A Converse answer. `latencyMs` goes into `metrics.latencyMs`. */
-export function converseBody(plan: AnswerPlan, latencyMs: number): object {
+/** The signature the fake signs scripted reasoning with. */
+export const fakeSignature = (seq: number): string => `sig_fake_${seq}`;
+
+/** A Converse answer: a scripted `reasoning` first. `latencyMs` goes into `metrics.latencyMs`. */
+export function converseBody(plan: AnswerPlan, latencyMs: number, fault: Fault = {}, seq = 0): object {
   const { toolCall } = plan;
-  const content = toolCall
+  const content: object[] = toolCall
     ? [{ toolUse: { toolUseId: toolCall.id, name: toolCall.name, input: toolCall.input } }]
     : [{ text: plan.text }];
+  if (fault.reasoning !== undefined) {
+    content.unshift({
+      reasoningContent: { reasoningText: { text: fault.reasoning, signature: fakeSignature(seq) } },
+    });
+  }
   return {
     output: { message: { role: 'assistant', content } },
     stopReason: STOP_REASON[plan.finish],
-    usage: usageOf(plan),
+    usage: usageOf(plan, fault),
     metrics: { latencyMs },
   };
 }
@@ -86,13 +100,30 @@ export function converseStreamFrames(
   plan: AnswerPlan,
   latencyMs: number,
   ending: BedrockStreamEnding,
+  fault: Fault = {},
+  seq = 0,
 ): Uint8Array[] {
   const { toolCall } = plan;
   const frames = [eventFrame('messageStart', { role: 'assistant' })];
+  // A scripted reasoning is block 0: its text, then its signature.
+  const at = fault.reasoning === undefined ? 0 : 1;
+  if (fault.reasoning !== undefined) {
+    frames.push(
+      eventFrame('contentBlockDelta', {
+        contentBlockIndex: 0,
+        delta: { reasoningContent: { text: fault.reasoning } },
+      }),
+      eventFrame('contentBlockDelta', {
+        contentBlockIndex: 0,
+        delta: { reasoningContent: { signature: fakeSignature(seq) } },
+      }),
+      eventFrame('contentBlockStop', { contentBlockIndex: 0 }),
+    );
+  }
   if (toolCall) {
     frames.push(
       eventFrame('contentBlockStart', {
-        contentBlockIndex: 0,
+        contentBlockIndex: at,
         start: { toolUse: { toolUseId: toolCall.id, name: toolCall.name } },
       }),
     );
@@ -104,16 +135,16 @@ export function converseStreamFrames(
   for (let i = 0; i < count; i++) {
     const piece = plan.chunks[i] as string;
     const delta = toolCall ? { toolUse: { input: piece } } : { text: piece };
-    frames.push(eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta }));
+    frames.push(eventFrame('contentBlockDelta', { contentBlockIndex: at, delta }));
   }
   if (ending.cutAfterChunks !== undefined) {
     if (ending.error) frames.push(exceptionFrame(ending.error.name, ending.error.message));
     return frames;
   }
   frames.push(
-    eventFrame('contentBlockStop', { contentBlockIndex: 0 }),
+    eventFrame('contentBlockStop', { contentBlockIndex: at }),
     eventFrame('messageStop', { stopReason: STOP_REASON[plan.finish] }),
-    eventFrame('metadata', { usage: usageOf(plan), metrics: { latencyMs } }),
+    eventFrame('metadata', { usage: usageOf(plan, fault), metrics: { latencyMs } }),
   );
   return frames;
 }
