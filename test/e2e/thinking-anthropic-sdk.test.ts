@@ -127,4 +127,36 @@ describe('thinking through the Messages door with the Anthropic SDK', () => {
       ],
     });
   });
+
+  it.each([
+    ['an Anthropic route', 'an', { type: 'redacted_thinking', data: 'ENCRYPTED' }],
+    [
+      'a Bedrock route',
+      'br',
+      { reasoningContent: { redactedContent: Buffer.from('ENCRYPTED').toString('base64') } },
+    ],
+  ])(
+    'hands a redacted thinking block back to %s as it came, streamed or not',
+    async (_label, chain, expected) => {
+      h = await startGatewayHarness({ p: { chain } }, { anthropic: true });
+      const scripted = [{ redactedReasoning: 'ENCRYPTED' }, { redactedReasoning: 'ENCRYPTED' }, {}];
+      if (chain === 'an') h.anthropic.script('claude-model', scripted);
+      else h.bedrock.script('bedrock-model', scripted);
+      const plain = await client().messages.create(ASK);
+      const streamed = await client().messages.stream(ASK).finalMessage();
+      expect(streamed.content[0]).toEqual(plain.content[0]);
+      expect(plain.content[0]).toMatchObject({ type: 'redacted_thinking' });
+      await client().messages.create({
+        ...ASK,
+        messages: [
+          ...ASK.messages,
+          { role: 'assistant', content: streamed.content },
+          { role: 'user', content: 'And?' },
+        ],
+      });
+      const fake = chain === 'an' ? h.anthropic : h.bedrock;
+      const turn = assistantTurn(fake.requests[2]?.body) as { content: unknown[] };
+      expect(turn.content[0]).toEqual(expected);
+    },
+  );
 });

@@ -45,11 +45,15 @@ function usageOf(plan: AnswerPlan, fault: Fault, outputTokens: number) {
 /** The signature the fakes sign scripted reasoning with. */
 export const fakeSignature = (seq: number): string => `sig_fake_${seq}`;
 
-/** The signed thinking block of a scripted `reasoning`, or none. */
+/** The signed thinking block of a scripted `reasoning` and the redacted one of `redactedReasoning`, if any. */
 function thinkingOf(meta: AnthropicAnswerMeta, fault: Fault): object[] {
-  return fault.reasoning === undefined
-    ? []
-    : [{ type: 'thinking', thinking: fault.reasoning, signature: fakeSignature(meta.seq ?? 0) }];
+  const blocks: object[] = [];
+  if (fault.reasoning !== undefined) {
+    blocks.push({ type: 'thinking', thinking: fault.reasoning, signature: fakeSignature(meta.seq ?? 0) });
+  }
+  if (fault.redactedReasoning !== undefined)
+    blocks.push({ type: 'redacted_thinking', data: fault.redactedReasoning });
+  return blocks;
 }
 
 function contentOf(plan: AnswerPlan): object[] {
@@ -98,9 +102,10 @@ export function streamEvents(
     ? { type: 'tool_use', id: toolCall.id, name: toolCall.name, input: {} }
     : { type: 'text', text: '', citations: null };
   const frames = [event('message_start', { message: { ...message, usage: usageOf(plan, fault, 1) } })];
-  // A scripted reasoning is block 0: its text in two deltas, then its signature.
-  const at = fault.reasoning === undefined ? 0 : 1;
+  // A scripted reasoning is block 0: its text in two deltas, then its signature; a redacted one follows whole.
+  let at = 0;
   if (fault.reasoning !== undefined) {
+    at += 1;
     const half = Math.ceil(fault.reasoning.length / 2);
     frames.push(
       event('content_block_start', {
@@ -121,6 +126,14 @@ export function streamEvents(
       }),
       event('content_block_stop', { index: 0 }),
     );
+  }
+  if (fault.redactedReasoning !== undefined) {
+    const redacted = { type: 'redacted_thinking', data: fault.redactedReasoning };
+    frames.push(
+      event('content_block_start', { index: at, content_block: redacted }),
+      event('content_block_stop', { index: at }),
+    );
+    at += 1;
   }
   frames.push(event('content_block_start', { index: at, content_block: block }), event('ping', {}));
   const count =

@@ -40,12 +40,21 @@ function usageOf(plan: AnswerPlan, fault: Fault) {
 /** The signature the fake signs scripted reasoning with. */
 export const fakeSignature = (seq: number): string => `sig_fake_${seq}`;
 
-/** A Converse answer: a scripted `reasoning` first. `latencyMs` goes into `metrics.latencyMs`. */
+/** A scripted `redactedReasoning` as Converse's JSON carries bytes: base64. */
+const redactedBytes = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
+
+/**
+ * A Converse answer: a scripted `reasoning` first, then a scripted `redactedReasoning`.
+ * `latencyMs` goes into `metrics.latencyMs`.
+ */
 export function converseBody(plan: AnswerPlan, latencyMs: number, fault: Fault = {}, seq = 0): object {
   const { toolCall } = plan;
   const content: object[] = toolCall
     ? [{ toolUse: { toolUseId: toolCall.id, name: toolCall.name, input: toolCall.input } }]
     : [{ text: plan.text }];
+  if (fault.redactedReasoning !== undefined) {
+    content.unshift({ reasoningContent: { redactedContent: redactedBytes(fault.redactedReasoning) } });
+  }
   if (fault.reasoning !== undefined) {
     content.unshift({
       reasoningContent: { reasoningText: { text: fault.reasoning, signature: fakeSignature(seq) } },
@@ -105,9 +114,10 @@ export function converseStreamFrames(
 ): Uint8Array[] {
   const { toolCall } = plan;
   const frames = [eventFrame('messageStart', { role: 'assistant' })];
-  // A scripted reasoning is block 0: its text, then its signature.
-  const at = fault.reasoning === undefined ? 0 : 1;
+  // A scripted reasoning is block 0: its text, then its signature; a redacted one follows whole.
+  let at = 0;
   if (fault.reasoning !== undefined) {
+    at += 1;
     frames.push(
       eventFrame('contentBlockDelta', {
         contentBlockIndex: 0,
@@ -119,6 +129,17 @@ export function converseStreamFrames(
       }),
       eventFrame('contentBlockStop', { contentBlockIndex: 0 }),
     );
+  }
+  if (fault.redactedReasoning !== undefined) {
+    const redactedContent = redactedBytes(fault.redactedReasoning);
+    frames.push(
+      eventFrame('contentBlockDelta', {
+        contentBlockIndex: at,
+        delta: { reasoningContent: { redactedContent } },
+      }),
+      eventFrame('contentBlockStop', { contentBlockIndex: at }),
+    );
+    at += 1;
   }
   if (toolCall) {
     frames.push(

@@ -107,6 +107,12 @@ export const faultSchema = z
      */
     reasoning: z.string().min(1).optional(),
     /**
+     * The model's reasoning is encrypted, after `reasoning` if both are set: Anthropic a
+     * `redacted_thinking` block whose `data` is this text, Bedrock a `reasoningContent` block whose
+     * `redactedContent` is this text's bytes. The OpenAI fake ignores it. Default: none.
+     */
+    redactedReasoning: z.string().min(1).optional(),
+    /**
      * OpenAI: of the completion tokens, this many are reported as reasoning
      * (`completion_tokens_details.reasoning_tokens`). Other fakes ignore it. Default: none reported.
      */

@@ -33,6 +33,7 @@ describe('reasoning effort and budget on one scale', () => {
   });
 
   it('keeps an effort budget below max_tokens, but never under 1024', () => {
+    expect(reasoningBudget({ effort: 'low' }, 100_000)).toBe(2048);
     expect(reasoningBudget({ effort: 'high' }, 16385)).toBe(16384);
     expect(reasoningBudget({ effort: 'high' }, 16384)).toBe(16383);
     expect(reasoningBudget({ effort: 'high' }, 1025)).toBe(1024);

@@ -62,18 +62,44 @@ describe('cost per kind of token', () => {
     expect(costOf({ inputTokens: 1, outputTokens: 1 }, undefined)).toBeUndefined();
   });
 
-  it('adds reasoning counts like cache counts: present when either side has one', () => {
+  it('adds cache and reasoning counts: present when either side has one, absent when neither has', () => {
+    const plain = { inputTokens: 1, outputTokens: 2 };
     expect(
-      addUsage({ inputTokens: 1, outputTokens: 2 }, { inputTokens: 3, outputTokens: 4, reasoningTokens: 2 }),
-    ).toEqual({
+      addUsage(plain, {
+        inputTokens: 3,
+        outputTokens: 4,
+        cacheReadTokens: 1,
+        cacheWriteTokens: 2,
+        reasoningTokens: 3,
+      }),
+    ).toStrictEqual({
       inputTokens: 4,
       outputTokens: 6,
-      reasoningTokens: 2,
+      cacheReadTokens: 1,
+      cacheWriteTokens: 2,
+      reasoningTokens: 3,
     });
-    expect(addUsage({ inputTokens: 1, outputTokens: 2 }, { inputTokens: 3, outputTokens: 4 })).toEqual({
+    expect(
+      addUsage(
+        { ...plain, cacheReadTokens: 5, cacheWriteTokens: 6, reasoningTokens: 7 },
+        { inputTokens: 3, outputTokens: 4 },
+      ),
+    ).toStrictEqual({
+      inputTokens: 4,
+      outputTokens: 6,
+      cacheReadTokens: 5,
+      cacheWriteTokens: 6,
+      reasoningTokens: 7,
+    });
+    expect(addUsage(plain, { inputTokens: 3, outputTokens: 4 })).toStrictEqual({
       inputTokens: 4,
       outputTokens: 6,
     });
+  });
+
+  it('keeps a usage as it is when there is nothing to add', () => {
+    const usage = { inputTokens: 1, outputTokens: 2, reasoningTokens: 1 };
+    expect(addUsage(usage, undefined)).toBe(usage);
   });
 });
 
