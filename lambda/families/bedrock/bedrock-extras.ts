@@ -15,6 +15,16 @@ export function cachePoint(cache: CacheBreakpoint): { cachePoint: CachePointBloc
 }
 
 /**
+ * Output tokens left for the answer when a request asks a Claude model on Bedrock for reasoning
+ * without an output limit: `maxTokens` becomes the budget plus this many, since Claude requires
+ * the limit to exceed the budget (and Converse's default may not).
+ */
+export const ANSWER_TOKENS_AFTER_BUDGET = 4096;
+
+/** True for the models that take Nova's `reasoningConfig` rather than Claude's `thinking`. */
+export const takesReasoningConfig = (modelId: string): boolean => /\bamazon\.nova/.test(modelId);
+
+/**
  * `additionalModelRequestFields` for a request that asks for reasoning: Amazon Nova models take
  * `reasoningConfig` with an effort (`minimal` reads as `low`, the least they take); every other
  * model Anthropic's `thinking` with a token budget, as Claude on Bedrock does. Undefined when the
@@ -25,7 +35,7 @@ export function converseReasoningFields(
   modelId: string,
   maxTokens: number | undefined,
 ): ConverseDocument | undefined {
-  if (/\bamazon\.nova/.test(modelId)) {
+  if (takesReasoningConfig(modelId)) {
     const effort = reasoningEffort(reasoning);
     if (effort === undefined) return undefined;
     return {

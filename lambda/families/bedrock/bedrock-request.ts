@@ -11,7 +11,12 @@ import type {
 import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from '../../core/chat/chat-model.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
 import { toolInput } from '../shared/tool-input.js';
-import { cachePoint, converseReasoningFields, reasoningContentBlocks } from './bedrock-extras.js';
+import {
+  ANSWER_TOKENS_AFTER_BUDGET,
+  cachePoint,
+  converseReasoningFields,
+  reasoningContentBlocks,
+} from './bedrock-extras.js';
 
 /** A Smithy document (any JSON value), as Converse takes tool inputs and schemas. */
 export type ConverseDocument = NonNullable<ToolUseBlock['input']>;
@@ -158,6 +163,12 @@ export function toConverseBody(request: ChatRequest, modelId: string, subject: E
   const toolConfig = toConverseToolConfig(request, messages);
   if (toolConfig !== undefined) body.toolConfig = toolConfig;
   const reasoning = converseReasoningFields(request.reasoning, modelId, request.maxTokens);
-  if (reasoning !== undefined) body.additionalModelRequestFields = reasoning;
+  if (reasoning !== undefined) {
+    body.additionalModelRequestFields = reasoning;
+    const budget = (reasoning as { thinking?: { budget_tokens: number } }).thinking?.budget_tokens;
+    if (budget !== undefined && request.maxTokens === undefined) {
+      body.inferenceConfig = { ...body.inferenceConfig, maxTokens: budget + ANSWER_TOKENS_AFTER_BUDGET };
+    }
+  }
   return body;
 }

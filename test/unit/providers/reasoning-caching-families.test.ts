@@ -132,7 +132,7 @@ describe('the Anthropic family', () => {
 describe('the Bedrock family', () => {
   const body = toConverseBody(SECOND_TURN, 'us.anthropic.claude-sonnet-4-v1:0', subject);
 
-  it('asks Claude for thinking with a budget, and Nova for its reasoning effort', () => {
+  it('asks Claude for thinking with a budget (room for the answer when no limit is set), and Nova for its effort', () => {
     expect(body.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: 3999 } });
     const nova = toConverseBody(
       { ...SECOND_TURN, reasoning: { effort: 'minimal' } },
@@ -142,6 +142,13 @@ describe('the Bedrock family', () => {
     expect(nova.additionalModelRequestFields).toEqual({
       reasoningConfig: { type: 'enabled', maxReasoningEffort: 'low' },
     });
+    const unbounded = toConverseBody(
+      { ...SECOND_TURN, maxTokens: undefined },
+      'us.anthropic.claude',
+      subject,
+    );
+    expect(unbounded.inferenceConfig).toEqual({ maxTokens: 8192 + 4096 });
+    expect(nova.inferenceConfig).toEqual({ maxTokens: 4000 });
     const none = toConverseBody({ ...SECOND_TURN, reasoning: undefined }, 'us.anthropic.claude', subject);
     expect(none.additionalModelRequestFields).toBeUndefined();
   });
