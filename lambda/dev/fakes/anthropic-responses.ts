@@ -3,7 +3,7 @@
  * server-sent event stream, and the error envelope.
  */
 import { anthropicErrorType } from '../../doors/anthropic-messages/anthropic-errors.js';
-import type { AnswerPlan, FakeFinish } from './fake-answer.js';
+import { type AnswerPlan, type FakeFinish, fakeSignature } from './fake-answer.js';
 import type { Fault } from './fault.js';
 
 /** Anthropic's error envelope. */
@@ -41,9 +41,6 @@ function usageOf(plan: AnswerPlan, fault: Fault, outputTokens: number) {
     output_tokens: outputTokens,
   };
 }
-
-/** The signature the fakes sign scripted reasoning with. */
-export const fakeSignature = (seq: number): string => `sig_fake_${seq}`;
 
 /** The signed thinking block of a scripted `reasoning` and the redacted one of `redactedReasoning`, if any. */
 function thinkingOf(meta: AnthropicAnswerMeta, fault: Fault): object[] {

@@ -4,7 +4,7 @@
  */
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import type { AnswerPlan, FakeFinish } from './fake-answer.js';
+import { type AnswerPlan, type FakeFinish, fakeSignature } from './fake-answer.js';
 import type { Fault } from './fault.js';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
@@ -36,9 +36,6 @@ function usageOf(plan: AnswerPlan, fault: Fault) {
     ...(write === undefined ? {} : { cacheWriteInputTokens: write }),
   };
 }
-
-/** The signature the fake signs scripted reasoning with. */
-export const fakeSignature = (seq: number): string => `sig_fake_${seq}`;
 
 /** A scripted `redactedReasoning` as Converse's JSON carries bytes: base64. */
 const redactedBytes = (text: string): string => Buffer.from(text, 'utf8').toString('base64');

@@ -11,12 +11,7 @@ import type {
   ReasoningRequest,
 } from '../../core/chat/chat-model.js';
 import { MIN_BUDGET_TOKENS } from '../../core/chat/reasoning-budget.js';
-
-/** `cache_control`: a prompt-cache breakpoint after the block or tool it is set on. */
-export const cacheControlSchema = z.object({
-  type: z.literal('ephemeral', 'only {type: "ephemeral"} cache breakpoints are supported'),
-  ttl: z.enum(['5m', '1h']).optional(),
-});
+import { cacheControlSchema } from '../shared/cache-breakpoint.js';
 
 /** Fields of a block or tool that may carry a breakpoint. */
 export const cacheable = { cache_control: cacheControlSchema.nullish() };
@@ -42,17 +37,6 @@ export const redactedThinkingBlockSchema = z.object({
   type: z.literal('redacted_thinking'),
   data: z.string(),
 });
-
-type Control = z.infer<typeof cacheControlSchema> | null | undefined;
-
-/** The breakpoint of the last block (or tool) of `items` that sets one; undefined when none does. */
-export function breakpointOf(items: readonly object[] | string | undefined): CacheBreakpoint | undefined {
-  if (items === undefined || typeof items === 'string') return undefined;
-  const controls = items.map((item) => (item as { cache_control?: Control }).cache_control);
-  const control = controls.findLast((c) => c);
-  if (!control) return undefined;
-  return control.ttl === undefined ? {} : { ttl: control.ttl };
-}
 
 /** `message` with `cache` when it is set. */
 export function withCache<M extends ChatMessage>(message: M, cache: CacheBreakpoint | undefined): M {

@@ -5,8 +5,8 @@
 import * as z from 'zod';
 import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from '../../core/chat/chat-model.js';
 import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
+import { breakpointOf } from '../shared/cache-breakpoint.js';
 import {
-  breakpointOf,
   cacheable,
   reasoningBlocks,
   redactedThinkingBlockSchema,

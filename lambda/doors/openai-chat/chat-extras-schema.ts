@@ -6,12 +6,7 @@
  */
 import * as z from 'zod';
 import type { CacheBreakpoint, ReasoningBlock } from '../../core/chat/chat-model.js';
-
-/** Anthropic's `cache_control`, as OpenRouter-style clients put it on parts and messages. */
-export const cacheControlSchema = z.object({
-  type: z.literal('ephemeral', 'only {type: "ephemeral"} cache breakpoints are supported'),
-  ttl: z.enum(['5m', '1h']).optional(),
-});
+import { breakpointOf } from '../shared/cache-breakpoint.js';
 
 /** OpenAI's `reasoning_effort`. */
 export const reasoningEffortSchema = z.enum(['minimal', 'low', 'medium', 'high']);
@@ -26,20 +21,13 @@ const reasoningDetail = z.discriminatedUnion('type', [
 /** `reasoning_details` of an assistant message: the answer's reasoning, handed back as it came. */
 export const reasoningDetailsSchema = z.array(reasoningDetail);
 
-type Part = { cache_control?: z.infer<typeof cacheControlSchema> | undefined };
-
 /**
- * The message's cache breakpoint: its own `cache_control`, else that of one of its content parts
- * (a breakpoint inside a message moves to the message's end, where every family can put it).
+ * The message's cache breakpoint: its own `cache_control`, else that of its last content part that
+ * sets one (a breakpoint inside a message moves to the message's end, where every family can put it).
  */
-export function messageCache(message: {
-  cache_control?: z.infer<typeof cacheControlSchema> | undefined;
-  content?: unknown;
-}): CacheBreakpoint | undefined {
-  const parts: Part[] = Array.isArray(message.content) ? (message.content as Part[]) : [];
-  const control = message.cache_control ?? parts.findLast((part) => part.cache_control)?.cache_control;
-  if (control === undefined) return undefined;
-  return control.ttl === undefined ? {} : { ttl: control.ttl };
+export function messageCache(message: { content?: unknown }): CacheBreakpoint | undefined {
+  const parts = Array.isArray(message.content) ? (message.content as object[]) : [];
+  return breakpointOf([...parts, message]);
 }
 
 /** `reasoning_details` as reasoning blocks (summaries are the caller's to read, not to send back). */

@@ -7,8 +7,8 @@ import type {
   ToolChoice,
 } from '../../core/chat/chat-model.js';
 import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
+import { cacheControlSchema } from '../shared/cache-breakpoint.js';
 import {
-  cacheControlSchema,
   messageCache,
   reasoningDetailsSchema,
   reasoningEffortSchema,
