@@ -92,6 +92,29 @@ describe('the Anthropic family', () => {
     });
   });
 
+  it('puts no cache_control on a thinking block: a turn of thinking alone carries no breakpoint', () => {
+    const onlyThinking = toAnthropicParams(
+      {
+        messages: [
+          { role: 'user', content: 'hi' },
+          {
+            role: 'assistant',
+            content: null,
+            reasoning: [{ type: 'thinking', text: 'Hm', signature: 's' }],
+            cache: {},
+          },
+        ],
+      },
+      'c',
+      5,
+      subject,
+    );
+    expect(onlyThinking.messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'thinking', thinking: 'Hm', signature: 's' }],
+    });
+  });
+
   it('keeps the system prompt one string when no system message sets a breakpoint', () => {
     const plain = toAnthropicParams(
       {
