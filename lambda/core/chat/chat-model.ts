@@ -10,7 +10,7 @@ export interface ToolDefinition {
   name: string;
   description?: string | undefined;
   parameters?: Record<string, unknown> | undefined;
-  /** A prompt-cache breakpoint right after this tool's definition (docs/http-api.md#reasoning-and-prompt-caching). */
+  /** A prompt-cache breakpoint right after this tool (docs/http-api.md#reasoning-and-prompt-caching). */
   cache?: CacheBreakpoint | undefined;
 }
 
@@ -40,22 +40,24 @@ export interface ToolCall {
   arguments: string;
 }
 
-/**
- * One message. `cache` marks a prompt-cache breakpoint at the end of the message's content;
- * `reasoning` is what the model reasoned before this answer, sent back unchanged to a family
- * that takes it (Anthropic, Bedrock) and left out elsewhere.
- */
-export type ChatMessage = (
+/** One message of one role, with what that role carries. */
+type RoleMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
   | {
       role: 'assistant';
       content: string | null;
       toolCalls?: ToolCall[] | undefined;
+      /**
+       * What the model reasoned before this answer: sent back unchanged to a family that takes
+       * it (Anthropic, Bedrock), left out elsewhere.
+       */
       reasoning?: ReasoningBlock[] | undefined;
     }
-  | { role: 'tool'; content: string; toolCallId: string }
-) & { cache?: CacheBreakpoint | undefined };
+  | { role: 'tool'; content: string; toolCallId: string };
+
+/** One message; `cache` marks a prompt-cache breakpoint at the end of its content. */
+export type ChatMessage = RoleMessage & { cache?: CacheBreakpoint | undefined };
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
