@@ -120,7 +120,8 @@ export function toAnthropicToolChoice(choice: ToolChoice): AnthropicToolChoice {
 
 /**
  * Builds the Messages body for `model` (the raw upstream id). `max_tokens` is mandatory: the
- * request's own limit, else `defaultMaxTokens`. The Messages API of SDK 1.10 has no sampling
+ * request's own limit, else `defaultMaxTokens`; reasoning asked for becomes `thinking` with a
+ * budget below it (`anthropic-extras.ts`). The Messages API of SDK 1.10 has no sampling
  * fields, so `temperature` and `top_p` are not sent. Throws `ProviderError` `invalid_request`
  * when an assistant tool call carries arguments that are not a JSON object.
  */

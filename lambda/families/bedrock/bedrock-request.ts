@@ -151,7 +151,9 @@ export function toInferenceConfig(request: ChatRequest): InferenceConfiguration 
 }
 
 /**
- * Builds the Converse body for `modelId` (the raw Bedrock id). Throws `ProviderError`
+ * Builds the Converse body for `modelId` (the raw Bedrock id). Reasoning asked for goes in
+ * `additionalModelRequestFields` (`bedrock-extras.ts`); a Claude budget with no output limit sets
+ * `maxTokens` to the budget plus {@link ANSWER_TOKENS_AFTER_BUDGET}. Throws `ProviderError`
  * `invalid_request` when an assistant tool call carries arguments that are not a JSON object.
  */
 export function toConverseBody(request: ChatRequest, modelId: string, subject: ErrorSubject): ConverseBody {
