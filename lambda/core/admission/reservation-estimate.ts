@@ -31,14 +31,18 @@ export function estimateReservation(input: ReservationInput, charsPerToken: numb
   return { tokens, costNano: toNano(usd) };
 }
 
-/** The dearest input and output price among `prices` (each may be undefined), or undefined. */
+/**
+ * The dearest input and output price among `prices` (each may be undefined), or undefined. An
+ * input token may be a cache write and an output token reasoning, so each kind's own price counts
+ * towards the worst case of the total it is part of.
+ */
 export function dearestPrice(prices: readonly (Price | undefined)[]): Price | undefined {
   let worst: Price | undefined;
   for (const p of prices) {
     if (!p) continue;
     worst = {
-      inputPerMTok: Math.max(worst?.inputPerMTok ?? 0, p.inputPerMTok),
-      outputPerMTok: Math.max(worst?.outputPerMTok ?? 0, p.outputPerMTok),
+      inputPerMTok: Math.max(worst?.inputPerMTok ?? 0, p.inputPerMTok, p.cacheWritePerMTok ?? 0),
+      outputPerMTok: Math.max(worst?.outputPerMTok ?? 0, p.outputPerMTok, p.reasoningPerMTok ?? 0),
     };
   }
   return worst;

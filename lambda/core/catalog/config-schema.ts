@@ -18,6 +18,7 @@ import {
 } from './jobs-config-schema.js';
 import { metricsSchema, statusPageSchema } from './observe-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
+import { priceSchema } from './price-schema.js';
 import { rateLimitSchema } from './rate-limit-config-schema.js';
 import { recoveryFields, recoverySettingsShape } from './recovery-config-schema.js';
 import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
@@ -32,12 +33,8 @@ export interface ProviderSettings {
   readonly type: string;
 }
 
-export const priceSchema = z.strictObject({
-  /** US dollars per million input tokens. */
-  inputPerMTok: z.number().nonnegative(),
-  /** US dollars per million output tokens. */
-  outputPerMTok: z.number().nonnegative(),
-});
+/** A model's or route's price per kind of token (`price-schema.ts`). */
+export { priceSchema };
 
 export const modelSchema = z.strictObject({
   /** Name of an entry of `providers`. */

@@ -5,15 +5,8 @@
  */
 import * as z from 'zod';
 import { chainName, name, positiveInt } from './config-fields.js';
+import { priceSchema } from './price-schema.js';
 import { timeoutsField } from './timeouts-config-schema.js';
-
-/** The price fields of a route (same shape as a model's `price`). */
-const routePriceSchema = z.strictObject({
-  /** US dollars per million input tokens. */
-  inputPerMTok: z.number().nonnegative(),
-  /** US dollars per million output tokens. */
-  outputPerMTok: z.number().nonnegative(),
-});
 
 /**
  * Another route to the same model: the same model id through another provider or account. A
@@ -31,7 +24,7 @@ export const modelRouteSchema = z.strictObject({
   /** Layered time limits on this route (docs/configuration.md#timeouts). Default: the model's. */
   ...timeoutsField,
   /** Price on this route. Default: the model's `price`. */
-  price: routePriceSchema.optional(),
+  price: priceSchema.optional(),
 });
 
 /** The routes field of a model: routes tried after the model's own provider, in order. */

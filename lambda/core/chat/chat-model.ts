@@ -10,7 +10,28 @@ export interface ToolDefinition {
   name: string;
   description?: string | undefined;
   parameters?: Record<string, unknown> | undefined;
+  /** A prompt-cache breakpoint right after this tool (docs/http-api.md#reasoning-and-prompt-caching). */
+  cache?: CacheBreakpoint | undefined;
 }
+
+/**
+ * A prompt-cache breakpoint: the provider may cache the prompt up to and including the thing it
+ * is set on (Anthropic `cache_control`, Bedrock `cachePoint`). `ttl` is the cache's lifetime as
+ * Anthropic names it; absent, the provider's default (5 minutes).
+ */
+export interface CacheBreakpoint {
+  ttl?: '5m' | '1h' | undefined;
+}
+
+/**
+ * One block of the model's reasoning, kept whole so that it can be sent back unchanged on the
+ * next turn. `thinking`: reasoning text, with the provider's `signature` when it signed it (only
+ * signed blocks can be sent back); `redacted`: reasoning the provider encrypted, as its opaque
+ * `data` (Anthropic's string; Bedrock's bytes in base64).
+ */
+export type ReasoningBlock =
+  | { type: 'thinking'; text: string; signature?: string | undefined }
+  | { type: 'redacted'; data: string };
 
 /** A tool call made by the model; `arguments` is the JSON text the model produced. */
 export interface ToolCall {
@@ -19,11 +40,24 @@ export interface ToolCall {
   arguments: string;
 }
 
-export type ChatMessage =
+/** One message of one role, with what that role carries. */
+type RoleMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[] | undefined }
+  | {
+      role: 'assistant';
+      content: string | null;
+      toolCalls?: ToolCall[] | undefined;
+      /**
+       * What the model reasoned before this answer: sent back unchanged to a family that takes
+       * it (Anthropic, Bedrock), left out elsewhere.
+       */
+      reasoning?: ReasoningBlock[] | undefined;
+    }
   | { role: 'tool'; content: string; toolCallId: string };
+
+/** One message; `cache` marks a prompt-cache breakpoint at the end of its content. */
+export type ChatMessage = RoleMessage & { cache?: CacheBreakpoint | undefined };
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
@@ -48,11 +82,15 @@ export interface ChatRequest {
   /** Structured output; absent for plain text (`response_format` absent or `{type: "text"}`). */
   responseFormat?: ResponseFormat | undefined;
   /**
-   * How hard the model should reason (`reasoning.effort` of the Responses door), and a token
-   * budget for it; absent: the model's own default.
+   * Reasoning asked for: an `effort`, a token budget (`budgetTokens`, part of the output tokens),
+   * or both; each family takes the one it speaks and derives it from the other
+   * (`reasoning-budget.ts`). Absent: each model's default.
    */
   reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high'; budgetTokens?: number } | undefined;
 }
+
+/** The reasoning a request asks for (`ChatRequest.reasoning`). */
+export type ReasoningRequest = NonNullable<ChatRequest['reasoning']>;
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error' | 'other';
 
@@ -65,6 +103,8 @@ export interface Usage {
   cacheReadTokens?: number | undefined;
   /** Of `inputTokens`, those written to the provider's prompt cache; absent when it reported none. */
   cacheWriteTokens?: number | undefined;
+  /** Of `outputTokens`, those spent reasoning; absent when the provider did not say. */
+  reasoningTokens?: number | undefined;
 }
 
 export interface ChatResult {
@@ -72,6 +112,8 @@ export interface ChatResult {
   toolCalls: ToolCall[];
   finishReason: FinishReason;
   usage?: Usage | undefined;
+  /** The model's reasoning before its answer, in order; absent when it showed none. */
+  reasoning?: ReasoningBlock[] | undefined;
 }
 
 /** One piece of a streamed answer, in the order the provider produced it. */
@@ -84,6 +126,16 @@ export type ChatStreamEvent =
       id?: string | undefined;
       name?: string | undefined;
       argumentsDelta?: string | undefined;
+    }
+  | {
+      /**
+       * Reasoning, before the answer: `text` adds to the open reasoning block, `signature` signs
+       * and closes it, `redacted` is a whole encrypted block of its own.
+       */
+      type: 'reasoning';
+      text?: string | undefined;
+      signature?: string | undefined;
+      redacted?: string | undefined;
     }
   | { type: 'finish'; finishReason: FinishReason; usage?: Usage | undefined };
 

@@ -84,7 +84,7 @@ export async function* checkedStream(
       const event = next.value;
       if (event.type === 'text') text += event.text;
       else if (event.type === 'tool_call') calledTools = true;
-      else verify();
+      else if (event.type === 'finish') verify();
       yield event;
     }
     // A stream whose finish came first (or never came) is checked before its [DONE].

@@ -79,7 +79,7 @@ async function messages(ex: Exchange, script: FakeScript): Promise<void> {
     return ex.json(status, anthropicErrorBody(status, body.model, fault, requestId), headers);
   }
 
-  const meta: AnthropicAnswerMeta = { id: `msg_fake_${record.seq}`, model: body.model };
+  const meta: AnthropicAnswerMeta = { id: `msg_fake_${record.seq}`, model: body.model, seq: record.seq };
   if (fault.malformed) {
     const kind = fault.malformed === 'schema' ? 'schema' : 'unparseable';
     if (!stream) return ex.text(200, malformedMessage(kind, meta), 'application/json', headers);

@@ -3,7 +3,7 @@
  * server-sent event stream, and the error envelope.
  */
 import { anthropicErrorType } from '../../doors/anthropic-messages/anthropic-errors.js';
-import type { AnswerPlan, FakeFinish } from './fake-answer.js';
+import { type AnswerPlan, type FakeFinish, fakeSignature } from './fake-answer.js';
 import type { Fault } from './fault.js';
 
 /** Anthropic's error envelope. */
@@ -17,6 +17,8 @@ export interface AnthropicErrorBody {
 export interface AnthropicAnswerMeta {
   id: string;
   model: string;
+  /** The request's sequence number (the signature of scripted reasoning). Default 0. */
+  seq?: number | undefined;
 }
 
 const STOP_REASON: Record<FakeFinish, string> = {
@@ -40,20 +42,31 @@ function usageOf(plan: AnswerPlan, fault: Fault, outputTokens: number) {
   };
 }
 
+/** The signed thinking block of a scripted `reasoning` and the redacted one of `redactedReasoning`, if any. */
+function thinkingOf(meta: AnthropicAnswerMeta, fault: Fault): object[] {
+  const blocks: object[] = [];
+  if (fault.reasoning !== undefined) {
+    blocks.push({ type: 'thinking', thinking: fault.reasoning, signature: fakeSignature(meta.seq ?? 0) });
+  }
+  if (fault.redactedReasoning !== undefined)
+    blocks.push({ type: 'redacted_thinking', data: fault.redactedReasoning });
+  return blocks;
+}
+
 function contentOf(plan: AnswerPlan): object[] {
   const { toolCall } = plan;
   if (toolCall) return [{ type: 'tool_use', id: toolCall.id, name: toolCall.name, input: toolCall.input }];
   return plan.text === '' ? [] : [{ type: 'text', text: plan.text, citations: null }];
 }
 
-/** A non-streaming `message`. */
+/** A non-streaming `message`: the thinking block of a scripted `reasoning` first. */
 export function messageBody(meta: AnthropicAnswerMeta, plan: AnswerPlan, fault: Fault): object {
   return {
     id: meta.id,
     type: 'message',
     role: 'assistant',
     model: meta.model,
-    content: contentOf(plan),
+    content: [...thinkingOf(meta, fault), ...contentOf(plan)],
     stop_reason: STOP_REASON[plan.finish],
     stop_sequence: plan.stopSequence ?? null,
     usage: usageOf(plan, fault, plan.completionTokens),
@@ -85,11 +98,41 @@ export function streamEvents(
   const block = toolCall
     ? { type: 'tool_use', id: toolCall.id, name: toolCall.name, input: {} }
     : { type: 'text', text: '', citations: null };
-  const frames = [
-    event('message_start', { message: { ...message, usage: usageOf(plan, fault, 1) } }),
-    event('content_block_start', { index: 0, content_block: block }),
-    event('ping', {}),
-  ];
+  const frames = [event('message_start', { message: { ...message, usage: usageOf(plan, fault, 1) } })];
+  // A scripted reasoning is block 0: its text in two deltas, then its signature; a redacted one follows whole.
+  let at = 0;
+  if (fault.reasoning !== undefined) {
+    at += 1;
+    const half = Math.ceil(fault.reasoning.length / 2);
+    frames.push(
+      event('content_block_start', {
+        index: 0,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      }),
+      event('content_block_delta', {
+        index: 0,
+        delta: { type: 'thinking_delta', thinking: fault.reasoning.slice(0, half) },
+      }),
+      event('content_block_delta', {
+        index: 0,
+        delta: { type: 'thinking_delta', thinking: fault.reasoning.slice(half) },
+      }),
+      event('content_block_delta', {
+        index: 0,
+        delta: { type: 'signature_delta', signature: fakeSignature(meta.seq ?? 0) },
+      }),
+      event('content_block_stop', { index: 0 }),
+    );
+  }
+  if (fault.redactedReasoning !== undefined) {
+    const redacted = { type: 'redacted_thinking', data: fault.redactedReasoning };
+    frames.push(
+      event('content_block_start', { index: at, content_block: redacted }),
+      event('content_block_stop', { index: at }),
+    );
+    at += 1;
+  }
+  frames.push(event('content_block_start', { index: at, content_block: block }), event('ping', {}));
   const count =
     ending.cutAfterChunks === undefined
       ? plan.chunks.length
@@ -99,13 +142,13 @@ export function streamEvents(
     const delta = toolCall
       ? { type: 'input_json_delta', partial_json: piece }
       : { type: 'text_delta', text: piece };
-    frames.push(event('content_block_delta', { index: 0, delta }));
+    frames.push(event('content_block_delta', { index: at, delta }));
   }
   if (ending.cutAfterChunks !== undefined) {
     if (ending.error) frames.push(`event: error\ndata: ${JSON.stringify(ending.error)}\n\n`);
     return frames;
   }
-  frames.push(event('content_block_stop', { index: 0 }));
+  frames.push(event('content_block_stop', { index: at }));
   frames.push(
     event('message_delta', {
       delta: { stop_reason: STOP_REASON[plan.finish], stop_sequence: plan.stopSequence ?? null },

@@ -101,15 +101,21 @@ async function handleBedrock(ex: Exchange, script: FakeScript): Promise<void> {
   });
   const latencyMs = Date.now() - record.at;
   if (!stream) {
-    const answer = converseBody(plan, latencyMs);
+    const answer = converseBody(plan, latencyMs, fault, record.seq);
     if (fault.cutAfterChunks !== undefined) return ex.partialJson(answer, headers);
     return ex.json(status, answer, headers);
   }
   const cut = streamCut(fault, midStreamError);
-  const frames = converseStreamFrames(plan, latencyMs, {
-    cutAfterChunks: cut.afterChunks,
-    error: midStreamError ? bedrockError(status, fault) : undefined,
-  });
+  const frames = converseStreamFrames(
+    plan,
+    latencyMs,
+    {
+      cutAfterChunks: cut.afterChunks,
+      error: midStreamError ? bedrockError(status, fault) : undefined,
+    },
+    fault,
+    record.seq,
+  );
   ex.writeHead(midStreamError ? 200 : status, { ...headers, ...EVENT_STREAM_HEADERS });
   await ex.frames(frames, fault.chunkDelayMs ?? 0, cut.ending);
 }

@@ -4,7 +4,7 @@
  */
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import type { AnswerPlan, FakeFinish } from './fake-answer.js';
+import { type AnswerPlan, type FakeFinish, fakeSignature } from './fake-answer.js';
 import type { Fault } from './fault.js';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
@@ -23,24 +23,44 @@ export function bedrockStopReason(finish: FakeFinish): string {
   return STOP_REASON[finish];
 }
 
-function usageOf(plan: AnswerPlan) {
+/** Usage as Converse reports it: scripted cache reads and writes apart from `inputTokens`. */
+function usageOf(plan: AnswerPlan, fault: Fault) {
+  const read = fault.cacheReadTokens;
+  const write = fault.cacheWriteTokens;
+  const input = Math.max(0, plan.promptTokens - (read ?? 0) - (write ?? 0));
   return {
-    inputTokens: plan.promptTokens,
+    inputTokens: input,
     outputTokens: plan.completionTokens,
     totalTokens: plan.promptTokens + plan.completionTokens,
+    ...(read === undefined ? {} : { cacheReadInputTokens: read }),
+    ...(write === undefined ? {} : { cacheWriteInputTokens: write }),
   };
 }
 
-/** A Converse answer. `latencyMs` goes into `metrics.latencyMs`. */
-export function converseBody(plan: AnswerPlan, latencyMs: number): object {
+/** A scripted `redactedReasoning` as Converse's JSON carries bytes: base64. */
+const redactedBytes = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
+
+/**
+ * A Converse answer: a scripted `reasoning` first, then a scripted `redactedReasoning`.
+ * `latencyMs` goes into `metrics.latencyMs`.
+ */
+export function converseBody(plan: AnswerPlan, latencyMs: number, fault: Fault = {}, seq = 0): object {
   const { toolCall } = plan;
-  const content = toolCall
+  const content: object[] = toolCall
     ? [{ toolUse: { toolUseId: toolCall.id, name: toolCall.name, input: toolCall.input } }]
     : [{ text: plan.text }];
+  if (fault.redactedReasoning !== undefined) {
+    content.unshift({ reasoningContent: { redactedContent: redactedBytes(fault.redactedReasoning) } });
+  }
+  if (fault.reasoning !== undefined) {
+    content.unshift({
+      reasoningContent: { reasoningText: { text: fault.reasoning, signature: fakeSignature(seq) } },
+    });
+  }
   return {
     output: { message: { role: 'assistant', content } },
     stopReason: STOP_REASON[plan.finish],
-    usage: usageOf(plan),
+    usage: usageOf(plan, fault),
     metrics: { latencyMs },
   };
 }
@@ -86,13 +106,42 @@ export function converseStreamFrames(
   plan: AnswerPlan,
   latencyMs: number,
   ending: BedrockStreamEnding,
+  fault: Fault = {},
+  seq = 0,
 ): Uint8Array[] {
   const { toolCall } = plan;
   const frames = [eventFrame('messageStart', { role: 'assistant' })];
+  // A scripted reasoning is block 0: its text, then its signature; a redacted one follows whole.
+  let at = 0;
+  if (fault.reasoning !== undefined) {
+    at += 1;
+    frames.push(
+      eventFrame('contentBlockDelta', {
+        contentBlockIndex: 0,
+        delta: { reasoningContent: { text: fault.reasoning } },
+      }),
+      eventFrame('contentBlockDelta', {
+        contentBlockIndex: 0,
+        delta: { reasoningContent: { signature: fakeSignature(seq) } },
+      }),
+      eventFrame('contentBlockStop', { contentBlockIndex: 0 }),
+    );
+  }
+  if (fault.redactedReasoning !== undefined) {
+    const redactedContent = redactedBytes(fault.redactedReasoning);
+    frames.push(
+      eventFrame('contentBlockDelta', {
+        contentBlockIndex: at,
+        delta: { reasoningContent: { redactedContent } },
+      }),
+      eventFrame('contentBlockStop', { contentBlockIndex: at }),
+    );
+    at += 1;
+  }
   if (toolCall) {
     frames.push(
       eventFrame('contentBlockStart', {
-        contentBlockIndex: 0,
+        contentBlockIndex: at,
         start: { toolUse: { toolUseId: toolCall.id, name: toolCall.name } },
       }),
     );
@@ -104,16 +153,16 @@ export function converseStreamFrames(
   for (let i = 0; i < count; i++) {
     const piece = plan.chunks[i] as string;
     const delta = toolCall ? { toolUse: { input: piece } } : { text: piece };
-    frames.push(eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta }));
+    frames.push(eventFrame('contentBlockDelta', { contentBlockIndex: at, delta }));
   }
   if (ending.cutAfterChunks !== undefined) {
     if (ending.error) frames.push(exceptionFrame(ending.error.name, ending.error.message));
     return frames;
   }
   frames.push(
-    eventFrame('contentBlockStop', { contentBlockIndex: 0 }),
+    eventFrame('contentBlockStop', { contentBlockIndex: at }),
     eventFrame('messageStop', { stopReason: STOP_REASON[plan.finish] }),
-    eventFrame('metadata', { usage: usageOf(plan), metrics: { latencyMs } }),
+    eventFrame('metadata', { usage: usageOf(plan, fault), metrics: { latencyMs } }),
   );
   return frames;
 }

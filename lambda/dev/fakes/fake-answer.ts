@@ -56,6 +56,9 @@ export interface AnswerInput {
   toolIdPrefix: string;
 }
 
+/** The signature the fakes sign scripted reasoning with: `sig_fake_<seq>` (the request's sequence number). */
+export const fakeSignature = (seq: number): string => `sig_fake_${seq}`;
+
 /** Tokens for a number of characters, the fakes' tokenizer. */
 export function tokensFor(chars: number): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);

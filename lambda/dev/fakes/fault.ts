@@ -87,12 +87,36 @@ export const faultSchema = z
     /** Embeddings: answer vectors of this length. Default: the request's `dimensions`, else 1536. */
     dimensions: z.int().positive().max(65_536).optional(),
     /**
-     * Anthropic: prompt tokens reported as read from the prompt cache (`cache_read_input_tokens`;
-     * `input_tokens` is what remains of the prompt). Other fakes ignore it. Default 0.
+     * Prompt tokens reported as read from the prompt cache: Anthropic `cache_read_input_tokens`
+     * and Bedrock `cacheReadInputTokens` (the input count is what remains of the prompt), OpenAI
+     * `prompt_tokens_details.cached_tokens` (part of `prompt_tokens`). Default: none reported
+     * (Anthropic: 0).
      */
     cacheReadTokens: z.int().nonnegative().optional(),
-    /** Anthropic: prompt tokens reported as written to the prompt cache (`cache_creation_input_tokens`). Default 0. */
+    /**
+     * Prompt tokens reported as written to the prompt cache: Anthropic
+     * `cache_creation_input_tokens`, Bedrock `cacheWriteInputTokens`, OpenAI (OpenRouter style)
+     * `prompt_tokens_details.cache_write_tokens`. Default: none reported (Anthropic: 0).
+     */
     cacheWriteTokens: z.int().nonnegative().optional(),
+    /**
+     * The model reasons this text before answering: Anthropic a signed `thinking` block (streamed
+     * as `thinking_delta`s and a `signature_delta`), Bedrock a `reasoningContent` block with
+     * `reasoningText` and a signature, OpenAI `reasoning_content` on the message and the deltas.
+     * The signature is `sig_fake_<seq>`. Default: no reasoning.
+     */
+    reasoning: z.string().min(1).optional(),
+    /**
+     * The model's reasoning is encrypted, after `reasoning` if both are set: Anthropic a
+     * `redacted_thinking` block whose `data` is this text, Bedrock a `reasoningContent` block whose
+     * `redactedContent` is this text's bytes. The OpenAI fake ignores it. Default: none.
+     */
+    redactedReasoning: z.string().min(1).optional(),
+    /**
+     * OpenAI: of the completion tokens, this many are reported as reasoning
+     * (`completion_tokens_details.reasoning_tokens`). Other fakes ignore it. Default: none reported.
+     */
+    reasoningTokens: z.int().nonnegative().optional(),
   })
   .refine(
     (f) =>

@@ -110,16 +110,21 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
   const writingMs = fault.tokensPerSec ? Math.ceil((plan.completionTokens * 1000) / fault.tokensPerSec) : 0;
   if (!stream) {
     ex.delayBodyBy(writingMs);
-    const completion = completionBody(meta, plan);
+    const completion = completionBody(meta, plan, fault);
     if (fault.cutAfterChunks !== undefined) return ex.partialJson(completion, headers);
     return ex.json(status, completion, headers);
   }
   const cut = streamCut(fault, midStreamError);
-  const frames = streamFrames(meta, plan, {
-    includeUsage: body.stream_options?.include_usage === true,
-    cutAfterChunks: cut.afterChunks,
-    error: midStreamError ? openaiErrorBody(status, body.model, fault) : undefined,
-  });
+  const frames = streamFrames(
+    meta,
+    plan,
+    {
+      includeUsage: body.stream_options?.include_usage === true,
+      cutAfterChunks: cut.afterChunks,
+      error: midStreamError ? openaiErrorBody(status, body.model, fault) : undefined,
+    },
+    fault,
+  );
   ex.writeHead(midStreamError ? 200 : status, { ...headers, ...SSE_HEADERS });
   const chunkDelayMs = fault.chunkDelayMs ?? Math.ceil(writingMs / Math.max(1, plan.chunks.length));
   await ex.frames(frames, chunkDelayMs, cut.ending);

@@ -32,16 +32,29 @@ export function openaiFinishReason(finish: FakeFinish): string {
   return FINISH[finish];
 }
 
-function usageOf(plan: AnswerPlan) {
+/** Usage with the details a fault scripts: cached and cache-write prompt tokens, reasoning tokens. */
+function usageOf(plan: AnswerPlan, fault: Fault) {
+  const promptDetails = {
+    ...(fault.cacheReadTokens === undefined ? {} : { cached_tokens: fault.cacheReadTokens }),
+    ...(fault.cacheWriteTokens === undefined ? {} : { cache_write_tokens: fault.cacheWriteTokens }),
+  };
   return {
     prompt_tokens: plan.promptTokens,
     completion_tokens: plan.completionTokens,
     total_tokens: plan.promptTokens + plan.completionTokens,
+    ...(Object.keys(promptDetails).length === 0 ? {} : { prompt_tokens_details: promptDetails }),
+    ...(fault.reasoningTokens === undefined
+      ? {}
+      : { completion_tokens_details: { reasoning_tokens: fault.reasoningTokens } }),
   };
 }
 
+/** `reasoning_content` of a scripted reasoning, as DeepSeek-style servers write it. */
+const reasoningOf = (fault: Fault) =>
+  fault.reasoning === undefined ? {} : { reasoning_content: fault.reasoning };
+
 /** A non-streaming `chat.completion`. */
-export function completionBody(meta: OpenAIAnswerMeta, plan: AnswerPlan): object {
+export function completionBody(meta: OpenAIAnswerMeta, plan: AnswerPlan, fault: Fault = {}): object {
   const { toolCall } = plan;
   const message = toolCall
     ? {
@@ -56,15 +69,16 @@ export function completionBody(meta: OpenAIAnswerMeta, plan: AnswerPlan): object
         ],
         refusal: null,
         annotations: [],
+        ...reasoningOf(fault),
       }
-    : { role: 'assistant', content: plan.text, refusal: null, annotations: [] };
+    : { role: 'assistant', content: plan.text, refusal: null, annotations: [], ...reasoningOf(fault) };
   return {
     id: meta.id,
     object: 'chat.completion',
     created: meta.created,
     model: meta.model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: FINISH[plan.finish] }],
-    usage: usageOf(plan),
+    usage: usageOf(plan, fault),
     system_fingerprint: 'fp_fake',
   };
 }
@@ -81,7 +95,12 @@ export interface StreamEnding {
  * content chunks, the finish chunk, the usage chunk (`include_usage`), `[DONE]`. With
  * `cutAfterChunks` only the role chunk and N content chunks (then the error frame, if any).
  */
-export function streamFrames(meta: OpenAIAnswerMeta, plan: AnswerPlan, ending: StreamEnding): string[] {
+export function streamFrames(
+  meta: OpenAIAnswerMeta,
+  plan: AnswerPlan,
+  ending: StreamEnding,
+  fault: Fault = {},
+): string[] {
   const base = `{"id":${JSON.stringify(meta.id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)},"system_fingerprint":"fp_fake",`;
   const usageNull = ending.includeUsage ? ',"usage":null' : '';
   const frame = (delta: object, finish: string | null): string =>
@@ -107,6 +126,7 @@ export function streamFrames(meta: OpenAIAnswerMeta, plan: AnswerPlan, ending: S
         )
       : frame({ role: 'assistant', content: '', refusal: null }, null),
   ];
+  if (fault.reasoning !== undefined) frames.push(frame({ reasoning_content: fault.reasoning }, null));
   const count =
     ending.cutAfterChunks === undefined
       ? plan.chunks.length
@@ -126,7 +146,7 @@ export function streamFrames(meta: OpenAIAnswerMeta, plan: AnswerPlan, ending: S
   }
   frames.push(frame({}, FINISH[plan.finish]));
   if (ending.includeUsage)
-    frames.push(`data: ${base}"choices":[],"usage":${JSON.stringify(usageOf(plan))}}\n\n`);
+    frames.push(`data: ${base}"choices":[],"usage":${JSON.stringify(usageOf(plan, fault))}}\n\n`);
   frames.push('data: [DONE]\n\n');
   return frames;
 }

@@ -62,7 +62,7 @@ export async function runFakeUpstreams(options: RunFakeUpstreamsOptions): Promis
     `Received requests: curl -s ${openaiRoot}/_fake/requests   Reset: curl -s -X POST ${openaiRoot}/_fake/reset`,
   );
   log(
-    'Fault fields: status retryAfter latencyMs bodyDelayMs hang reset cutAfterChunks stallAfterChunks malformed errorMessage errorCode text toolCall finishReason chunkDelayMs tokensPerSec cacheReadTokens cacheWriteTokens',
+    'Fault fields: status retryAfter latencyMs bodyDelayMs hang reset cutAfterChunks stallAfterChunks malformed errorMessage errorCode text toolCall finishReason chunkDelayMs tokensPerSec cacheReadTokens cacheWriteTokens reasoning redactedReasoning reasoningTokens',
   );
   return {
     openai,

@@ -3,6 +3,7 @@ import type {
   ChatResult,
   ChatStreamEvent,
   FinishReason,
+  ReasoningBlock,
   ToolCall,
   Usage,
 } from '../../core/chat/chat-model.js';
@@ -56,9 +57,22 @@ export function toolInput(call: Pick<ToolCall, 'arguments'>): Record<string, unk
   return { arguments: call.arguments };
 }
 
-/** A `message` object: the text block (when there is text), then one `tool_use` block per call. */
+/**
+ * A reasoning block as Messages writes it: `thinking` with its signature (empty when the route
+ * did not sign it: such a block is shown, never accepted back by Anthropic), or `redacted_thinking`.
+ */
+function thinkingBlock(block: ReasoningBlock): object {
+  return block.type === 'redacted'
+    ? { type: 'redacted_thinking', data: block.data }
+    : { type: 'thinking', thinking: block.text, signature: block.signature ?? '' };
+}
+
+/**
+ * A `message` object: the thinking blocks, the text block (when there is text), then one
+ * `tool_use` block per call.
+ */
 export function messageBody(result: ChatResult, ids: MessageIds) {
-  const content: object[] = [];
+  const content: object[] = (result.reasoning ?? []).map(thinkingBlock);
   if (result.content !== null && result.content !== '') content.push({ type: 'text', text: result.content });
   for (const call of result.toolCalls) {
     content.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInput(call) });
@@ -108,7 +122,7 @@ export function createMessagesEventWriter(ids: MessageIds): MessagesEventWriter 
 
 /** The writer's state: the open block, the blocks opened so far, and the finish reason seen. */
 class BlockWriter implements MessagesEventWriter {
-  private open: { index: number; kind: 'text' | 'tool' } | undefined;
+  private open: { index: number; kind: 'text' | 'tool' | 'thinking' } | undefined;
   private blocks = 0;
   private readonly toolBlocks = new Map<number, number>();
   private finish: FinishReason = 'stop';
@@ -129,6 +143,7 @@ class BlockWriter implements MessagesEventWriter {
       return [];
     }
     if (event.type === 'tool_call') return this.toolEvents(event);
+    if (event.type === 'reasoning') return this.reasoningEvents(event);
     const events = this.open?.kind === 'text' ? [] : this.opening('text', { type: 'text', text: '' });
     const delta = { type: 'text_delta', text: event.text };
     events.push(ev('content_block_delta', { index: this.blocks - 1, delta }));
@@ -153,7 +168,34 @@ class BlockWriter implements MessagesEventWriter {
     return [stop];
   }
 
-  private opening(kind: 'text' | 'tool', block: object): MessagesEvent[] {
+  /**
+   * Reasoning text goes to the open thinking block (opening one when needed), a signature signs
+   * and closes it, a redacted block opens and closes at once.
+   */
+  private reasoningEvents(event: Extract<ChatStreamEvent, { type: 'reasoning' }>): MessagesEvent[] {
+    if (event.redacted !== undefined) {
+      const events = this.opening('thinking', { type: 'redacted_thinking', data: event.redacted });
+      return [...events, ...this.close()];
+    }
+    const events =
+      this.open?.kind === 'thinking'
+        ? []
+        : this.opening('thinking', { type: 'thinking', thinking: '', signature: '' });
+    const index = this.blocks - 1;
+    if (event.text)
+      events.push(
+        ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: event.text } }),
+      );
+    if (event.signature !== undefined) {
+      events.push(
+        ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: event.signature } }),
+      );
+      events.push(...this.close());
+    }
+    return events;
+  }
+
+  private opening(kind: 'text' | 'tool' | 'thinking', block: object): MessagesEvent[] {
     const events = this.close();
     this.open = { index: this.blocks++, kind };
     events.push(ev('content_block_start', { index: this.open.index, content_block: block }));

@@ -5,14 +5,25 @@
 import * as z from 'zod';
 import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from '../../core/chat/chat-model.js';
 import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
+import { breakpointOf } from '../shared/cache-breakpoint.js';
+import {
+  cacheable,
+  reasoningBlocks,
+  redactedThinkingBlockSchema,
+  thinkingBlockSchema,
+  thinkingRequest,
+  thinkingSchema,
+  withCache,
+} from './messages-extras-schema.js';
 
-const textBlock = z.object({ type: z.literal('text'), text: z.string() });
+const textBlock = z.object({ type: z.literal('text'), text: z.string(), ...cacheable });
 
 const toolResultBlock = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1),
   content: z.union([z.string(), z.array(textBlock)]).optional(),
   is_error: z.boolean().optional(),
+  ...cacheable,
 });
 
 const toolUseBlock = z.object({
@@ -20,10 +31,8 @@ const toolUseBlock = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
   input: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
+  ...cacheable,
 });
-
-/** Reasoning the caller hands back: no other provider family can read it, so it is dropped. */
-const thinkingBlock = z.object({ type: z.enum(['thinking', 'redacted_thinking']) });
 
 const blocks = <T extends z.ZodType>(block: T) =>
   z.union([z.string(), z.array(block)], {
@@ -42,9 +51,13 @@ const message = z.discriminatedUnion('role', [
   z.object({
     role: z.literal('assistant'),
     content: blocks(
-      z.discriminatedUnion('type', [textBlock, toolUseBlock, thinkingBlock], {
-        error: 'assistant content blocks must be text, tool_use or thinking',
-      }),
+      z.discriminatedUnion(
+        'type',
+        [textBlock, toolUseBlock, thinkingBlockSchema, redactedThinkingBlockSchema],
+        {
+          error: 'assistant content blocks must be text, tool_use or thinking',
+        },
+      ),
     ),
   }),
 ]);
@@ -54,6 +67,7 @@ const tool = z.object({
   name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
   description: z.string().optional(),
   input_schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }),
+  ...cacheable,
 });
 
 const toolChoice = z.discriminatedUnion('type', [
@@ -62,9 +76,9 @@ const toolChoice = z.discriminatedUnion('type', [
 ]);
 
 /**
- * The Messages request. `max_tokens` is required, as Anthropic requires it. Fields that no other
- * provider family shares (`metadata`, `thinking`, `cache_control`...) are accepted and ignored, so
- * existing clients work unchanged.
+ * The Messages request. `max_tokens` is required, as Anthropic requires it. `thinking` and
+ * `cache_control` are carried (messages-extras-schema.ts); fields that no other provider family
+ * shares (`metadata`, `top_k`...) are accepted and ignored, so existing clients work unchanged.
  */
 export const messagesBodySchema = z.object({
   /** A pipeline name, or a chain over the catalog. Optional when `x-switchyard-pipeline` names it. */
@@ -79,6 +93,7 @@ export const messagesBodySchema = z.object({
   top_k: z.number().int().nonnegative().optional(),
   tools: z.array(tool).max(128).optional(),
   tool_choice: toolChoice.optional(),
+  thinking: thinkingSchema.optional(),
 });
 
 export type MessagesBody = z.infer<typeof messagesBodySchema>;
@@ -112,11 +127,18 @@ function userMessages(m: UserMessage): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const block of m.content) {
     if (block.type === 'tool_result') {
-      out.push({ role: 'tool', toolCallId: block.tool_use_id, content: text(block.content) });
+      const result: ChatMessage = {
+        role: 'tool',
+        toolCallId: block.tool_use_id,
+        content: text(block.content),
+      };
+      out.push(withCache(result, breakpointOf([block])));
     }
   }
   const said = text(m.content);
-  if (said !== '' || out.length === 0) out.push({ role: 'user', content: said });
+  const texts = m.content.filter((block) => block.type === 'text');
+  if (said !== '' || out.length === 0)
+    out.push(withCache({ role: 'user', content: said }, breakpointOf(texts)));
   return out;
 }
 
@@ -130,11 +152,27 @@ function assistantMessage(m: AssistantMessage): ChatMessage {
       }
     }
   }
-  return {
+  const reasoning = reasoningBlocks(m.content);
+  const message: ChatMessage = {
     role: 'assistant',
-    content: said === '' && toolCalls.length > 0 ? null : said,
+    content: said === '' && (toolCalls.length > 0 || reasoning.length > 0) ? null : said,
     ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    ...(reasoning.length > 0 ? { reasoning } : {}),
   };
+  return withCache(message, typeof m.content === 'string' ? undefined : breakpointOf(m.content));
+}
+
+/**
+ * `system` as system messages: its text as one, or, when a block sets a cache breakpoint, one per
+ * block, so the breakpoints keep their places.
+ */
+function systemMessages(system: MessagesBody['system']): ChatMessage[] {
+  if (system === undefined) return [];
+  if (typeof system === 'string' || breakpointOf(system) === undefined) {
+    const joined = text(system);
+    return joined === '' ? [] : [{ role: 'system', content: joined }];
+  }
+  return system.map((block) => withCache({ role: 'system', content: block.text }, breakpointOf([block])));
 }
 
 function toToolChoice(choice: MessagesBody['tool_choice']): ToolChoice | undefined {
@@ -145,8 +183,7 @@ function toToolChoice(choice: MessagesBody['tool_choice']): ToolChoice | undefin
 
 /** The provider-neutral request: `system` becomes the first system message. */
 export function messagesToChatRequest(body: CountedMessagesBody): ChatRequest {
-  const system = body.system === undefined ? '' : text(body.system);
-  const messages: ChatMessage[] = system === '' ? [] : [{ role: 'system', content: system }];
+  const messages: ChatMessage[] = systemMessages(body.system);
   for (const m of body.messages) {
     if (m.role === 'user') messages.push(...userMessages(m));
     else messages.push(assistantMessage(m));
@@ -157,8 +194,13 @@ export function messagesToChatRequest(body: CountedMessagesBody): ChatRequest {
     temperature: body.temperature,
     topP: body.top_p,
     stop: body.stop_sequences,
-    tools: body.tools?.map((t) => ({ name: t.name, description: t.description, parameters: t.input_schema })),
+    tools: body.tools?.map((t) => {
+      const cache = breakpointOf([t]);
+      const tool = { name: t.name, description: t.description, parameters: t.input_schema };
+      return cache === undefined ? tool : { ...tool, cache };
+    }),
     toolChoice: toToolChoice(body.tool_choice),
+    ...(body.thinking?.type === 'enabled' ? { reasoning: thinkingRequest(body.thinking) } : {}),
   };
 }
 

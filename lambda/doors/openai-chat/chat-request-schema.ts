@@ -1,13 +1,29 @@
 import * as z from 'zod';
-import type { ChatMessage, ChatRequest, ResponseFormat, ToolChoice } from '../../core/chat/chat-model.js';
+import type {
+  ChatMessage,
+  ChatRequest,
+  ReasoningBlock,
+  ResponseFormat,
+  ToolChoice,
+} from '../../core/chat/chat-model.js';
 import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
+import { cacheControlSchema } from '../shared/cache-breakpoint.js';
+import {
+  messageCache,
+  reasoningDetailsSchema,
+  reasoningEffortSchema,
+  reasoningFromDetails,
+} from './chat-extras-schema.js';
 
 /** Text, or an array of text parts (the only part type every provider family accepts). */
 const content = z.union([
   z.string(),
-  z.array(z.object({ type: z.literal('text'), text: z.string() }), {
-    error: 'must be a string or an array of {type: "text", text} parts',
-  }),
+  z.array(
+    z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControlSchema.optional() }),
+    {
+      error: 'must be a string or an array of {type: "text", text} parts',
+    },
+  ),
 ]);
 
 const toolCall = z.object({
@@ -16,16 +32,21 @@ const toolCall = z.object({
   function: z.object({ name: z.string().min(1), arguments: z.string() }),
 });
 
+/** Fields every message may carry: a cache breakpoint at its end (OpenRouter style). */
+const cached = { cache_control: cacheControlSchema.optional() };
+
 const message = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('system'), content }),
-  z.object({ role: z.literal('developer'), content }),
-  z.object({ role: z.literal('user'), content }),
+  z.object({ role: z.literal('system'), content, ...cached }),
+  z.object({ role: z.literal('developer'), content, ...cached }),
+  z.object({ role: z.literal('user'), content, ...cached }),
   z.object({
     role: z.literal('assistant'),
     content: content.nullish(),
     tool_calls: z.array(toolCall).optional(),
+    reasoning_details: reasoningDetailsSchema.optional(),
+    ...cached,
   }),
-  z.object({ role: z.literal('tool'), content, tool_call_id: z.string().min(1) }),
+  z.object({ role: z.literal('tool'), content, tool_call_id: z.string().min(1), ...cached }),
 ]);
 
 const tool = z.object({
@@ -76,6 +97,7 @@ export const chatCompletionBodySchema = z.object({
   tools: z.array(tool).max(128).optional(),
   tool_choice: toolChoice.optional(),
   response_format: responseFormat.nullish(),
+  reasoning_effort: reasoningEffortSchema.nullish(),
 });
 
 export type ChatCompletionBody = z.infer<typeof chatCompletionBodySchema>;
@@ -83,7 +105,15 @@ export type ChatCompletionBody = z.infer<typeof chatCompletionBodySchema>;
 const text = (value: z.infer<typeof content> | null | undefined): string =>
   typeof value === 'string' ? value : (value ?? []).map((part) => part.text).join('');
 
+const withReasoning = (reasoning: ReasoningBlock[] | undefined) => (reasoning ? { reasoning } : {});
+
+/** One message, with its cache breakpoint when it has one. */
 function toMessage(m: ChatCompletionBody['messages'][number]): ChatMessage {
+  const cache = messageCache(m);
+  return cache === undefined ? toBareMessage(m) : { ...toBareMessage(m), cache };
+}
+
+function toBareMessage(m: ChatCompletionBody['messages'][number]): ChatMessage {
   switch (m.role) {
     case 'system':
     case 'developer':
@@ -99,6 +129,7 @@ function toMessage(m: ChatCompletionBody['messages'][number]): ChatMessage {
           name: c.function.name,
           arguments: c.function.arguments,
         })),
+        ...withReasoning(reasoningFromDetails(m.reasoning_details)),
       };
     case 'tool':
       return { role: 'tool', content: text(m.content), toolCallId: m.tool_call_id };
@@ -132,6 +163,7 @@ export function toChatRequest(body: ChatCompletionBody): ChatRequest {
     })),
     toolChoice: toToolChoice(body.tool_choice),
     responseFormat: toResponseFormat(body.response_format),
+    ...(body.reasoning_effort ? { reasoning: { effort: body.reasoning_effort } } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import type {
   ToolCall,
   Usage,
 } from '../../core/chat/chat-model.js';
+import { reasoningDetails } from './chat-extras-schema.js';
 
 /** What every object of one answer shares: `id`, `created` (seconds) and the answering model key. */
 export interface AnswerIds {
@@ -18,13 +19,41 @@ function openAIFinishReason(reason: FinishReason): string {
   return reason === 'error' || reason === 'other' ? 'stop' : reason;
 }
 
-/** OpenAI's `usage`; prompt-cache reads become `prompt_tokens_details.cached_tokens`, as OpenAI reports them. */
+/**
+ * OpenAI's `usage`: prompt-cache reads become `prompt_tokens_details.cached_tokens` and reasoning
+ * `completion_tokens_details.reasoning_tokens`, as OpenAI reports them; cache writes, which OpenAI
+ * does not report, `prompt_tokens_details.cache_write_tokens` (as OpenRouter does). Each detail
+ * is there when the route reported it.
+ */
 export function openAIUsage(usage: Usage | undefined) {
   const prompt = usage?.inputTokens ?? 0;
   const completion = usage?.outputTokens ?? 0;
-  const counts = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-  const cached = usage?.cacheReadTokens;
-  return cached === undefined ? counts : { ...counts, prompt_tokens_details: { cached_tokens: cached } };
+  const counts: Record<string, unknown> = {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+  };
+  const promptDetails: Record<string, number> = {};
+  if (usage?.cacheReadTokens !== undefined) promptDetails.cached_tokens = usage.cacheReadTokens;
+  if (usage?.cacheWriteTokens !== undefined) promptDetails.cache_write_tokens = usage.cacheWriteTokens;
+  if (Object.keys(promptDetails).length > 0) counts.prompt_tokens_details = promptDetails;
+  if (usage?.reasoningTokens !== undefined) {
+    counts.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens };
+  }
+  return counts;
+}
+
+/**
+ * The answer's reasoning on the message: its text as `reasoning_content` (as DeepSeek writes it),
+ * and, when a block is signed or redacted, every block as `reasoning_details` (as OpenRouter
+ * writes them), which the caller hands back on its next turn. Nothing when there is none.
+ */
+function reasoningFields(result: ChatResult) {
+  const reasoning = result.reasoning ?? [];
+  if (reasoning.length === 0) return {};
+  const text = reasoning.map((block) => (block.type === 'thinking' ? block.text : '')).join('');
+  const signed = reasoning.some((block) => block.type === 'redacted' || block.signature !== undefined);
+  return { reasoning_content: text, ...(signed ? { reasoning_details: reasoningDetails(reasoning) } : {}) };
 }
 
 const toolCallBody = (call: ToolCall) => ({
@@ -46,6 +75,7 @@ export function completionBody(result: ChatResult, ids: AnswerIds) {
         message: {
           role: 'assistant',
           content: result.content,
+          ...reasoningFields(result),
           ...(result.toolCalls.length > 0 ? { tool_calls: result.toolCalls.map(toolCallBody) } : {}),
           refusal: null,
         },
@@ -72,6 +102,14 @@ export function roleChunk(ids: AnswerIds) {
   return chunk(ids, { role: 'assistant', content: '' }, null);
 }
 
+/**
+ * True for a stream event the chunk stream leaves out: a reasoning signature or a redacted block
+ * (a chunk carries reasoning text only; a plain answer's `reasoning_details` carries the rest).
+ */
+export function isSilentEvent(event: ChatStreamEvent): boolean {
+  return event.type === 'reasoning' && (event.text === undefined || event.text === '');
+}
+
 /** One of our stream events as an OpenAI chunk. */
 export function eventChunk(event: ChatStreamEvent, ids: AnswerIds) {
   switch (event.type) {
@@ -85,6 +123,8 @@ export function eventChunk(event: ChatStreamEvent, ids: AnswerIds) {
       if (event.id !== undefined) Object.assign(call, { id: event.id, type: 'function' });
       return chunk(ids, { tool_calls: [call] }, null);
     }
+    case 'reasoning':
+      return chunk(ids, { reasoning_content: event.text ?? '' }, null);
     case 'finish':
       return chunk(ids, {}, openAIFinishReason(event.finishReason));
   }

@@ -1,5 +1,5 @@
 import type { StreamFormat } from '../../http/sse-stream.js';
-import { type AnswerIds, eventChunk, roleChunk, usageChunk } from './openai-format.js';
+import { type AnswerIds, eventChunk, isSilentEvent, roleChunk, usageChunk } from './openai-format.js';
 
 /** One server-sent event: `data: <json or text>` and a blank line. */
 const sse = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
@@ -12,7 +12,7 @@ const sse = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.s
 export function openAIStreamFormat(ids: AnswerIds, includeUsage: boolean): StreamFormat {
   return {
     start: () => sse(roleChunk(ids)),
-    event: (event) => sse(eventChunk(event, ids)),
+    event: (event) => (isSilentEvent(event) ? '' : sse(eventChunk(event, ids))),
     end: (usage) => (includeUsage ? sse(usageChunk(usage, ids)) : '') + sse('[DONE]'),
     error: (message) =>
       sse({ error: { message, type: 'api_error', code: 'stream_interrupted', param: null } }),

@@ -63,6 +63,8 @@ export class ResponsesEventWriter {
       return [];
     }
     if (event.type === 'tool_call') return this.callEvents(event);
+    // Reasoning is not returned on this door (no reasoning items; docs/http-api.md), only counted.
+    if (event.type === 'reasoning') return [];
     const events: ResponsesEvent[] = [];
     let index = this.open;
     if (index === undefined || this.output[index]?.type !== 'message') {

@@ -62,7 +62,7 @@ export function responsesUsage(usage: Usage | undefined) {
     input_tokens: input,
     input_tokens_details: { cached_tokens: usage?.cacheReadTokens ?? 0 },
     output_tokens: output,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: usage?.reasoningTokens ?? 0 },
     total_tokens: input + output,
   };
 }

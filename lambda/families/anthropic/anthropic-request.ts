@@ -8,6 +8,7 @@ import type {
 import type { ChatMessage, ChatRequest, ToolChoice, ToolDefinition } from '../../core/chat/chat-model.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
 import { toolInput } from '../shared/tool-input.js';
+import { anthropicThinking, cacheControl, markLastBlock, thinkingBlocks } from './anthropic-extras.js';
 
 /** The Messages request body shared by the streaming and non-streaming calls. */
 export type AnthropicParams = Omit<MessageCreateParamsNonStreaming, 'stream'>;
@@ -15,8 +16,20 @@ export type AnthropicParams = Omit<MessageCreateParamsNonStreaming, 'stream'>;
 /** An empty object schema, for tools declared without parameters (`input_schema` is required). */
 const NO_PARAMETERS: Tool.InputSchema = { type: 'object', properties: {} };
 
-/** Content blocks of one non-system message; empty text is dropped, as the API rejects it. */
+/**
+ * Content blocks of one non-system message; empty text is dropped, as the API rejects it. A cache
+ * breakpoint goes on the message's last block.
+ */
 function toContentBlocks(
+  message: Exclude<ChatMessage, { role: 'system' }>,
+  subject: ErrorSubject,
+): ContentBlockParam[] {
+  const blocks = messageBlocks(message, subject);
+  markLastBlock(blocks, message.cache);
+  return blocks;
+}
+
+function messageBlocks(
   message: Exclude<ChatMessage, { role: 'system' }>,
   subject: ErrorSubject,
 ): ContentBlockParam[] {
@@ -24,7 +37,9 @@ function toContentBlocks(
     case 'user':
       return message.content === '' ? [] : [{ type: 'text', text: message.content }];
     case 'assistant': {
-      const blocks: ContentBlockParam[] = message.content ? [{ type: 'text', text: message.content }] : [];
+      // Reasoning comes first, as the model wrote it.
+      const blocks: ContentBlockParam[] = thinkingBlocks(message.reasoning);
+      if (message.content) blocks.push({ type: 'text', text: message.content });
       for (const call of message.toolCalls ?? []) {
         // Arguments that are not a JSON object are the caller's error (invalid_request), as for Converse.
         blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInput(call, subject) });
@@ -45,12 +60,12 @@ function toContentBlocks(
 export function toAnthropicMessages(
   messages: readonly ChatMessage[],
   subject: ErrorSubject,
-): { system: string | undefined; messages: MessageParam[] } {
-  const system: string[] = [];
+): { system: AnthropicParams['system']; messages: MessageParam[] } {
+  const system: Extract<ChatMessage, { role: 'system' }>[] = [];
   const out: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
   for (const message of messages) {
     if (message.role === 'system') {
-      if (message.content !== '') system.push(message.content);
+      if (message.content !== '') system.push(message);
       continue;
     }
     const content = toContentBlocks(message, subject);
@@ -61,13 +76,29 @@ export function toAnthropicMessages(
     else out.push({ role, content });
   }
   return {
-    system: system.length === 0 ? undefined : system.join('\n\n'),
+    system: toSystem(system),
     // A lone text block goes as plain text: the shape every Messages example uses.
     messages: out.map(({ role, content }) => {
       const [only] = content;
-      return content.length === 1 && only?.type === 'text' ? { role, content: only.text } : { role, content };
+      return content.length === 1 && only?.type === 'text' && only.cache_control == null
+        ? { role, content: only.text }
+        : { role, content };
     }),
   };
+}
+
+/**
+ * The `system` field: the system messages' text joined by a blank line, or, when one of them has
+ * a cache breakpoint, one text block per message with `cache_control` where the breakpoints are.
+ */
+function toSystem(system: readonly Extract<ChatMessage, { role: 'system' }>[]): AnthropicParams['system'] {
+  if (system.length === 0) return undefined;
+  if (system.every((m) => m.cache === undefined)) return system.map((m) => m.content).join('\n\n');
+  return system.map((m) => ({
+    type: 'text' as const,
+    text: m.content,
+    ...(m.cache === undefined ? {} : { cache_control: cacheControl(m.cache) }),
+  }));
 }
 
 /** Maps a tool definition; a tool without parameters gets an empty object schema. */
@@ -76,6 +107,7 @@ export function toAnthropicTool(tool: ToolDefinition): Tool {
     name: tool.name,
     ...(tool.description === undefined ? {} : { description: tool.description }),
     input_schema: (tool.parameters as Tool.InputSchema | undefined) ?? NO_PARAMETERS,
+    ...(tool.cache === undefined ? {} : { cache_control: cacheControl(tool.cache) }),
   };
 }
 
@@ -88,7 +120,8 @@ export function toAnthropicToolChoice(choice: ToolChoice): AnthropicToolChoice {
 
 /**
  * Builds the Messages body for `model` (the raw upstream id). `max_tokens` is mandatory: the
- * request's own limit, else `defaultMaxTokens`. The Messages API of SDK 1.10 has no sampling
+ * request's own limit, else `defaultMaxTokens`; reasoning asked for becomes `thinking` with a
+ * budget below it (`anthropic-extras.ts`). The Messages API of SDK 1.10 has no sampling
  * fields, so `temperature` and `top_p` are not sent. Throws `ProviderError` `invalid_request`
  * when an assistant tool call carries arguments that are not a JSON object.
  */
@@ -99,8 +132,11 @@ export function toAnthropicParams(
   subject: ErrorSubject,
 ): AnthropicParams {
   const { system, messages } = toAnthropicMessages(request.messages, subject);
-  const params: AnthropicParams = { model, max_tokens: request.maxTokens ?? defaultMaxTokens, messages };
+  const maxTokens = request.maxTokens ?? defaultMaxTokens;
+  const params: AnthropicParams = { model, max_tokens: maxTokens, messages };
   if (system !== undefined) params.system = system;
+  const thinking = anthropicThinking(request.reasoning, maxTokens);
+  if (thinking !== undefined) params.thinking = thinking;
   if (request.stop !== undefined && request.stop.length > 0) params.stop_sequences = request.stop;
   if (request.tools !== undefined && request.tools.length > 0) {
     params.tools = request.tools.map(toAnthropicTool);

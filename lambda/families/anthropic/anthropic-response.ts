@@ -2,6 +2,7 @@ import type {
   ChatResult,
   ChatStreamEvent,
   FinishReason,
+  ReasoningBlock,
   ToolCall,
   Usage,
 } from '../../core/chat/chat-model.js';
@@ -57,10 +58,24 @@ function toolCallOf(block: JsonRecord, subject: ErrorSubject): ToolCall {
   return { id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) };
 }
 
+/** A `thinking` or `redacted_thinking` block as a reasoning block, kept as it came; else undefined. */
+function reasoningOf(block: JsonRecord): ReasoningBlock | undefined {
+  if (block.type === 'thinking' && typeof block.thinking === 'string') {
+    return typeof block.signature === 'string'
+      ? { type: 'thinking', text: block.thinking, signature: block.signature }
+      : { type: 'thinking', text: block.thinking };
+  }
+  if (block.type === 'redacted_thinking' && typeof block.data === 'string') {
+    return { type: 'redacted', data: block.data };
+  }
+  return undefined;
+}
+
 /**
  * Maps a Messages answer: text blocks joined (`null` when there is none), `tool_use` blocks as
- * tool calls with `JSON.stringify(input)`; thinking and server-tool blocks are not part of the
- * neutral answer. Throws `malformed_response` when `content` is missing.
+ * tool calls with `JSON.stringify(input)`, thinking blocks (signed, or redacted) as its
+ * reasoning; server-tool blocks are not part of the neutral answer. Throws `malformed_response`
+ * when `content` is missing.
  */
 export function mapAnthropicMessage(body: unknown, subject: ErrorSubject): ChatResult {
   if (!isRecord(body) || !Array.isArray(body.content)) {
@@ -68,16 +83,20 @@ export function mapAnthropicMessage(body: unknown, subject: ErrorSubject): ChatR
   }
   const texts: string[] = [];
   const toolCalls: ToolCall[] = [];
+  const reasoning: ReasoningBlock[] = [];
   for (const block of body.content) {
     if (!isRecord(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
     if (block.type === 'tool_use') toolCalls.push(toolCallOf(block, subject));
+    const thought = reasoningOf(block);
+    if (thought !== undefined) reasoning.push(thought);
   }
   return {
     content: texts.length === 0 ? null : texts.join(''),
     toolCalls,
     finishReason: mapAnthropicStopReason(body.stop_reason),
     usage: mapAnthropicUsage(body.usage),
+    ...(reasoning.length > 0 ? { reasoning } : {}),
   };
 }
 
@@ -110,6 +129,12 @@ export function createAnthropicStreamMapper(subject: ErrorSubject): StreamMapper
       toolIndexByBlock.set(event.index, index);
       return [{ type: 'tool_call', index, id: call.id, name: call.name }];
     }
+    if (block.type === 'redacted_thinking' && typeof block.data === 'string') {
+      return [{ type: 'reasoning', redacted: block.data }];
+    }
+    if (block.type === 'thinking' && typeof block.thinking === 'string' && block.thinking !== '') {
+      return [{ type: 'reasoning', text: block.thinking }];
+    }
     return block.type === 'text' && typeof block.text === 'string' && block.text !== ''
       ? [{ type: 'text', text: block.text }]
       : [];
@@ -120,6 +145,12 @@ export function createAnthropicStreamMapper(subject: ErrorSubject): StreamMapper
     if (!isRecord(delta)) throw malformedResponse(subject, 'content_block_delta without delta');
     if (delta.type === 'text_delta' && typeof delta.text === 'string') {
       return delta.text === '' ? [] : [{ type: 'text', text: delta.text }];
+    }
+    if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string') {
+      return delta.thinking === '' ? [] : [{ type: 'reasoning', text: delta.thinking }];
+    }
+    if (delta.type === 'signature_delta' && typeof delta.signature === 'string') {
+      return [{ type: 'reasoning', signature: delta.signature }];
     }
     const index = toolIndexByBlock.get(event.index);
     if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string' && index !== undefined) {

@@ -11,21 +11,39 @@ import type {
 import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from '../../core/chat/chat-model.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
 import { toolInput } from '../shared/tool-input.js';
+import {
+  ANSWER_TOKENS_AFTER_BUDGET,
+  cachePoint,
+  converseReasoningFields,
+  reasoningContentBlocks,
+} from './bedrock-extras.js';
 
 /** A Smithy document (any JSON value), as Converse takes tool inputs and schemas. */
 export type ConverseDocument = NonNullable<ToolUseBlock['input']>;
 
 /** The fields `ConverseCommand` and `ConverseStreamCommand` share; assignable to both inputs. */
 export type ConverseBody = Required<Pick<ConverseRequest, 'modelId' | 'messages'>> &
-  Pick<ConverseRequest, 'system' | 'inferenceConfig' | 'toolConfig'>;
+  Pick<ConverseRequest, 'system' | 'inferenceConfig' | 'toolConfig' | 'additionalModelRequestFields'>;
 
 /** A tool call's JSON arguments as Converse wants `toolUse.input` (a JSON object; else `invalid_request`). */
 export function converseToolInput(call: ToolCall, subject: ErrorSubject): ConverseDocument {
   return toolInput(call, subject) as ConverseDocument;
 }
 
-/** Content blocks of one non-system message; empty text is dropped because Converse rejects blank text. */
+/**
+ * Content blocks of one non-system message; empty text is dropped because Converse rejects blank
+ * text. A cache breakpoint is a `cachePoint` block after the message's content.
+ */
 function toContentBlocks(
+  message: Exclude<ChatMessage, { role: 'system' }>,
+  subject: ErrorSubject,
+): ContentBlock[] {
+  const blocks = messageBlocks(message, subject);
+  if (message.cache !== undefined && blocks.length > 0) blocks.push(cachePoint(message.cache));
+  return blocks;
+}
+
+function messageBlocks(
   message: Exclude<ChatMessage, { role: 'system' }>,
   subject: ErrorSubject,
 ): ContentBlock[] {
@@ -33,7 +51,9 @@ function toContentBlocks(
     case 'user':
       return message.content === '' ? [] : [{ text: message.content }];
     case 'assistant': {
-      const blocks: ContentBlock[] = message.content ? [{ text: message.content }] : [];
+      // Reasoning comes first, as the model wrote it.
+      const blocks: ContentBlock[] = reasoningContentBlocks(message.reasoning);
+      if (message.content) blocks.push({ text: message.content });
       for (const call of message.toolCalls ?? []) {
         blocks.push({
           toolUse: { toolUseId: call.id, name: call.name, input: converseToolInput(call, subject) },
@@ -61,6 +81,7 @@ export function toConverseMessages(
   for (const message of messages) {
     if (message.role === 'system') {
       if (message.content !== '') system.push({ text: message.content });
+      if (message.content !== '' && message.cache !== undefined) system.push(cachePoint(message.cache));
       continue;
     }
     const content = toContentBlocks(message, subject);
@@ -104,13 +125,17 @@ export function toConverseToolConfig(
   if (request.toolChoice === 'none' && !hasToolBlocks(messages)) return undefined;
   const toolChoice = toConverseToolChoice(request.toolChoice);
   return {
-    tools: tools.map((tool) => ({
-      toolSpec: {
-        name: tool.name,
-        ...(tool.description === undefined ? {} : { description: tool.description }),
-        inputSchema: { json: (tool.parameters as ConverseDocument | undefined) ?? NO_PARAMETERS },
-      },
-    })),
+    // A tool's cache breakpoint is a cachePoint entry right after it.
+    tools: tools.flatMap((tool) => {
+      const spec = {
+        toolSpec: {
+          name: tool.name,
+          ...(tool.description === undefined ? {} : { description: tool.description }),
+          inputSchema: { json: (tool.parameters as ConverseDocument | undefined) ?? NO_PARAMETERS },
+        },
+      };
+      return tool.cache === undefined ? [spec] : [spec, cachePoint(tool.cache)];
+    }),
     ...(toolChoice === undefined ? {} : { toolChoice }),
   };
 }
@@ -126,7 +151,9 @@ export function toInferenceConfig(request: ChatRequest): InferenceConfiguration 
 }
 
 /**
- * Builds the Converse body for `modelId` (the raw Bedrock id). Throws `ProviderError`
+ * Builds the Converse body for `modelId` (the raw Bedrock id). Reasoning asked for goes in
+ * `additionalModelRequestFields` (`bedrock-extras.ts`); a Claude budget with no output limit sets
+ * `maxTokens` to the budget plus {@link ANSWER_TOKENS_AFTER_BUDGET}. Throws `ProviderError`
  * `invalid_request` when an assistant tool call carries arguments that are not a JSON object.
  */
 export function toConverseBody(request: ChatRequest, modelId: string, subject: ErrorSubject): ConverseBody {
@@ -137,5 +164,13 @@ export function toConverseBody(request: ChatRequest, modelId: string, subject: E
   if (inferenceConfig !== undefined) body.inferenceConfig = inferenceConfig;
   const toolConfig = toConverseToolConfig(request, messages);
   if (toolConfig !== undefined) body.toolConfig = toolConfig;
+  const reasoning = converseReasoningFields(request.reasoning, modelId, request.maxTokens);
+  if (reasoning !== undefined) {
+    body.additionalModelRequestFields = reasoning;
+    const budget = (reasoning as { thinking?: { budget_tokens: number } }).thinking?.budget_tokens;
+    if (budget !== undefined && request.maxTokens === undefined) {
+      body.inferenceConfig = { ...body.inferenceConfig, maxTokens: budget + ANSWER_TOKENS_AFTER_BUDGET };
+    }
+  }
   return body;
 }

@@ -3,11 +3,13 @@ import type {
   ChatResult,
   ChatStreamEvent,
   FinishReason,
+  ReasoningBlock,
   ToolCall,
   Usage,
 } from '../../core/chat/chat-model.js';
-import { isRecord, usageFrom } from '../shared/json-shape.js';
+import { isRecord, tokenCount, usageFrom } from '../shared/json-shape.js';
 import { type ErrorSubject, malformedResponse } from '../shared/malformed-response.js';
+import { base64Of, reasoningBlockOf } from './bedrock-extras.js';
 
 // Converse bodies are read defensively (`unknown` where the SDK's types promise more than an
 // untrusted upstream does): a body off the protocol must become `malformed_response`.
@@ -31,9 +33,20 @@ export function mapBedrockStopReason(reason: unknown): FinishReason {
   }
 }
 
-/** Maps Converse `usage`; `undefined` unless both input and output token counts are present. */
+/**
+ * Maps Converse `usage`; `undefined` unless both input and output token counts are present.
+ * Converse counts prompt-cache reads and writes apart from `inputTokens`; ours counts every input
+ * token in `inputTokens` and says how many of them the cache read or wrote.
+ */
 export function mapBedrockUsage(usage: unknown): Usage | undefined {
-  return usageFrom(usage, 'inputTokens', 'outputTokens');
+  const mapped = usageFrom(usage, 'inputTokens', 'outputTokens');
+  if (mapped === undefined || !isRecord(usage)) return mapped;
+  const read = tokenCount(usage.cacheReadInputTokens);
+  const write = tokenCount(usage.cacheWriteInputTokens);
+  mapped.inputTokens += (read ?? 0) + (write ?? 0);
+  if (read !== undefined) mapped.cacheReadTokens = read;
+  if (write !== undefined) mapped.cacheWriteTokens = write;
+  return mapped;
 }
 
 /**
@@ -50,9 +63,12 @@ export function mapConverseResponse(response: unknown, subject: ErrorSubject): C
   }
   const texts: string[] = [];
   const toolCalls: ToolCall[] = [];
+  const reasoning: ReasoningBlock[] = [];
   for (const block of content) {
     if (!isRecord(block)) continue;
     if (typeof block.text === 'string') texts.push(block.text);
+    const thought = reasoningBlockOf(block.reasoningContent);
+    if (thought !== undefined) reasoning.push(thought);
     const toolUse = block.toolUse;
     if (isRecord(toolUse)) {
       if (typeof toolUse.toolUseId !== 'string' || typeof toolUse.name !== 'string') {
@@ -70,6 +86,7 @@ export function mapConverseResponse(response: unknown, subject: ErrorSubject): C
     toolCalls,
     finishReason: mapBedrockStopReason(response.stopReason),
     usage: mapBedrockUsage(response.usage),
+    ...(reasoning.length > 0 ? { reasoning } : {}),
   };
 }
 
@@ -115,6 +132,16 @@ export interface BedrockStreamMapper {
   end(): ChatStreamEvent;
 }
 
+/** A reasoning delta (text, signature or redacted bytes) as our reasoning events. */
+function reasoningEvents(delta: unknown): ChatStreamEvent[] {
+  if (!isRecord(delta)) return [];
+  if (typeof delta.text === 'string')
+    return delta.text === '' ? [] : [{ type: 'reasoning', text: delta.text }];
+  if (typeof delta.signature === 'string') return [{ type: 'reasoning', signature: delta.signature }];
+  const redacted = base64Of(delta.redactedContent);
+  return redacted === undefined ? [] : [{ type: 'reasoning', redacted }];
+}
+
 /** Creates a stream mapper. Tool calls are numbered 0, 1, ... in the order their blocks start. */
 export function createBedrockStreamMapper(subject: ErrorSubject): BedrockStreamMapper {
   const toolIndexByBlock = new Map<number, number>();
@@ -142,8 +169,9 @@ export function createBedrockStreamMapper(subject: ErrorSubject): BedrockStreamM
       }
       const delta = event.contentBlockDelta;
       if (delta?.delta !== undefined) {
-        const { text, toolUse } = delta.delta;
+        const { text, toolUse, reasoningContent } = delta.delta;
         if (typeof text === 'string') return text === '' ? [] : [{ type: 'text', text }];
+        if (reasoningContent !== undefined) return reasoningEvents(reasoningContent);
         if (toolUse !== undefined && typeof toolUse.input === 'string') {
           return [
             { type: 'tool_call', index: toolIndex(delta.contentBlockIndex), argumentsDelta: toolUse.input },

@@ -12,6 +12,7 @@ import type {
   ToolChoice,
   ToolDefinition,
 } from '../../core/chat/chat-model.js';
+import { reasoningEffort } from '../../core/chat/reasoning-budget.js';
 
 /** The request body shared by the streaming and non-streaming calls. */
 export type OpenAIBaseParams = Omit<ChatCompletionCreateParamsNonStreaming, 'stream'>;
@@ -86,6 +87,9 @@ export function toOpenAIParams(request: ChatRequest, model: string): OpenAIBaseP
   }
   if (request.responseFormat !== undefined)
     params.response_format = toOpenAIResponseFormat(request.responseFormat);
+  // A token budget reads as its effort level (reasoning-budget.ts).
+  const effort = reasoningEffort(request.reasoning);
+  if (effort !== undefined) params.reasoning_effort = effort;
   return params;
 }
 

@@ -5,7 +5,7 @@ import type {
   ToolCall,
   Usage,
 } from '../../core/chat/chat-model.js';
-import { isRecord, type JsonRecord, usageFrom } from '../shared/json-shape.js';
+import { isRecord, type JsonRecord, tokenCount, usageFrom } from '../shared/json-shape.js';
 import { type ErrorSubject, malformedResponse } from '../shared/malformed-response.js';
 
 // Bodies are read as `unknown` on purpose: an OpenAI-compatible server is untrusted, and a body
@@ -26,9 +26,34 @@ export function mapOpenAIFinishReason(reason: unknown): FinishReason {
   }
 }
 
-/** Maps `usage`; `undefined` unless both prompt and completion token counts are present. */
+/**
+ * Maps `usage`; `undefined` unless both prompt and completion token counts are present. Cached
+ * prompt tokens come from `prompt_tokens_details.cached_tokens` (or DeepSeek's
+ * `prompt_cache_hit_tokens`), cache writes from `prompt_tokens_details.cache_write_tokens`
+ * (OpenRouter), reasoning from `completion_tokens_details.reasoning_tokens`; all are already part
+ * of the prompt and completion counts.
+ */
 export function mapOpenAIUsage(usage: unknown): Usage | undefined {
-  return usageFrom(usage, 'prompt_tokens', 'completion_tokens');
+  const mapped = usageFrom(usage, 'prompt_tokens', 'completion_tokens');
+  if (mapped === undefined || !isRecord(usage)) return mapped;
+  const prompt = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+  const completion = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
+  const read = tokenCount(prompt.cached_tokens) ?? tokenCount(usage.prompt_cache_hit_tokens);
+  const write = tokenCount(prompt.cache_write_tokens);
+  const reasoning = tokenCount(completion.reasoning_tokens);
+  if (read !== undefined) mapped.cacheReadTokens = read;
+  if (write !== undefined) mapped.cacheWriteTokens = write;
+  if (reasoning !== undefined) mapped.reasoningTokens = reasoning;
+  return mapped;
+}
+
+/**
+ * The reasoning text of a message or a stream delta: `reasoning_content` (DeepSeek and the
+ * servers that follow it), else `reasoning` (OpenRouter); undefined when there is none.
+ */
+function reasoningText(message: JsonRecord): string | undefined {
+  const text = message.reasoning_content ?? message.reasoning;
+  return typeof text === 'string' && text !== '' ? text : undefined;
 }
 
 /** Some compatible servers send `arguments` as an object instead of JSON text. */
@@ -62,11 +87,14 @@ export function mapOpenAICompletion(body: unknown, subject: ErrorSubject): ChatR
   if (!isRecord(choice)) throw malformedResponse(subject, 'choices[0] is missing');
   const message = choice.message;
   if (!isRecord(message)) throw malformedResponse(subject, 'choices[0].message is missing');
+  const reasoning = reasoningText(message);
   return {
     content: typeof message.content === 'string' ? message.content : null,
     toolCalls: mapToolCalls(message.tool_calls, subject),
     finishReason: mapOpenAIFinishReason(choice.finish_reason),
     usage: mapOpenAIUsage(body.usage),
+    // Unsigned: the caller sees it, no family can take it back.
+    ...(reasoning === undefined ? {} : { reasoning: [{ type: 'thinking' as const, text: reasoning }] }),
   };
 }
 
@@ -126,6 +154,8 @@ export function createOpenAIStreamMapper(subject: ErrorSubject): OpenAIStreamMap
         finishReason = mapOpenAIFinishReason(choice.finish_reason);
       const delta = isRecord(choice.delta) ? choice.delta : {};
       const events: ChatStreamEvent[] = [];
+      const reasoning = reasoningText(delta);
+      if (reasoning !== undefined) events.push({ type: 'reasoning', text: reasoning });
       if (typeof delta.content === 'string' && delta.content !== '') {
         events.push({ type: 'text', text: delta.content });
       }

@@ -16,7 +16,7 @@ const IDS = { id: 'msg_1', model: 'gpt-mini' };
 const parse = (body: unknown) => messagesToChatRequest(messagesBodySchema.parse(body));
 
 describe('a Messages request read as a neutral chat request', () => {
-  it('puts system first, hands tool results back before the text of their turn, and drops thinking', () => {
+  it('puts system first, hands tool results back before the text of their turn, and keeps signed thinking', () => {
     const chat = parse({
       model: 'p',
       max_tokens: 50,
@@ -55,6 +55,7 @@ describe('a Messages request read as a neutral chat request', () => {
           role: 'assistant',
           content: null,
           toolCalls: [{ id: 't1', name: 'lookup', arguments: '{"q":"x"}' }],
+          reasoning: [{ type: 'thinking', text: 'hmm', signature: 'sig' }],
         },
         { role: 'tool', toolCallId: 't1', content: 'found' },
         { role: 'user', content: 'Thanks' },

@@ -188,3 +188,23 @@ describe('a streamed answer as Responses events', () => {
     });
   });
 });
+
+describe('reasoning on the Responses door', () => {
+  it('streams no reasoning text as output text and counts reasoning tokens in the usage details', () => {
+    const events = run(
+      [
+        { type: 'reasoning', text: 'Let me think.' },
+        { type: 'reasoning', signature: 'sig' },
+        { type: 'text', text: 'Four.' },
+        { type: 'finish', finishReason: 'stop' },
+      ],
+      { inputTokens: 3, outputTokens: 9, reasoningTokens: 5 } as never,
+    );
+    const deltas = events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.data.delta);
+    expect(deltas).toEqual(['Four.']);
+    expect(responsesUsage({ inputTokens: 3, outputTokens: 9, reasoningTokens: 5 })).toMatchObject({
+      output_tokens: 9,
+      output_tokens_details: { reasoning_tokens: 5 },
+    });
+  });
+});

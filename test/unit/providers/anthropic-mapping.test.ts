@@ -158,7 +158,7 @@ describe('anthropic response mapping', () => {
     });
   });
 
-  it('joins text blocks, maps tool_use blocks, and ignores thinking', () => {
+  it('joins text blocks, maps tool_use blocks, and keeps thinking as reasoning', () => {
     const result = mapAnthropicMessage(
       {
         content: [
@@ -177,6 +177,7 @@ describe('anthropic response mapping', () => {
       toolCalls: [{ id: 'toolu_1', name: 'lookup', arguments: '{"q":"x"}' }],
       finishReason: 'tool_calls',
       usage: { inputTokens: 1, outputTokens: 2 },
+      reasoning: [{ type: 'thinking', text: 'hmm', signature: 's' }],
     });
   });
 
@@ -197,7 +198,7 @@ describe('anthropic stream mapping', () => {
     return { out, end: () => mapper.end() };
   };
 
-  it('numbers tool calls in block order, skipping text and thinking blocks', () => {
+  it('numbers tool calls in block order, after the reasoning and text blocks', () => {
     const { out, end } = run([
       { type: 'message_start', message: { usage: { input_tokens: 9, output_tokens: 1 } } },
       { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } },
@@ -221,6 +222,7 @@ describe('anthropic stream mapping', () => {
       { type: 'message_stop' },
     ]);
     expect(out).toEqual([
+      { type: 'reasoning', text: 'hmm' },
       { type: 'text', text: 'Hi' },
       { type: 'tool_call', index: 0, id: 'a', name: 'f' },
       { type: 'tool_call', index: 0, argumentsDelta: '{"x"' },
