@@ -20,7 +20,11 @@ code { font: .92em ui-monospace, monospace; overflow-wrap: anywhere; }
 .state { font-weight: 700; white-space: nowrap; }
 .state-open { color: var(--open); }
 .state-closed { color: var(--ok); font-weight: 400; }
-.state-cooling, .reason-fail { color: var(--warn); }
+.state-cooling, .result-degraded { color: var(--warn); }
+.result-fail { color: var(--open); font-weight: 700; }
+.cooling { color: var(--warn); margin: 4px 0; }
+details { margin-top: 8px; }
+summary { cursor: pointer; color: var(--muted); }
 .trail { display: flex; flex-wrap: wrap; gap: 2px 6px; }
 .muted { color: var(--muted); }
 form { margin: 12px 0; display: flex; flex-wrap: wrap; gap: 6px; }
