@@ -3,8 +3,8 @@
  * it, and deleting it (which SSM does with its history).
  */
 import { type ChainVersion, RollbackError } from '../aws/ssm-chains.js';
-import { readOverride } from '../core/catalog/chain-override.js';
 import { envVarName } from '../core/catalog/chain-sources.js';
+import { chainsOf } from '../overrides/override-changes.js';
 import {
   type ChainContext,
   isoSeconds,
@@ -41,11 +41,7 @@ export async function rollback(c: ChainContext, to: string | undefined): Promise
     throw new CliUsageError(`--to must be a version number, not '${to}'`);
   const name = c.store.parameterName(c.pipeline);
   const check = (target: ChainVersion) => {
-    const reading = readOverride(target.chain);
-    const chains = reading.ok
-      ? [reading.document.chain, reading.document.timed?.chain, reading.document.canary?.chain]
-      : [target.chain];
-    for (const chain of chains.filter((text): text is string => text !== undefined)) {
+    for (const chain of chainsOf(target.chain)) {
       const parsed = c.catalog.parse(chain);
       if (parsed.tiers.length === 0 && !c.force) {
         throw new RollbackError(

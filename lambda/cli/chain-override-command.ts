@@ -2,15 +2,12 @@ import {
   type CanaryOverride,
   describeOverride,
   type OverrideDocument,
-  readOverride,
-  type TimedOverride,
-  timedInForce,
   writeOverride,
 } from '../core/catalog/chain-override.js';
 import { envVarName } from '../core/catalog/chain-sources.js';
+import { applyChange, changeOf, type OverrideChange, storedDocument } from '../overrides/override-changes.js';
 import { type ChainContext, pickedUp } from './chain-context.js';
 import { CliUsageError, EXIT_OK } from './cli-io.js';
-import { overrideEnd, parseCanaryPercent } from './override-time.js';
 import { ssmCall } from './ssm-cli-support.js';
 
 /** The flags of `chain set` that make a timed override, a pin or a canary (docs/operations.md#timed-overrides-pins-and-canaries). */
@@ -36,63 +33,9 @@ export function wantsOverride(flags: OverrideFlags): boolean {
   );
 }
 
-type Change = { timed: TimedOverride } | { canary: CanaryOverride };
-
-/** `2026-12-01T20:00:00Z`: ISO 8601 without the milliseconds when there are none. */
-function instant(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
-}
-
-/** The timed override or canary the flags ask for, checked; `now` in ms. */
-function changeOf(chain: string, flags: OverrideFlags, now: number): Change {
-  const until = overrideEnd(flags, now);
-  if (flags.canary !== undefined) {
-    if (until !== undefined || flags.pin)
-      throw new CliUsageError('--canary cannot be combined with --for, --until or --pin');
-    const percent = parseCanaryPercent(flags.canary);
-    return { canary: { chain, percent, since: instant(now), autoAbort: flags.autoAbort } };
-  }
-  if (flags.autoAbort) throw new CliUsageError('--auto-abort belongs to --canary');
-  if (until === undefined) {
-    const flag = flags.pin ? '--pin' : '--env';
-    throw new CliUsageError(`${flag} needs an end: add --for DURATION or --until TIME`);
-  }
-  return { timed: { chain, until: instant(until), pin: flags.pin } };
-}
-
-/** The document after the change; refuses what would overlap (a pin over a canary, two canaries). */
-function applyChange(
-  current: OverrideDocument,
-  change: Change,
-  now: number,
-  pipeline: string,
-): OverrideDocument {
-  const steady = current.chain === undefined ? {} : { chain: current.chain };
-  if (current.canary) {
-    const what = 'timed' in change ? 'a timed override' : 'another canary';
-    throw new CliUsageError(
-      `a canary of ${current.canary.chain} at ${current.canary.percent} % is running on ${pipeline}; ` +
-        `promote or abort it before ${what}`,
-    );
-  }
-  if ('timed' in change) return { ...steady, timed: change.timed };
-  if (timedInForce(current, now)) {
-    throw new CliUsageError(
-      `${pipeline} is held on ${current.timed?.chain} until ${current.timed?.until}; ` +
-        'let it end or clear it before a canary',
-    );
-  }
-  return { ...steady, canary: change.canary };
-}
-
-/** The override document of the raw value, or a usage error telling how to start over. */
+/** The override document of the raw value, or a refusal telling how to start over. */
 function documentOf(c: ChainContext, raw: string | undefined): OverrideDocument {
-  if (raw === undefined) return {};
-  const reading = readOverride(raw);
-  if (reading.ok) return reading.document;
-  throw new CliUsageError(
-    `the override of ${c.pipeline} cannot be read (${reading.problem}); clear it or set a plain chain first`,
-  );
+  return storedDocument(c.pipeline, raw);
 }
 
 /** `chain set` with `--for`/`--until` (and `--pin`) or `--canary`: writes the document, or prints it with `--env`. */
@@ -137,7 +80,7 @@ function changeLines(c: ChainContext, next: OverrideDocument): string[] {
 }
 
 /** `--env`: the `MODEL_<P>` value to export, on top of the chain that variable holds in this environment. */
-function printEnvOverride(c: ChainContext, change: Change, now: number): number {
+function printEnvOverride(c: ChainContext, change: OverrideChange, now: number): number {
   const name = envVarName(c.pipeline);
   const current = documentOf(c, c.io.env[name]?.trim() || undefined);
   const value = writeOverride(applyChange(current, change, now, c.pipeline)) ?? '';
