@@ -4,9 +4,9 @@
  */
 import type { SsmChainStore } from '../aws/ssm-chains.js';
 import type { Catalog } from '../core/catalog/catalog.js';
-import { describeOverride, readOverride } from '../core/catalog/chain-override.js';
 import { envVarName } from '../core/catalog/chain-sources.js';
 import type { ParsedChain } from '../core/dsl/types.js';
+import { shownOverride } from '../overrides/override-changes.js';
 import { type CliIo, CliUsageError, EXIT_OK } from './cli-io.js';
 
 /** What every `chain` action works with. */
@@ -59,7 +59,4 @@ export function isoSeconds(date: Date): string {
 }
 
 /** A stored value for people: a plain chain as it is, a document in one line. */
-export function shownValue(raw: string): string {
-  const reading = readOverride(raw);
-  return reading.ok && raw.trim().startsWith('{') ? describeOverride(reading.document) : raw;
-}
+export const shownValue = shownOverride;

@@ -31,6 +31,17 @@ form { margin: 12px 0; display: flex; flex-wrap: wrap; gap: 6px; }
 input { font: inherit; padding: 6px; min-width: 16em; }
 button { font: inherit; padding: 6px 12px; }
 [hidden] { display: none !important; }
+h3 { font-size: 1em; margin: 12px 0 4px; }
+.op-row { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 8px 0; }
+.op-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(15em, 1fr)); gap: 6px 12px; align-items: end; }
+.op-grid label { display: flex; flex-direction: column; gap: 2px; }
+.op-grid input, .op-grid select { min-width: 0; }
+#op-facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 8px 0; }
+#op-facts dt { color: var(--muted); }
+#op-facts dd { margin: 0; overflow-wrap: anywhere; }
+#op-confirm-box { border: 1px solid var(--line); padding: 8px; margin: 8px 0; }
+#op-warnings { color: var(--warn); margin: 4px 0; }
+.op-done { color: var(--ok); }
 @media (max-width: 600px) { body { padding: 8px; font-size: 14px; } table { min-width: 0; }
   thead { display: none; } tr { display: block; border-bottom: 1px solid var(--line); padding: 4px 0; }
   td { display: block; border: 0; padding: 1px 4px; } td[data-label]::before { content: attr(data-label) ": ";

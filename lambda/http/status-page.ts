@@ -1,23 +1,27 @@
 import { createHash } from 'node:crypto';
+import { STATUS_CONSOLE_HTML, STATUS_CONSOLE_SCRIPT } from './status-console.js';
 import { STATUS_PAGE_SCRIPT } from './status-page-script.js';
 import { STATUS_PAGE_STYLE } from './status-page-style.js';
 
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
- * The page's Content-Security-Policy: only its own inline style and script (by hash), and fetches
+ * The page's Content-Security-Policy: only its own inline style and scripts (by hash), and fetches
  * to its own origin. It loads nothing else, so it works with no network beyond the gateway.
  */
-export const STATUS_PAGE_CSP = [
-  "default-src 'none'",
-  `script-src ${hash(STATUS_PAGE_SCRIPT)}`,
-  `style-src ${hash(STATUS_PAGE_STYLE)}`,
-  "connect-src 'self'",
-  "img-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function statusPageCsp(withConsole: boolean): string {
+  const scripts = [hash(STATUS_PAGE_SCRIPT), ...(withConsole ? [hash(STATUS_CONSOLE_SCRIPT)] : [])];
+  return [
+    "default-src 'none'",
+    `script-src ${scripts.join(' ')}`,
+    `style-src ${hash(STATUS_PAGE_STYLE)}`,
+    "connect-src 'self'",
+    "img-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /**
  * A table with its empty-state sentence: the script shows the sentence or the table, never an
@@ -39,8 +43,9 @@ const BREAKER_COLUMNS = ['pipeline', 'model (route)', 'state', 'window', 'detail
  * `GET /status`: one self-contained HTML page, no data in it (the data comes from `v1/status`,
  * behind the caller keys when authentication is on), no external asset. Idle breakers (closed,
  * nothing in their window) are folded behind their count, so what needs attention comes first.
+ * `withConsole`: the operator console follows (docs/operations.md#the-operator-console).
  */
-export function statusPageHtml(refreshMs: number): string {
+export function statusPageHtml(refreshMs: number, withConsole = false): string {
   const breakers = `<p id="cooling-routes" class="cooling" hidden></p>
 ${table('breakers', BREAKER_COLUMNS, 'No breaker needs attention.')}
 <details id="idle-breakers" hidden><summary id="idle-summary"></summary>
@@ -60,7 +65,8 @@ ${section('recent', 'Recent requests', table('recent', ['ended', 'pipeline', 're
 ${section('pipelines', 'Pipelines', table('pipelines', ['pipeline', 'source', 'chain', 'tiers', 'warnings'], 'No pipeline is configured.'))}
 ${section('limits', 'Limits', table('limits', ['scope', 'limit', 'used', 'resets'], 'No admission limits are configured.'))}
 ${section('spend', 'Spend in this process', table('spend', ['pipeline', 'requests', 'spent'], 'Nothing spent yet.'))}
-<script>${STATUS_PAGE_SCRIPT}</script>
+${withConsole ? STATUS_CONSOLE_HTML : ''}
+<script>${STATUS_PAGE_SCRIPT}</script>${withConsole ? `\n<script>${STATUS_CONSOLE_SCRIPT}</script>` : ''}
 </body></html>
 `;
 }

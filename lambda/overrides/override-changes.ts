@@ -7,6 +7,7 @@
 import type { Catalog } from '../core/catalog/catalog.js';
 import {
   type CanaryOverride,
+  describeOverride,
   type OverrideDocument,
   readOverride,
   type TimedOverride,
@@ -133,4 +134,10 @@ export function chainsOf(raw: string): string[] {
     ? [reading.document.chain, reading.document.timed?.chain, reading.document.canary?.chain]
     : [raw];
   return chains.filter((text): text is string => text !== undefined);
+}
+
+/** A stored value for people: a plain chain as it is, a document in one line. */
+export function shownOverride(raw: string): string {
+  const reading = readOverride(raw);
+  return reading.ok && raw.trim().startsWith('{') ? describeOverride(reading.document) : raw;
 }

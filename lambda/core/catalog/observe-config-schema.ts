@@ -29,6 +29,13 @@ export const statusPageSchema = z.strictObject({
   recentRequests: positiveInt.max(1_000).default(50),
   /** How often the page polls `GET /v1/status`, in ms. At least 500. Default 2000. */
   refreshMs: z.number().int().min(500).max(60_000).default(2_000),
+  /**
+   * The operator console on the page and its endpoints `/v1/operator/*` (docs/operations.md#the-operator-console):
+   * explain a pipeline, set, pin, clear or roll back its override, run a canary. Needs caller
+   * authentication and an operator key (`auth.operatorKeys`); on AWS it also grants the API's role
+   * `ssm:PutParameter`/`ssm:DeleteParameter` on `<prefix>/chains/*`. Default false.
+   */
+  console: z.boolean().default(false),
 });
 
 export type MetricsSettings = z.output<typeof metricsSchema>;
