@@ -18,9 +18,9 @@ export const STATUS_CONSOLE_HTML = `<section id="console-section" aria-labelledb
 <form id="op-change" class="op-grid">
 <label>Change <select id="op-kind"><option value="set">override</option><option value="pin">pin (ignores breakers)</option><option value="timed">timed override</option><option value="canary">canary</option></select></label>
 <label>Chain <input id="op-chain" autocomplete="off" placeholder="(a|b),c"></label>
-<label>For <input id="op-for" autocomplete="off" placeholder="2h"></label>
-<label>Share % <input id="op-percent" type="number" min="1" max="99" value="10"></label>
-<label><input id="op-auto-abort" type="checkbox"> auto-abort</label>
+<label>For (pin, timed) <input id="op-for" autocomplete="off" placeholder="2h"></label>
+<label>Share % (canary) <input id="op-percent" type="number" min="1" max="99" value="10"></label>
+<label class="op-tick"><input id="op-auto-abort" type="checkbox"> auto-abort (canary)</label>
 <label>Reason <input id="op-reason" autocomplete="off" placeholder="why, kept in the history"></label>
 <button id="op-check" type="submit">Check</button>
 </form>
@@ -70,7 +70,7 @@ export const STATUS_CONSOLE_SCRIPT = `
       ...fact('store', x.store));
     $('op-history').replaceChildren(...x.history.map((h) => {
       const tr = document.createElement('tr');
-      for (const [label, value] of [['version', h.version], ['when', h.modified ? new Date(h.modified).toLocaleString() : ''], ['who', h.who ?? ''], ['why', h.why ?? ''], ['change', (h.what ? h.what + ': ' : '') + h.value]]) {
+      for (const [label, value] of [['version', h.version], ['when', h.modified ? new Date(h.modified).toLocaleString() : ''], ['who', h.who ?? ''], ['why', h.why ?? ''], ['change', h.why !== null && h.what ? h.what : h.value + (h.what ? ' (' + h.what + ')' : '')]]) {
         const td = el('td', value); td.dataset.label = label; tr.append(td);
       }
       return tr;

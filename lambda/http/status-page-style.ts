@@ -36,6 +36,8 @@ h3 { font-size: 1em; margin: 12px 0 4px; }
 .op-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(15em, 1fr)); gap: 6px 12px; align-items: end; }
 .op-grid label { display: flex; flex-direction: column; gap: 2px; }
 .op-grid input, .op-grid select { min-width: 0; }
+.op-grid label.op-tick { flex-direction: row; align-items: center; gap: 6px; }
+select { font: inherit; padding: 4px; }
 #op-facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 8px 0; }
 #op-facts dt { color: var(--muted); }
 #op-facts dd { margin: 0; overflow-wrap: anywhere; }

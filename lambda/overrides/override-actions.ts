@@ -204,7 +204,8 @@ export function createOverrideActions(deps: OverrideActionsDeps) {
         const result = await store.rollback(pipeline, {
           toVersion,
           check,
-          description: (to) => writeChangeNote(`roll back to version ${to.version}`, author),
+          description: (to) =>
+            writeChangeNote(`roll back to version ${to.version} (${shownOverride(to.chain)})`, author),
         });
         return {
           done: `${pipeline} routes on ${shownOverride(result.to.chain)} again (version ${result.to.version})`,
