@@ -4,6 +4,7 @@
  */
 import { type ChainVersion, RollbackError } from '../aws/ssm-chains.js';
 import { envVarName } from '../core/catalog/chain-sources.js';
+import { readChangeNote } from '../overrides/change-note.js';
 import { chainsOf } from '../overrides/override-changes.js';
 import {
   type ChainContext,
@@ -25,13 +26,21 @@ export async function showHistory(c: ChainContext): Promise<number> {
   const name = c.store.parameterName(c.pipeline);
   const versions = await ssmCall(`reading the history of ${name}`, () => c.store.history(c.pipeline));
   if (versions.length === 0) return noOverride(c, ` (${HISTORY_GONE})`);
-  const rows = versions.map((v) => [
-    String(v.version),
-    v.modified ? isoSeconds(v.modified) : '?',
-    shortPrincipal(v.by),
-    shownValue(v.chain),
-  ]);
-  c.io.stdout(`${name} (newest first)\n\n${formatTable(['VERSION', 'MODIFIED', 'BY', 'CHAIN'], rows)}\n`);
+  // A console change names the operator key and the reason; SSM's own writer is then the API's role.
+  const notes = versions.map((v) => readChangeNote(v.description));
+  const withWhy = notes.some((n) => n !== undefined);
+  const rows = versions.map((v, i) => {
+    const note = notes[i];
+    const row = [
+      String(v.version),
+      v.modified ? isoSeconds(v.modified) : '?',
+      note ? `${note.who} (console)` : shortPrincipal(v.by),
+      shownValue(v.chain),
+    ];
+    return withWhy ? [...row, note?.why ?? ''] : row;
+  });
+  const head = ['VERSION', 'MODIFIED', 'BY', 'CHAIN', ...(withWhy ? ['WHY'] : [])];
+  c.io.stdout(`${name} (newest first)\n\n${formatTable(head, rows)}\n`);
   return EXIT_OK;
 }
 
