@@ -4,8 +4,8 @@
  * `textContent`, never parsed as HTML. A caller key, when the gateway asks for one, stays in this
  * tab's sessionStorage and travels only as `Authorization: Bearer`.
  *
- * Words: a breaker is `open`, `probing`, `ramping`, `cooling` or `closed` (the API's `state` and
- * `phase`); a request that failed for its caller (exhausted, deadline, partial, stopped) is red,
+ * Words: a breaker is `open` or `closed` (the API's `state`, counted in the summary), then its
+ * phase when it has one (`probing`, `ramping`, `cooling`); a request that failed for its caller (exhausted, deadline, partial, stopped) is red,
  * one answered from the last resort amber, a cancelled one grey.
  */
 export const STATUS_PAGE_SCRIPT = `
@@ -38,12 +38,12 @@ export const STATUS_PAGE_SCRIPT = `
     $(id + '-empty').hidden = rows.length > 0;
     if (empty) $(id + '-empty').textContent = empty;
   }
-  /** One word per state, the same as the API's: open, probing, ramping, cooling, closed. */
+  /** The API's state word first (open or closed, as the summary counts them), then its phase. */
   function breakerState(b) {
-    if (b.phase === 'probing') return el('span', '\\u25CF probing' + (b.nextProbeAt ? ', next probe ' + time(b.nextProbeAt) : ', probe due'), 'state state-open');
+    if (b.phase === 'probing') return el('span', '\\u25CF open, probing' + (b.nextProbeAt ? ': next probe ' + time(b.nextProbeAt) : ': probe due'), 'state state-open');
     if (b.state === 'open') return el('span', '\\u25CF open until ' + time(b.openUntil), 'state state-open');
-    if (b.phase === 'ramp') return el('span', '\\u25D1 ramping, ' + b.rampShare + ' % until ' + time(b.rampUntil), 'state state-cooling');
-    if (b.coolingUntil) return el('span', '\\u25D0 cooling until ' + time(b.coolingUntil), 'state state-cooling');
+    if (b.phase === 'ramp') return el('span', '\\u25D1 closed, ramping: ' + b.rampShare + ' % until ' + time(b.rampUntil), 'state state-cooling');
+    if (b.coolingUntil) return el('span', '\\u25D0 closed, cooling until ' + time(b.coolingUntil), 'state state-cooling');
     return el('span', '\\u25CB closed', 'state state-closed');
   }
   /** Why a breaker is what it is; the 429 streak only while it counts (an opening resets it). */
@@ -60,7 +60,7 @@ export const STATUS_PAGE_SCRIPT = `
   const idle = (b) => rank(b) === 4 && b.windowAttempts === 0;
   function breakerRow(b) {
     const tr = row([['pipeline', b.pipeline], ['model', b.model + (b.route ? ' (' + b.route + ')' : '')], ['state', breakerState(b)],
-      ['window', b.windowFailures + ' failed / ' + b.windowAttempts + ' attempts', 'num'], ['detail', breakerDetail(b)]]);
+      ['window', b.windowFailures + ' failed / ' + b.windowAttempts + ' attempts', b.windowFailures > 0 ? 'num window-fail' : 'num'], ['detail', breakerDetail(b)]]);
     tr.dataset.state = b.state; tr.dataset.model = b.model; tr.dataset.pipeline = b.pipeline;
     return tr;
   }

@@ -15,13 +15,15 @@ h2 { font-size: 1.1em; margin: 20px 0 6px; }
 table { border-collapse: collapse; width: 100%; min-width: 520px; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-weight: 600; color: var(--muted); font-size: .9em; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td[data-label="ended"] { white-space: nowrap; }
 code { font: .92em ui-monospace, monospace; overflow-wrap: anywhere; }
 .state { font-weight: 700; white-space: nowrap; }
 .state-open { color: var(--open); }
 .state-closed { color: var(--ok); font-weight: 400; }
 .state-cooling, .result-degraded { color: var(--warn); }
 .result-fail { color: var(--open); font-weight: 700; }
+.window-fail { color: var(--warn); }
 .cooling { color: var(--warn); margin: 4px 0; }
 details { margin-top: 8px; }
 summary { cursor: pointer; color: var(--muted); }

@@ -95,6 +95,7 @@ describe('the operator console in headless Chromium', () => {
     expect(await page.textContent('#op-warnings')).toContain("warning: unknown model 'nosuch'");
     expect(await store.current('p')).toBeUndefined();
     expect(await modelOf()).toBe('a');
+    await page.screenshot({ path: join(ARTIFACTS, 'operator-console-confirm.png'), fullPage: true });
 
     const done = await resultOf(page, () => page.click('#op-confirm'));
     expect(done).toContain('p routes on b,nosuch; in force now');

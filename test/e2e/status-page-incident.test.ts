@@ -3,6 +3,8 @@
  * first, idle breakers folded behind their count, one word per state, failures red, each label
  * once, and no empty table anywhere.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayHarness, HELLO, startGatewayHarness, waitFor } from '../helpers/gateway-harness.js';
@@ -12,7 +14,10 @@ import { breakerRow, colourOf, enableStatusPage, nextRefresh } from '../helpers/
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 let h: GatewayHarness;
 let page: Page;
+/** Screenshots land here (git-ignored); docs/img/status-page-incident.png is a copy of one. */
+const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -46,17 +51,19 @@ async function storm(): Promise<void> {
 const SCHEMA = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
 
 describe('the status page during an incident', () => {
-  it('lists the active breakers first and folds the idle ones behind their count', async () => {
+  it('lists the active breakers first (open, then failing, then busy) and folds the idle ones behind their count', async () => {
     h = await startGatewayHarness(PIPELINES, { configure: quickCooling });
     await storm();
+    h.openai.setDefault('model-c', { status: 500 });
+    expect((await h.post({ model: 'quiet-9', ...HELLO })).status).toBe(503);
     await openPage();
     await page.waitForSelector('#idle-summary');
     const active = await page.$$eval('#breakers tr', (rows) =>
       rows.map((r) => `${(r as HTMLElement).dataset.pipeline}/${(r as HTMLElement).dataset.model}`),
     );
-    expect(active).toEqual(['p/a', 'p/b']);
-    expect(await page.textContent('#idle-summary')).toBe('10 closed, idle');
-    expect(await page.$$('#idle tr')).toHaveLength(10);
+    expect(active).toEqual(['p/a', 'quiet-9/c', 'p/b']);
+    expect(await page.textContent('#idle-summary')).toBe('9 closed, idle');
+    expect(await page.$$('#idle tr')).toHaveLength(9);
     // Folded: the idle rows are there but not shown until the operator opens them.
     expect(await page.isVisible(breakerRow('quiet-0', 'c'))).toBe(false);
     await page.click('#idle-summary');
@@ -64,6 +71,8 @@ describe('the status page during an incident', () => {
     // A refresh keeps them open (the operator asked to see them).
     await nextRefresh(page);
     expect(await page.isVisible(breakerRow('quiet-0', 'c'))).toBe(true);
+    await page.click('#idle-summary');
+    await page.screenshot({ path: join(ARTIFACTS, 'status-page-incident.png'), fullPage: true });
   });
 
   it('with every breaker idle, says so instead of an empty table', async () => {
@@ -88,9 +97,9 @@ describe('the status page during an incident', () => {
     expect(open).toMatch(/^p\s*a\s*● open until .+2 failed \/ 2 attempts\s*opened by 429s in a row$/);
     expect(open).not.toContain('streak');
     expect(await page.textContent(breakerRow('r', 'c'))).toContain('429 streak 1');
-    // One word per state: the open one says open, the rest closed; no capitals, no synonyms.
+    // The API's state word first on every row: open or closed; no capitals, no synonyms.
     const words = await page.$$eval('#breakers-section .state', (s) =>
-      [...new Set(s.map((e) => e.textContent?.split(' ')[1]))].sort(),
+      [...new Set(s.map((e) => /^\S+ (\w+)/.exec(e.textContent ?? '')?.[1]))].sort(),
     );
     expect(words).toEqual(['closed', 'open']);
   });
