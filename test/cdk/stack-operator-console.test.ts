@@ -62,6 +62,11 @@ describe('Switchyard stack: the operator console may write chain overrides only 
     ).toEqual([]);
   });
 
+  it('passes cdk-nag (AwsSolutions) with the console on: its one wildcard, <prefix>/chains/*, acknowledged', () => {
+    const { app } = synthStack(withConsole(), 'Switchyard', true);
+    expect(() => app.synth()).not.toThrow();
+  }, 120_000);
+
   it('follows aws.ssmPrefix', () => {
     const grant = roleStatements(onOtherPrefix, 'ApiFunctionRole').find(
       (s) => s.Sid === 'OperatorConsoleWritesChainOverrides',
