@@ -224,6 +224,17 @@ describe('the operator console in headless Chromium', () => {
     expect((await store.history('p')).map((v) => v.chain)).toEqual(['b']);
   });
 
+  it('fits a phone screen without sideways scrolling, explained pipeline and history included', async () => {
+    await start();
+    await store.put('p', 'b', 'set by switchyard chain set');
+    await openConsole();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await explain(page, 'p');
+    await checkChange(page, { kind: 'pin', chain: 'c', reason: 'phone check', for: '1h' });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+
   it('refuses changes on a gateway without caller keys: no operator key can exist there', async () => {
     await start(false);
     await openConsole(undefined);
