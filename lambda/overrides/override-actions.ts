@@ -6,7 +6,7 @@
  */
 import { type ChainVersion, RollbackError } from '../aws/ssm-chains.js';
 import type { Catalog } from '../core/catalog/catalog.js';
-import { describeOverride, writeOverride } from '../core/catalog/chain-override.js';
+import { describeOverride, timedInForce, writeOverride } from '../core/catalog/chain-override.js';
 import type { Clock } from '../core/time.js';
 import type { ChainOverrideStore } from './chain-override-store.js';
 import { type ChangeAuthor, writeChangeNote } from './change-note.js';
@@ -100,6 +100,8 @@ export function createOverrideActions(deps: OverrideActionsDeps) {
         done = `${pipeline}: ${describeOverride(next)}`;
       } else {
         refuseOverCanary(pipeline, document);
+        if (document.timed && timedInForce(document, now))
+          done += `; this ends the timed override of ${document.timed.chain} that ran until ${document.timed.until}`;
       }
       const version = await store.put(
         pipeline,

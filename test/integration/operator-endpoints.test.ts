@@ -91,6 +91,16 @@ describe('operator endpoints', () => {
     expect(await store.current('p')).toBeUndefined();
   });
 
+  it('say that a plain set ends a timed override in force', async () => {
+    await start();
+    expect((await call('p/set', { chain: 'b', reason: 'hold b', for: '1h' })).status).toBe(200);
+    const res = await call('p/set', { chain: 'a', reason: 'back to a for good' });
+    const body = await res.json();
+    expect(body.done).toMatch(/^p routes on a; this ends the timed override of b that ran until \S+Z$/);
+    expect(body.explanation).toMatchObject({ source: 'ssm', chain: 'a' });
+    expect(body.explanation.until).toBeUndefined();
+  });
+
   it('refuse a timed override over a running canary with 409', async () => {
     await start();
     expect((await call('p/canary', { chain: 'b', reason: 'try b', percent: 10 })).status).toBe(200);
