@@ -11,10 +11,12 @@ import {
 import { envVarName } from '../core/catalog/chain-sources.js';
 import type { ParsedChain } from '../core/dsl/types.js';
 import { resolvePipelineSource } from '../overrides/effective-source.js';
-import { checkOverrideChain, refuseOverCanary } from '../overrides/override-changes.js';
+import { checkOverrideChain } from '../overrides/override-changes.js';
 import { canaryStatus } from './canary-status.js';
 import {
+  byCli,
   type ChainContext,
+  chainActions,
   isoSeconds,
   known,
   noOverride,
@@ -216,33 +218,16 @@ async function setChain(c: ChainContext, chain: string, flags: OverrideFlags): P
     return EXIT_BAD_INPUT;
   }
   if (wantsOverride(flags)) return setOverride(c, text, flags);
-  const name = c.store.parameterName(c.pipeline);
-  const ending = await endingOverride(c, name);
-  const version = await ssmCall(`writing ${name}`, () =>
-    c.store.put(c.pipeline, text, `chain of ${c.pipeline}, set by switchyard chain set`),
-  );
+  const result = await chainActions(c).setPlain(c.pipeline, text, byCli('set'));
   printLines(c.io, [
     `pipeline ${c.pipeline} now routes on: ${text}`,
     `tiers: ${tiersLine(parsed)}`,
-    `written ${name} version ${version}; ${pickedUp(c)}`,
-    ...ending,
+    `written ${c.store.parameterName(c.pipeline)} version ${result.version}; ${pickedUp(c)}`,
+    ...(result.ended
+      ? [`this ends the timed override of ${result.ended.chain} that ran until ${result.ended.until}`]
+      : []),
   ]);
   return EXIT_OK;
-}
-
-/**
- * What a plain `set` replaces besides a chain: it ends a timed override (said so), and refuses to
- * end a canary, which `promote` or `abort` finishes.
- */
-async function endingOverride(c: ChainContext, name: string): Promise<string[]> {
-  const current = await ssmCall(`reading ${name}`, () => c.store.current(c.pipeline));
-  const reading = current ? readOverride(current.chain) : undefined;
-  if (!reading?.ok) return [];
-  refuseOverCanary(c.pipeline, reading.document);
-  const { timed } = reading.document;
-  return timed && timedInForce(reading.document, c.now())
-    ? [`this ends the timed override of ${timed.chain} that ran until ${timed.until}`]
-    : [];
 }
 
 /** The override document of a raw value; an unreadable one as empty. */

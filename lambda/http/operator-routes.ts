@@ -12,7 +12,7 @@ import type { Logger } from '../core/logger.js';
 import type { Clock } from '../core/time.js';
 import type { ChainOverrideStore } from '../overrides/chain-override-store.js';
 import type { ChangeAuthor } from '../overrides/change-note.js';
-import { type ChangeResult, createOverrideActions } from '../overrides/override-actions.js';
+import { byOperator, type ChangeResult, createOverrideActions } from '../overrides/override-actions.js';
 import { explainPipeline } from '../overrides/override-explain.js';
 import { OverrideRefusedError } from '../overrides/override-refused-error.js';
 import { type AccessPolicy, operatorKeyRequired } from './access-policy.js';
@@ -149,7 +149,7 @@ export function addOperatorRoutes(
     app.post(`${PIPELINE}/${action}`, jsonBody(reasonSchema, deps.bounds), (c) => {
       const { reason: why } = c.req.valid('json');
       return change(c, action, why, (p) =>
-        action === 'clear' ? actions.clear(p) : actions[action](p, author(c, why)),
+        action === 'clear' ? actions.clear(p) : actions[action](p, byOperator(author(c, why))),
       );
     });
   }

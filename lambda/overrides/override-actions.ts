@@ -6,12 +6,20 @@
  */
 import { type ChainVersion, RollbackError } from '../aws/ssm-chains.js';
 import type { Catalog } from '../core/catalog/catalog.js';
-import { describeOverride, timedInForce, writeOverride } from '../core/catalog/chain-override.js';
+import {
+  type CanaryOverride,
+  describeOverride,
+  type OverrideDocument,
+  type TimedOverride,
+  timedInForce,
+  writeOverride,
+} from '../core/catalog/chain-override.js';
 import type { Clock } from '../core/time.js';
 import type { ChainOverrideStore } from './chain-override-store.js';
 import { type ChangeAuthor, writeChangeNote } from './change-note.js';
 import {
   applyChange,
+  type ChangeRequest,
   chainsOf,
   changeOf,
   checkOverrideChain,
@@ -38,6 +46,12 @@ export interface ChangeResult {
   version: number | null;
   /** The parser's warnings for the chain written. */
   warnings: string[];
+  /** The override document in force after the change (`{}` when it was deleted). */
+  document?: OverrideDocument | undefined;
+  /** A plain set ended this timed override. */
+  ended?: TimedOverride | undefined;
+  /** The canary a promote or an abort finished. */
+  canary?: CanaryOverride | undefined;
 }
 
 export interface OverrideActionsDeps {
@@ -61,15 +75,51 @@ export interface CanaryInput {
   autoAbort: boolean;
 }
 
-/** The console's actions on one store. Every refusal is an {@link OverrideRefusedError}; store failures propagate. */
-export function createOverrideActions(deps: OverrideActionsDeps) {
+/** The description of the version a change writes, from what it does: who and why (console), or the CLI's words. */
+export type DescribeChange = (what: string) => string;
+
+/** The description the console writes: what, the operator key's name and the reason. */
+export const byOperator =
+  (author: ChangeAuthor): DescribeChange =>
+  (what) =>
+    writeChangeNote(what, author);
+
+/**
+ * The changes to a pipeline's override, on one store: the console's endpoints and `switchyard
+ * chain set/promote/abort` both run them. Every refusal is an {@link OverrideRefusedError}; store
+ * failures propagate. `anyPipeline`: also a pipeline the config does not have (the CLI checks that
+ * itself, with `--force`); default false.
+ */
+export function createOverrideActions(deps: OverrideActionsDeps & { anyPipeline?: boolean | undefined }) {
   const { catalog, store } = deps;
   const known = (pipeline: string) => {
-    if (!catalog.hasPipeline(pipeline))
+    if (!deps.anyPipeline && !catalog.hasPipeline(pipeline))
       throw new OverrideRefusedError(`the config has no pipeline '${pipeline}'`, { conflict: false });
   };
   const current = async (pipeline: string) => (await store.current(pipeline))?.chain;
   const warnings = (chain: string) => catalog.parse(chain).warnings.map((w) => w.message);
+
+  /** A timed override, a pin or a canary over what is stored. */
+  const change = async (
+    pipeline: string,
+    chain: string,
+    request: ChangeRequest,
+    describe: DescribeChange,
+    names: OverrideInputNames,
+  ): Promise<ChangeResult> => {
+    const now = deps.clock.now();
+    const asked = changeOf(chain, request, now, names);
+    const document = applyChange(storedDocument(pipeline, await current(pipeline)), asked, now, pipeline);
+    const value = writeOverride(document) ?? chain;
+    const verb = 'canary' in asked ? 'start' : 'set';
+    const version = await store.put(pipeline, value, describe(`${verb} ${describeOverride(document)}`));
+    return {
+      done: `${pipeline}: ${describeOverride(document)}`,
+      version,
+      warnings: warnings(chain),
+      document,
+    };
+  };
 
   return {
     /** The chain parsed for `pipeline`, with its warnings; refused when it cannot stand. Writes nothing. */
@@ -83,95 +133,91 @@ export function createOverrideActions(deps: OverrideActionsDeps) {
       };
     },
 
-    /** A plain override, or with `for`/`until` a timed one (and with `pin` a pin). */
-    async set(pipeline: string, input: SetInput, author: ChangeAuthor): Promise<ChangeResult> {
+    /** A plain override; it ends a timed override in force (`ended`), and is refused while a canary runs. */
+    async setPlain(pipeline: string, chain: string, describe: DescribeChange): Promise<ChangeResult> {
       known(pipeline);
-      const chain = input.chain.trim();
-      checkOverrideChain(catalog, pipeline, chain);
-      const now = deps.clock.now();
+      const text = chain.trim();
+      checkOverrideChain(catalog, pipeline, text);
       const document = storedDocument(pipeline, await current(pipeline));
-      const timed = input.for !== undefined || input.until !== undefined || input.pin;
-      let value = chain;
-      let done = `${pipeline} routes on ${chain}`;
-      if (timed) {
-        const change = changeOf(chain, { ...input, autoAbort: false }, now, CONSOLE_NAMES);
-        const next = applyChange(document, change, now, pipeline);
-        value = writeOverride(next) ?? chain;
-        done = `${pipeline}: ${describeOverride(next)}`;
-      } else {
-        refuseOverCanary(pipeline, document);
-        if (document.timed && timedInForce(document, now))
-          done += `; this ends the timed override of ${document.timed.chain} that ran until ${document.timed.until}`;
-      }
-      const version = await store.put(
-        pipeline,
-        value,
-        writeChangeNote(`set ${shownOverride(value)}`, author),
-      );
-      return { done, version, warnings: warnings(chain) };
+      refuseOverCanary(pipeline, document);
+      const ended = document.timed && timedInForce(document, deps.clock.now()) ? document.timed : undefined;
+      const version = await store.put(pipeline, text, describe(`set ${text}`));
+      const ending = ended
+        ? `; this ends the timed override of ${ended.chain} that ran until ${ended.until}`
+        : '';
+      return {
+        done: `${pipeline} routes on ${text}${ending}`,
+        version,
+        warnings: warnings(text),
+        document: { chain: text },
+        ended,
+      };
     },
 
-    async canary(pipeline: string, input: CanaryInput, author: ChangeAuthor): Promise<ChangeResult> {
+    /** A timed override, a pin or a canary as `request` asks (the CLI's flags), named by `names` in refusals. */
+    async change(
+      pipeline: string,
+      chain: string,
+      request: ChangeRequest,
+      describe: DescribeChange,
+      names: OverrideInputNames,
+    ): Promise<ChangeResult> {
       known(pipeline);
-      const chain = input.chain.trim();
       checkOverrideChain(catalog, pipeline, chain);
-      const now = deps.clock.now();
-      const document = storedDocument(pipeline, await current(pipeline));
-      const change = changeOf(
-        chain,
-        { canary: String(input.percent), pin: false, autoAbort: input.autoAbort },
-        now,
+      return change(pipeline, chain.trim(), request, describe, names);
+    },
+
+    /** The console's set: plain, or with `for`/`until` a timed override (and with `pin` a pin). */
+    async set(pipeline: string, input: SetInput, author: ChangeAuthor): Promise<ChangeResult> {
+      const timed = input.for !== undefined || input.until !== undefined || input.pin;
+      if (!timed) return this.setPlain(pipeline, input.chain, byOperator(author));
+      return this.change(
+        pipeline,
+        input.chain,
+        { ...input, autoAbort: false },
+        byOperator(author),
         CONSOLE_NAMES,
       );
-      const next = applyChange(document, change, now, pipeline);
-      const value = writeOverride(next) ?? chain;
-      const version = await store.put(
-        pipeline,
-        value,
-        writeChangeNote(`start ${describeOverride(next)}`, author),
-      );
-      return { done: `${pipeline}: ${describeOverride(next)}`, version, warnings: warnings(chain) };
+    },
+
+    /** The console's canary: `percent` % of the requests on `chain`. */
+    async canary(pipeline: string, input: CanaryInput, author: ChangeAuthor): Promise<ChangeResult> {
+      const request = { canary: String(input.percent), pin: false, autoAbort: input.autoAbort };
+      return this.change(pipeline, input.chain, request, byOperator(author), CONSOLE_NAMES);
     },
 
     /** The canary's chain becomes the override for every request. */
-    async promote(pipeline: string, author: ChangeAuthor): Promise<ChangeResult> {
+    async promote(pipeline: string, describe: DescribeChange): Promise<ChangeResult> {
       known(pipeline);
       const { canary } = runningCanary(pipeline, storedDocument(pipeline, await current(pipeline)));
-      const version = await store.put(
-        pipeline,
-        canary.chain,
-        writeChangeNote(`promote the canary ${canary.chain}`, author),
-      );
+      const version = await store.put(pipeline, canary.chain, describe(`promote the canary ${canary.chain}`));
       return {
         done: `${pipeline} routes every request on ${canary.chain}`,
         version,
         warnings: warnings(canary.chain),
+        document: { chain: canary.chain },
+        canary,
       };
     },
 
-    /** Every request returns to the stable chain; an override left empty is deleted. */
-    async abort(pipeline: string, author: ChangeAuthor): Promise<ChangeResult> {
+    /** Every request returns to the stable chain; an override left empty is deleted (`version` null). */
+    async abort(pipeline: string, describe: DescribeChange): Promise<ChangeResult> {
       known(pipeline);
       const document = storedDocument(pipeline, await current(pipeline));
       const { canary } = runningCanary(pipeline, document);
       const stable = writeOverride(document.chain ? { chain: document.chain } : {});
       if (stable === undefined) {
         await store.delete(pipeline);
-        return {
-          done: `aborted the canary ${canary.chain}; ${pipeline} routes on its config chain`,
-          version: null,
-          warnings: [],
-        };
+        const done = `aborted the canary ${canary.chain}; ${pipeline} routes on its config chain`;
+        return { done, version: null, warnings: [], document: {}, canary };
       }
-      const version = await store.put(
-        pipeline,
-        stable,
-        writeChangeNote(`abort the canary ${canary.chain}`, author),
-      );
+      const version = await store.put(pipeline, stable, describe(`abort the canary ${canary.chain}`));
       return {
         done: `aborted the canary ${canary.chain}; ${pipeline} routes on ${stable}`,
         version,
         warnings: [],
+        document: { chain: stable },
+        canary,
       };
     },
 
