@@ -80,6 +80,7 @@ export function chainActions(c: ChainContext): OverrideActions {
     current: (p) => ssmCall(`reading ${name}`, () => c.store.current(p)),
     put: (p, chain, description) => ssmCall(`writing ${name}`, () => c.store.put(p, chain, description)),
     delete: (p) => ssmCall(`deleting ${name}`, () => c.store.delete(p)),
+    rollback: (p, options) => ssmCall(`rolling back ${name}`, () => c.store.rollback(p, options)),
   };
   return createOverrideActions({ catalog: c.catalog, store, clock: { now: c.now }, anyPipeline: true });
 }

@@ -156,7 +156,7 @@ export function addOperatorRoutes(
   app.post(`${PIPELINE}/rollback`, jsonBody(rollbackSchema, deps.bounds), (c) => {
     const body = c.req.valid('json');
     return change(c, 'rollback', body.reason, (p) =>
-      actions.rollback(p, body.toVersion, author(c, body.reason)),
+      actions.rollback(p, body.toVersion, byOperator(author(c, body.reason))),
     );
   });
 }

@@ -234,16 +234,20 @@ export function createOverrideActions(deps: OverrideActionsDeps & { anyPipeline?
       };
     },
 
-    /** Writes the previous different value (or version `toVersion`'s) as a new version. */
+    /**
+     * Writes the previous different value (or version `toVersion`'s) as a new version. A target that
+     * resolves to no model in this catalog is refused unless `force`. `to` and `from` in the result.
+     */
     async rollback(
       pipeline: string,
       toVersion: number | undefined,
-      author: ChangeAuthor,
-    ): Promise<ChangeResult> {
+      describe: DescribeChange,
+      options: { force?: boolean } = {},
+    ): Promise<ChangeResult & { to: ChainVersion; from: ChainVersion }> {
       known(pipeline);
       const check = (target: ChainVersion) => {
         for (const chain of chainsOf(target.chain))
-          if (catalog.parse(chain).tiers.length === 0)
+          if (catalog.parse(chain).tiers.length === 0 && !options.force)
             throw new RollbackError(
               `version ${target.version} ('${shownOverride(target.chain)}') resolves to no model in this catalog`,
             );
@@ -252,13 +256,14 @@ export function createOverrideActions(deps: OverrideActionsDeps & { anyPipeline?
         const result = await store.rollback(pipeline, {
           toVersion,
           check,
-          description: (to) =>
-            writeChangeNote(`roll back to version ${to.version} (${shownOverride(to.chain)})`, author),
+          description: (to) => describe(`roll back to version ${to.version} (${shownOverride(to.chain)})`),
         });
         return {
           done: `${pipeline} routes on ${shownOverride(result.to.chain)} again (version ${result.to.version})`,
           version: result.version,
           warnings: chainsOf(result.to.chain).flatMap(warnings),
+          to: result.to,
+          from: result.from,
         };
       } catch (error) {
         if (error instanceof RollbackError)

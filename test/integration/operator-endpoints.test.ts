@@ -101,6 +101,18 @@ describe('operator endpoints', () => {
     expect(body.explanation.until).toBeUndefined();
   });
 
+  it('refuse a rollback to a version that resolves to no model in this catalog, and write nothing', async () => {
+    const store = await start();
+    await store.put('p', 'retired', 'from an older catalog');
+    await store.put('p', 'b', 'now');
+    const res = await call('p/rollback', { reason: 'go back' });
+    expect(res.status).toBe(409);
+    expect((await res.json()).error.message).toBe(
+      "cannot roll back p: version 1 ('retired') resolves to no model in this catalog",
+    );
+    expect((await store.current('p'))?.version).toBe(2);
+  });
+
   it('refuse a timed override over a running canary with 409', async () => {
     await start();
     expect((await call('p/canary', { chain: 'b', reason: 'try b', percent: 10 })).status).toBe(200);
