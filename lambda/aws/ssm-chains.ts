@@ -78,7 +78,12 @@ export interface SsmChainStore extends ChainParameterStore {
    */
   rollback(
     pipeline: string,
-    options?: { toVersion?: number | undefined; check?: ((target: ChainVersion) => void) | undefined },
+    options?: {
+      toVersion?: number | undefined;
+      check?: ((target: ChainVersion) => void) | undefined;
+      /** The new version's description. Default `rollback of <pipeline> to version <n>`. */
+      description?: ((target: ChainVersion) => string) | undefined;
+    },
   ): Promise<RollbackResult>;
 }
 
@@ -188,7 +193,9 @@ export function createSsmChainStore(options: { client: SSMClient; ssmPrefix: str
       const to = pickRollbackTarget(versions, rollbackOptions.toVersion);
       rollbackOptions.check?.(to);
       const from = versions[0] as ChainVersion;
-      const version = await put(pipeline, to.chain, `rollback of ${pipeline} to version ${to.version}`);
+      const description =
+        rollbackOptions.description?.(to) ?? `rollback of ${pipeline} to version ${to.version}`;
+      const version = await put(pipeline, to.chain, description);
       return { from, to, version };
     },
   };

@@ -8,11 +8,15 @@ import {
   readOverride,
   timedInForce,
 } from '../core/catalog/chain-override.js';
-import { envVarName, useMismatch } from '../core/catalog/chain-sources.js';
+import { envVarName } from '../core/catalog/chain-sources.js';
 import type { ParsedChain } from '../core/dsl/types.js';
+import { resolvePipelineSource } from '../overrides/effective-source.js';
+import { checkOverrideChain } from '../overrides/override-changes.js';
 import { canaryStatus } from './canary-status.js';
 import {
+  byCli,
   type ChainContext,
+  chainActions,
   isoSeconds,
   known,
   noOverride,
@@ -29,7 +33,6 @@ import {
   wantsOverride,
 } from './chain-override-command.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_OK } from './cli-io.js';
-import { resolvePipelineSource } from './effective-source.js';
 import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';
 
 /** `switchyard chain --help`. */
@@ -206,17 +209,7 @@ async function overrideStanding(c: ChainContext, parameter: string, chain: strin
 
 async function setChain(c: ChainContext, chain: string, flags: OverrideFlags): Promise<number> {
   const text = chain.trim();
-  const parsed = c.catalog.parse(text);
-  if (parsed.tiers.length === 0) {
-    const why = parsed.warnings.map((w) => w.message).join('; ') || 'it is empty';
-    c.io.stderr(`switchyard chain: '${text}' resolves to no model (${why}); nothing written\n`);
-    return EXIT_BAD_INPUT;
-  }
-  const mismatch = useMismatch(c.pipeline, parsed.tiers, c.catalog);
-  if (mismatch !== undefined) {
-    c.io.stderr(`switchyard chain: '${text}' ${mismatch}; the gateway would skip it; nothing written\n`);
-    return EXIT_BAD_INPUT;
-  }
+  const parsed = checkOverrideChain(c.catalog, c.pipeline, text);
   printWarnings(c.io, parsed);
   if (!c.catalog.hasPipeline(c.pipeline) && !c.force) {
     c.io.stderr(
@@ -225,36 +218,16 @@ async function setChain(c: ChainContext, chain: string, flags: OverrideFlags): P
     return EXIT_BAD_INPUT;
   }
   if (wantsOverride(flags)) return setOverride(c, text, flags);
-  const name = c.store.parameterName(c.pipeline);
-  const ending = await endingOverride(c, name);
-  const version = await ssmCall(`writing ${name}`, () =>
-    c.store.put(c.pipeline, text, `chain of ${c.pipeline}, set by switchyard chain set`),
-  );
+  const result = await chainActions(c).setPlain(c.pipeline, text, byCli('set'));
   printLines(c.io, [
     `pipeline ${c.pipeline} now routes on: ${text}`,
     `tiers: ${tiersLine(parsed)}`,
-    `written ${name} version ${version}; ${pickedUp(c)}`,
-    ...ending,
+    `written ${c.store.parameterName(c.pipeline)} version ${result.version}; ${pickedUp(c)}`,
+    ...(result.ended
+      ? [`this ends the timed override of ${result.ended.chain} that ran until ${result.ended.until}`]
+      : []),
   ]);
   return EXIT_OK;
-}
-
-/**
- * What a plain `set` replaces besides a chain: it ends a timed override (said so), and refuses to
- * end a canary, which `promote` or `abort` finishes.
- */
-async function endingOverride(c: ChainContext, name: string): Promise<string[]> {
-  const current = await ssmCall(`reading ${name}`, () => c.store.current(c.pipeline));
-  const reading = current ? readOverride(current.chain) : undefined;
-  if (!reading?.ok) return [];
-  const { canary, timed } = reading.document;
-  if (canary)
-    throw new CliUsageError(
-      `a canary of ${canary.chain} at ${canary.percent} % is running on ${c.pipeline}; promote or abort it first`,
-    );
-  return timed && timedInForce(reading.document, c.now())
-    ? [`this ends the timed override of ${timed.chain} that ran until ${timed.until}`]
-    : [];
 }
 
 /** The override document of a raw value; an unreadable one as empty. */

@@ -4,10 +4,17 @@
  */
 import type { SsmChainStore } from '../aws/ssm-chains.js';
 import type { Catalog } from '../core/catalog/catalog.js';
-import { describeOverride, readOverride } from '../core/catalog/chain-override.js';
 import { envVarName } from '../core/catalog/chain-sources.js';
 import type { ParsedChain } from '../core/dsl/types.js';
+import type { ChainOverrideStore } from '../overrides/chain-override-store.js';
+import {
+  createOverrideActions,
+  type DescribeChange,
+  type OverrideActions,
+} from '../overrides/override-actions.js';
+import { shownOverride } from '../overrides/override-changes.js';
 import { type CliIo, CliUsageError, EXIT_OK } from './cli-io.js';
+import { ssmCall } from './ssm-cli-support.js';
 
 /** What every `chain` action works with. */
 export interface ChainContext {
@@ -59,7 +66,27 @@ export function isoSeconds(date: Date): string {
 }
 
 /** A stored value for people: a plain chain as it is, a document in one line. */
-export function shownValue(raw: string): string {
-  const reading = readOverride(raw);
-  return reading.ok && raw.trim().startsWith('{') ? describeOverride(reading.document) : raw;
+export const shownValue = shownOverride;
+
+/**
+ * The shared override actions (`lambda/overrides/override-actions.ts`, which the operator console
+ * runs too) on this command's store, each SSM call wrapped so a failure is one line naming what was
+ * read, written or deleted; any pipeline name (`set` checks the config itself, with `--force`).
+ */
+export function chainActions(c: ChainContext): OverrideActions {
+  const name = c.store.parameterName(c.pipeline);
+  const store: ChainOverrideStore = {
+    ...c.store,
+    current: (p) => ssmCall(`reading ${name}`, () => c.store.current(p)),
+    put: (p, chain, description) => ssmCall(`writing ${name}`, () => c.store.put(p, chain, description)),
+    delete: (p) => ssmCall(`deleting ${name}`, () => c.store.delete(p)),
+    rollback: (p, options) => ssmCall(`rolling back ${name}`, () => c.store.rollback(p, options)),
+  };
+  return createOverrideActions({ catalog: c.catalog, store, clock: { now: c.now }, anyPipeline: true });
 }
+
+/** The description `switchyard chain <command>` gives the version it writes. */
+export const byCli =
+  (command: string): DescribeChange =>
+  (what) =>
+    `${what}, by switchyard chain ${command}`;

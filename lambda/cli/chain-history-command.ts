@@ -2,16 +2,17 @@
  * `switchyard chain history | rollback | clear`: the override's past in SSM, restoring a version of
  * it, and deleting it (which SSM does with its history).
  */
-import { type ChainVersion, RollbackError } from '../aws/ssm-chains.js';
-import { readOverride } from '../core/catalog/chain-override.js';
 import { envVarName } from '../core/catalog/chain-sources.js';
+import { readChangeNote } from '../overrides/change-note.js';
+import { OverrideRefusedError } from '../overrides/override-refused-error.js';
 import {
+  byCli,
   type ChainContext,
+  chainActions,
   isoSeconds,
   noOverride,
   pickedUp,
   printLines,
-  printWarnings,
   shownValue,
 } from './chain-context.js';
 import { CliUsageError, EXIT_OK } from './cli-io.js';
@@ -25,13 +26,21 @@ export async function showHistory(c: ChainContext): Promise<number> {
   const name = c.store.parameterName(c.pipeline);
   const versions = await ssmCall(`reading the history of ${name}`, () => c.store.history(c.pipeline));
   if (versions.length === 0) return noOverride(c, ` (${HISTORY_GONE})`);
-  const rows = versions.map((v) => [
-    String(v.version),
-    v.modified ? isoSeconds(v.modified) : '?',
-    shortPrincipal(v.by),
-    shownValue(v.chain),
-  ]);
-  c.io.stdout(`${name} (newest first)\n\n${formatTable(['VERSION', 'MODIFIED', 'BY', 'CHAIN'], rows)}\n`);
+  // A console change names the operator key and the reason; SSM's own writer is then the API's role.
+  const notes = versions.map((v) => readChangeNote(v.description));
+  const withWhy = notes.some((n) => n !== undefined);
+  const rows = versions.map((v, i) => {
+    const note = notes[i];
+    const row = [
+      String(v.version),
+      v.modified ? isoSeconds(v.modified) : '?',
+      note ? `${note.who} (console)` : shortPrincipal(v.by),
+      shownValue(v.chain),
+    ];
+    return withWhy ? [...row, note?.why ?? ''] : row;
+  });
+  const head = ['VERSION', 'MODIFIED', 'BY', 'CHAIN', ...(withWhy ? ['WHY'] : [])];
+  c.io.stdout(`${name} (newest first)\n\n${formatTable(head, rows)}\n`);
   return EXIT_OK;
 }
 
@@ -40,25 +49,11 @@ export async function rollback(c: ChainContext, to: string | undefined): Promise
   if (toVersion !== undefined && !(Number.isInteger(toVersion) && toVersion > 0))
     throw new CliUsageError(`--to must be a version number, not '${to}'`);
   const name = c.store.parameterName(c.pipeline);
-  const check = (target: ChainVersion) => {
-    const reading = readOverride(target.chain);
-    const chains = reading.ok
-      ? [reading.document.chain, reading.document.timed?.chain, reading.document.canary?.chain]
-      : [target.chain];
-    for (const chain of chains.filter((text): text is string => text !== undefined)) {
-      const parsed = c.catalog.parse(chain);
-      if (parsed.tiers.length === 0 && !c.force) {
-        throw new RollbackError(
-          `version ${target.version} ('${shownValue(target.chain)}') resolves to no model in this catalog; pass --force to restore it anyway`,
-        );
-      }
-      printWarnings(c.io, parsed);
-    }
-  };
   try {
-    const result = await ssmCall(`rolling back ${name}`, () =>
-      c.store.rollback(c.pipeline, { toVersion, check }),
-    );
+    const result = await chainActions(c).rollback(c.pipeline, toVersion, byCli('rollback'), {
+      force: c.force,
+    });
+    for (const warning of result.warnings) c.io.stderr(`warning: ${warning}\n`);
     printLines(c.io, [
       `pipeline ${c.pipeline} now routes on: ${shownValue(result.to.chain)}`,
       `restored version ${result.to.version} over version ${result.from.version} (${shownValue(result.from.chain)})`,
@@ -66,9 +61,13 @@ export async function rollback(c: ChainContext, to: string | undefined): Promise
     ]);
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof RollbackError) {
-      const hint = error.message.startsWith('no SSM override') ? ` (${HISTORY_GONE})` : '';
-      throw new CliUsageError(`cannot roll back ${c.pipeline}: ${error.message}${hint}`);
+    if (error instanceof OverrideRefusedError) {
+      const hint = error.message.includes(': no SSM override')
+        ? ` (${HISTORY_GONE})`
+        : error.message.endsWith('resolves to no model in this catalog')
+          ? '; pass --force to restore it anyway'
+          : '';
+      throw new CliUsageError(`${error.message}${hint}`);
     }
     throw error;
   }

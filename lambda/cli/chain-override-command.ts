@@ -1,16 +1,10 @@
-import {
-  type CanaryOverride,
-  describeOverride,
-  type OverrideDocument,
-  readOverride,
-  type TimedOverride,
-  timedInForce,
-  writeOverride,
-} from '../core/catalog/chain-override.js';
+import { type CanaryOverride, type OverrideDocument, writeOverride } from '../core/catalog/chain-override.js';
 import { envVarName } from '../core/catalog/chain-sources.js';
-import { type ChainContext, pickedUp } from './chain-context.js';
+import { applyChange, changeOf, type OverrideChange, storedDocument } from '../overrides/override-changes.js';
+import { OverrideRefusedError } from '../overrides/override-refused-error.js';
+import { CLI_NAMES } from '../overrides/override-time.js';
+import { byCli, type ChainContext, chainActions, pickedUp } from './chain-context.js';
 import { CliUsageError, EXIT_OK } from './cli-io.js';
-import { overrideEnd, parseCanaryPercent } from './override-time.js';
 import { ssmCall } from './ssm-cli-support.js';
 
 /** The flags of `chain set` that make a timed override, a pin or a canary (docs/operations.md#timed-overrides-pins-and-canaries). */
@@ -36,80 +30,21 @@ export function wantsOverride(flags: OverrideFlags): boolean {
   );
 }
 
-type Change = { timed: TimedOverride } | { canary: CanaryOverride };
-
-/** `2026-12-01T20:00:00Z`: ISO 8601 without the milliseconds when there are none. */
-function instant(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
-}
-
-/** The timed override or canary the flags ask for, checked; `now` in ms. */
-function changeOf(chain: string, flags: OverrideFlags, now: number): Change {
-  const until = overrideEnd(flags, now);
-  if (flags.canary !== undefined) {
-    if (until !== undefined || flags.pin)
-      throw new CliUsageError('--canary cannot be combined with --for, --until or --pin');
-    const percent = parseCanaryPercent(flags.canary);
-    return { canary: { chain, percent, since: instant(now), autoAbort: flags.autoAbort } };
-  }
-  if (flags.autoAbort) throw new CliUsageError('--auto-abort belongs to --canary');
-  if (until === undefined) {
-    const flag = flags.pin ? '--pin' : '--env';
-    throw new CliUsageError(`${flag} needs an end: add --for DURATION or --until TIME`);
-  }
-  return { timed: { chain, until: instant(until), pin: flags.pin } };
-}
-
-/** The document after the change; refuses what would overlap (a pin over a canary, two canaries). */
-function applyChange(
-  current: OverrideDocument,
-  change: Change,
-  now: number,
-  pipeline: string,
-): OverrideDocument {
-  const steady = current.chain === undefined ? {} : { chain: current.chain };
-  if (current.canary) {
-    const what = 'timed' in change ? 'a timed override' : 'another canary';
-    throw new CliUsageError(
-      `a canary of ${current.canary.chain} at ${current.canary.percent} % is running on ${pipeline}; ` +
-        `promote or abort it before ${what}`,
-    );
-  }
-  if ('timed' in change) return { ...steady, timed: change.timed };
-  if (timedInForce(current, now)) {
-    throw new CliUsageError(
-      `${pipeline} is held on ${current.timed?.chain} until ${current.timed?.until}; ` +
-        'let it end or clear it before a canary',
-    );
-  }
-  return { ...steady, canary: change.canary };
-}
-
-/** The override document of the raw value, or a usage error telling how to start over. */
+/** The override document of the raw value, or a refusal telling how to start over. */
 function documentOf(c: ChainContext, raw: string | undefined): OverrideDocument {
-  if (raw === undefined) return {};
-  const reading = readOverride(raw);
-  if (reading.ok) return reading.document;
-  throw new CliUsageError(
-    `the override of ${c.pipeline} cannot be read (${reading.problem}); clear it or set a plain chain first`,
-  );
+  return storedDocument(c.pipeline, raw);
 }
 
 /** `chain set` with `--for`/`--until` (and `--pin`) or `--canary`: writes the document, or prints it with `--env`. */
 export async function setOverride(c: ChainContext, chain: string, flags: OverrideFlags): Promise<number> {
-  const now = c.now();
-  const change = changeOf(chain, flags, now);
-  if (flags.env) return printEnvOverride(c, change, now);
-  const name = c.store.parameterName(c.pipeline);
-  const current = await ssmCall(`reading ${name}`, () => c.store.current(c.pipeline));
-  const next = applyChange(documentOf(c, current?.chain), change, now, c.pipeline);
-  const value = writeOverride(next) ?? chain;
-  const version = await ssmCall(`writing ${name}`, () =>
-    c.store.put(c.pipeline, value, `${describeOverride(next)}, set by switchyard chain set`),
-  );
-  c.io.stdout(
-    `${[...changeLines(c, next), `written ${name} version ${version}; ${pickedUp(c)}`].join('\n')}\n`,
-  );
+  if (flags.env) {
+    const now = c.now();
+    return printEnvOverride(c, changeOf(chain, flags, now), now);
+  }
+  const result = await chainActions(c).change(c.pipeline, chain, flags, byCli('set'), CLI_NAMES);
+  const next = result.document ?? {};
+  const written = `written ${c.store.parameterName(c.pipeline)} version ${result.version}; ${pickedUp(c)}`;
+  c.io.stdout(`${[...changeLines(c, next), written].join('\n')}\n`);
   return EXIT_OK;
 }
 
@@ -137,7 +72,7 @@ function changeLines(c: ChainContext, next: OverrideDocument): string[] {
 }
 
 /** `--env`: the `MODEL_<P>` value to export, on top of the chain that variable holds in this environment. */
-function printEnvOverride(c: ChainContext, change: Change, now: number): number {
+function printEnvOverride(c: ChainContext, change: OverrideChange, now: number): number {
   const name = envVarName(c.pipeline);
   const current = documentOf(c, c.io.env[name]?.trim() || undefined);
   const value = writeOverride(applyChange(current, change, now, c.pipeline)) ?? '';
@@ -153,22 +88,33 @@ async function runningCanary(c: ChainContext) {
   const name = c.store.parameterName(c.pipeline);
   const current = await ssmCall(`reading ${name}`, () => c.store.current(c.pipeline));
   const document = documentOf(c, current?.chain);
-  if (!document.canary)
-    throw new CliUsageError(
-      `no canary is running on ${c.pipeline}; start one with: switchyard chain set ${c.pipeline} "<chain>" --canary 10`,
-    );
+  if (!document.canary) throw noCanary(c);
   return { name, document, canary: document.canary };
+}
+
+function noCanary(c: ChainContext): CliUsageError {
+  return new CliUsageError(
+    `no canary is running on ${c.pipeline}; start one with: switchyard chain set ${c.pipeline} "<chain>" --canary 10`,
+  );
+}
+
+/** A promote or an abort through the shared actions; "no canary" with the command that starts one. */
+async function finishCanary(c: ChainContext, how: 'promote' | 'abort') {
+  try {
+    return await chainActions(c)[how](c.pipeline, byCli(how));
+  } catch (error) {
+    if (error instanceof OverrideRefusedError && error.message.startsWith('no canary is running'))
+      throw noCanary(c);
+    throw error;
+  }
 }
 
 /** `chain promote`: the canary's chain becomes the override for every request. */
 export async function promoteCanary(c: ChainContext): Promise<number> {
-  const { name, canary } = await runningCanary(c);
-  const version = await ssmCall(`writing ${name}`, () =>
-    c.store.put(c.pipeline, canary.chain, `canary of ${c.pipeline} promoted by switchyard chain promote`),
-  );
+  const result = await finishCanary(c, 'promote');
   const lines = [
-    `promoted the canary of ${c.pipeline}: every request now routes on: ${canary.chain}`,
-    `written ${name} version ${version}; ${pickedUp(c)}`,
+    `promoted the canary of ${c.pipeline}: every request now routes on: ${result.canary?.chain}`,
+    `written ${c.store.parameterName(c.pipeline)} version ${result.version}; ${pickedUp(c)}`,
   ];
   c.io.stdout(`${lines.join('\n')}\n`);
   return EXIT_OK;
@@ -176,21 +122,21 @@ export async function promoteCanary(c: ChainContext): Promise<number> {
 
 /** `chain abort`: every request returns to the stable chain; an override left empty is deleted. */
 export async function abortCanary(c: ChainContext): Promise<number> {
-  const { name, document, canary } = await runningCanary(c);
-  const stable = writeOverride({ ...(document.chain ? { chain: document.chain } : {}) });
+  const result = await finishCanary(c, 'abort');
+  const name = c.store.parameterName(c.pipeline);
+  const canary = result.canary as CanaryOverride;
   const configChain = c.catalog.config.pipelines[c.pipeline]?.chain ?? 'none';
   const lines = [`aborted the canary of ${c.pipeline} (${canary.chain} at ${canary.percent} %)`];
-  if (stable === undefined) {
-    await ssmCall(`deleting ${name}`, () => c.store.delete(c.pipeline));
+  if (result.version === null) {
     lines.push(
       `every request routes on its config chain again: ${configChain}`,
       `deleted ${name}; ${pickedUp(c)}`,
     );
   } else {
-    const version = await ssmCall(`writing ${name}`, () =>
-      c.store.put(c.pipeline, stable, `canary of ${c.pipeline} aborted by switchyard chain abort`),
+    lines.push(
+      `every request routes on: ${result.document?.chain}`,
+      `written ${name} version ${result.version}; ${pickedUp(c)}`,
     );
-    lines.push(`every request routes on: ${stable}`, `written ${name} version ${version}; ${pickedUp(c)}`);
   }
   c.io.stdout(`${lines.join('\n')}\n`);
   return EXIT_OK;

@@ -6,8 +6,8 @@ import { type Catalog, type CatalogModel, createCatalog } from '../core/catalog/
 import { type EffectiveChain, envVarName } from '../core/catalog/chain-sources.js';
 import type { Tier } from '../core/dsl/types.js';
 import type { AttemptTimeouts } from '../core/router/route-types.js';
+import { describeSource, type OverrideSeen, resolvePipelineSource } from '../overrides/effective-source.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_OK } from './cli-io.js';
-import { describeSource, type OverrideSeen, resolvePipelineSource } from './effective-source.js';
 import { type ExplainedOutput, explainOutput, outputLines } from './explain-output.js';
 import { formatTable } from './format-table.js';
 import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';

@@ -1,4 +1,5 @@
 import { ConfigError } from '../core/errors.js';
+import { OverrideRefusedError } from '../overrides/override-refused-error.js';
 import { CHAIN_USAGE, chainCommand } from './chain-command.js';
 import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_FAILED } from './cli-io.js';
 import { EXPLAIN_USAGE, explainCommand } from './explain-command.js';
@@ -124,7 +125,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     return await command.run(args, io);
   } catch (error) {
-    if (error instanceof CliUsageError || error instanceof ConfigError) {
+    if (
+      error instanceof CliUsageError ||
+      error instanceof ConfigError ||
+      error instanceof OverrideRefusedError
+    ) {
       io.stderr(`switchyard ${name}: ${error.message}\n`);
       return EXIT_BAD_INPUT;
     }

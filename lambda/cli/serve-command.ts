@@ -10,6 +10,8 @@ import type { Logger } from '../core/logger.js';
 import type { ProviderAccess } from '../families/provider-family.js';
 import { createLocalJobWorker } from '../jobs/runner/in-process-worker.js';
 import { jobBackendKind, selectJobBackend } from '../jobs/runner/select-job-backend.js';
+import type { ChainOverrideStore } from '../overrides/chain-override-store.js';
+import { createSqliteChainOverrides } from '../overrides/sqlite-chain-overrides.js';
 import { selectAdmissionStore } from '../stores/select-admission-store.js';
 import { selectBreakerStore } from '../stores/select-breaker-store.js';
 import { startTracing } from '../tracing/start-tracing.js';
@@ -45,9 +47,34 @@ function ssmOverrides(config: SwitchyardConfig, env: NodeJS.ProcessEnv): ChainPa
   return createCachedChainParameters(store, config.aws.chainCacheMs, systemClock);
 }
 
+/**
+ * The operator console's store: SSM itself with `--ssm` (what the deployed gateway reads), else a
+ * local SQLite file that this gateway reads its overrides from, as it would SSM.
+ */
+function consoleStore(
+  config: SwitchyardConfig,
+  io: CliIo,
+  ssm: boolean,
+  dbFlag: string | undefined,
+): { store: ChainOverrideStore; where: string; close(): void } {
+  if (ssm) {
+    if (dbFlag !== undefined) throw new CliUsageError('--overrides-db and --ssm exclude each other');
+    const prefix = resolveSsmPrefix(config, io.env);
+    const store = createSsmChainStore({ client: createCliSsmClient(io.env), ssmPrefix: prefix });
+    return { store, where: `SSM ${prefix}/chains/`, close() {} };
+  }
+  const path = resolve(io.cwd, dbFlag ?? DEFAULT_OVERRIDES_DB);
+  const store = createSqliteChainOverrides(path, () => Date.now());
+  return { store, where: `local store ${path}`, close: () => store.close() };
+}
+
 export const SERVE_USAGE =
   'usage: switchyard serve [--config FILE] [--port N] [--host ADDR] [--ledger FILE] [--max-body-bytes N]' +
-  ' [--store memory|dynamodb] [--jobs sqlite|memory|aws] [--jobs-db FILE] [--ssm] [--insecure] [--metrics] [--status]';
+  ' [--store memory|dynamodb] [--jobs sqlite|memory|aws] [--jobs-db FILE] [--ssm] [--insecure] [--metrics] [--status]' +
+  ' [--console] [--overrides-db FILE]';
+
+/** Where `serve` keeps operator overrides without `--ssm`, relative to the working directory. */
+export const DEFAULT_OVERRIDES_DB = '.switchyard/overrides.db';
 
 /** Default port of the local gateway. */
 export const DEFAULT_PORT = 8787;
@@ -95,6 +122,8 @@ export async function serveCommand(
       ssm: { type: 'boolean', default: false },
       metrics: { type: 'boolean', default: false },
       status: { type: 'boolean', default: false },
+      console: { type: 'boolean', default: false },
+      'overrides-db': { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -117,8 +146,17 @@ export async function serveCommand(
   const config = {
     ...loaded.config,
     metrics: { ...loaded.config.metrics, enabled: loaded.config.metrics.enabled || values.metrics },
-    statusPage: { ...loaded.config.statusPage, enabled: loaded.config.statusPage.enabled || values.status },
+    statusPage: {
+      ...loaded.config.statusPage,
+      enabled: loaded.config.statusPage.enabled || values.status || values.console,
+      console: loaded.config.statusPage.console || values.console,
+    },
   };
+  const operatorConsole = config.statusPage.console
+    ? consoleStore(config, io, values.ssm, values['overrides-db'])
+    : undefined;
+  if (!operatorConsole && values['overrides-db'] !== undefined)
+    throw new CliUsageError('--overrides-db belongs to the operator console: add --console');
   const exposure = checkServeExposure(values.host, config, values.insecure);
   const breakerStore = await selectBreakerStore(storeSettings, { ensureTable: true });
   // Log and ledger lines of one turn of the event loop leave stdout in one write (order kept).
@@ -155,8 +193,14 @@ export async function serveCommand(
     jobs: { store: jobs.store, queue: jobs.queue, retentionDays: config.jobs.retentionDays },
     callerKeys: auth.callerKeys,
     accessPolicy: auth.access,
-    overrides: values.ssm ? ssmOverrides(config, io.env) : undefined,
+    overrides: values.ssm ? ssmOverrides(config, io.env) : operatorConsole?.store,
     tracer: tracing?.tracer,
+    operator: operatorConsole && {
+      store: operatorConsole.store,
+      where: operatorConsole.where,
+      env: io.env,
+      appliesWithinMs: values.ssm ? config.aws.chainCacheMs : 0,
+    },
   });
   const worker = createLocalJobWorker({
     store: jobs.store,
@@ -190,6 +234,14 @@ export async function serveCommand(
   }
   if (tracing) io.stdout(`traces: OTLP/HTTP to ${tracing.destination}\n`);
   if (config.statusPage.enabled) io.stdout(`status page: ${server.url}/status\n`);
+  if (operatorConsole) {
+    const operators = config.auth?.operatorKeys.length ?? 0;
+    io.stdout(
+      operators > 0
+        ? `operator console: on the status page; overrides in ${operatorConsole.where}; changes need an operator key\n`
+        : 'operator console: on, but it refuses every change: no operator key is configured (auth.keys and auth.operatorKeys)\n',
+    );
+  }
   if (config.metrics.enabled) io.stdout(`metrics: ${server.url}/metrics\n`);
   for (const line of setup.after?.(server.url, local.catalog.pipelines) ?? []) io.stdout(`${line}\n`);
   for (const warning of exposure) io.stderr(`${warning}\n`);
@@ -203,6 +255,7 @@ export async function serveCommand(
   jobs.close();
   breakerStore.close();
   admissionStore.close();
+  operatorConsole?.close();
   await ledgerFile?.close();
   await tracing?.shutdown();
   stdoutLines.close();

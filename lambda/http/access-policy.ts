@@ -45,3 +45,21 @@ export function operatorOnly(policy: () => AccessPolicy): MiddlewareHandler<Http
     );
   };
 }
+
+/**
+ * Middleware for the operator console's endpoints (`/v1/operator/*`): they change routing, so
+ * unlike the operator views they are refused even with authentication off (a laptop with no
+ * `auth` block): 403 `permission_denied` unless the caller presented an operator key. The key
+ * travels in a header, never a cookie, so another site cannot make a browser send it.
+ */
+export function operatorKeyRequired(policy: () => AccessPolicy): MiddlewareHandler<HttpEnv> {
+  return async (c, next) => {
+    const name = c.get('callerKeyName');
+    if (name !== undefined && policy().isOperator(name)) return next();
+    const why =
+      name === undefined
+        ? 'the operator console needs an operator key: configure auth.keys and auth.operatorKeys and send the key as Authorization: Bearer'
+        : `the caller key '${name}' is not an operator key (auth.operatorKeys)`;
+    return errorResponse(403, errorBody(why, 'invalid_request_error', 'permission_denied'));
+  };
+}

@@ -6,6 +6,7 @@ import { redactSecrets } from '../core/failures/redact-secrets.js';
 import type { Gateway } from '../core/gateway/gateway.js';
 import { type AdHocGate, createRequestLifecycle } from '../core/lifecycle/request-lifecycle.js';
 import type { Logger } from '../core/logger.js';
+import type { Clock } from '../core/time.js';
 import type { RequestTracing } from '../core/tracing/request-spans.js';
 import { DOORS } from '../doors/doors.js';
 import type { Door, DoorAdmission, DoorDeps, JobsHttpOptions } from '../doors/shared/door.js';
@@ -18,6 +19,7 @@ import type { HttpEnv } from './http-env.js';
 import { addInfoRoutes } from './info-routes.js';
 import { addObserveRoutes, type ObserveRoutes } from './observe-routes.js';
 import { errorBody, errorResponse } from './openai-errors.js';
+import { addOperatorRoutes, type OperatorConsoleOptions } from './operator-routes.js';
 import { requestIdMiddleware } from './request-id.js';
 import { traceRequests } from './trace-requests.js';
 import { addUsageRoute } from './usage-route.js';
@@ -55,6 +57,13 @@ export interface HttpAppOptions {
   observe?: ObserveRoutes | undefined;
   /** Browser origins allowed to call (the config's `cors`). Absent or none allowed: no CORS headers. */
   cors?: CorsConfig | undefined;
+  /**
+   * The operator console's endpoints `/v1/operator/*` on this override store
+   * (docs/http-api.md#operator-console). Absent: they answer 404 naming `statusPage.console`.
+   */
+  operator?: OperatorConsoleOptions | undefined;
+  /** The clock of the console's timed overrides. Default the system's. */
+  clock?: Clock | undefined;
 }
 
 /**
@@ -106,6 +115,26 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   for (const door of doors) {
     const sub = door.app(deps);
     if (sub) app.route(door.path, sub);
+  }
+  if (options.operator) {
+    addOperatorRoutes(app, options.operator, {
+      catalog,
+      clock: options.clock ?? { now: () => Date.now() },
+      log,
+      bounds,
+      access,
+    });
+  } else {
+    app.all('/v1/operator/*', () =>
+      errorResponse(
+        404,
+        errorBody(
+          'the operator console is not enabled: set statusPage.console: true in the config (or switchyard serve --console)',
+          'invalid_request_error',
+          'not_found',
+        ),
+      ),
+    );
   }
   addInfoRoutes(app, gateway, catalog);
   if (admission) addUsageRoute(app, admission.admission, log);

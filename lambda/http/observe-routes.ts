@@ -9,14 +9,21 @@ import { type AccessPolicy, operatorOnly } from './access-policy.js';
 import { type CallerKeySource, callerAuth } from './caller-auth.js';
 import type { HttpEnv } from './http-env.js';
 import { errorBody, errorResponse } from './openai-errors.js';
-import { STATUS_PAGE_CSP, statusPageHtml } from './status-page.js';
+import { statusPageCsp, statusPageHtml } from './status-page.js';
 
 /** What a person or a scraper may watch (docs/operations.md#metrics). Each part absent: its routes 404. */
 export interface ObserveRoutes {
   /** `GET /metrics`. */
   metrics?: GatewayMetrics | undefined;
   /** `GET /status` and `GET /v1/status`. */
-  status?: { snapshot: () => Promise<StatusSnapshot>; refreshMs: number } | undefined;
+  status?:
+    | {
+        snapshot: () => Promise<StatusSnapshot>;
+        refreshMs: number;
+        /** The page carries the operator console (docs/operations.md#the-operator-console). Default false. */
+        console?: boolean | undefined;
+      }
+    | undefined;
 }
 
 const unavailable = (what: string) =>
@@ -82,14 +89,14 @@ export function addObserveRoutes(
     });
   }
   if (status) {
-    const page = statusPageHtml(status.refreshMs);
+    const page = statusPageHtml(status.refreshMs, status.console === true);
     app.get(
       '/status',
       () =>
         new Response(page, {
           headers: {
             'content-type': 'text/html; charset=utf-8',
-            'content-security-policy': STATUS_PAGE_CSP,
+            'content-security-policy': statusPageCsp(status.console === true),
             'x-content-type-options': 'nosniff',
             'referrer-policy': 'no-referrer',
             'cache-control': 'no-store',

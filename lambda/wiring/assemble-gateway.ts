@@ -26,6 +26,7 @@ import { type AccessPolicy, accessPolicyFromConfig } from '../http/access-policy
 import type { CallerKeySource } from '../http/caller-auth.js';
 import { createHttpApp } from '../http/create-http-app.js';
 import type { HttpEnv } from '../http/http-env.js';
+import type { OperatorConsoleOptions } from '../http/operator-routes.js';
 import { createMemoryAdmissionStore } from '../stores/memory-admission-store.js';
 import { createMemoryAnswerCache } from '../stores/memory-answer-cache.js';
 import { createAjvSchemaValidator } from '../validation/ajv-schema-validator.js';
@@ -68,6 +69,11 @@ export interface GatewayAssembly {
   onSpendUse?: ((limit: PlannedLimit, share: number) => void) | undefined;
   /** Where spans go (docs/design.md#traces). Absent: no spans. */
   tracer?: SpanTracer | undefined;
+  /**
+   * The operator console's override store (docs/operations.md#the-operator-console), when
+   * `statusPage.console` is on: the same store the chain sources read the overrides from.
+   */
+  operator?: OperatorConsoleOptions | undefined;
 }
 
 export interface AssembledGateway {
@@ -156,8 +162,10 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     },
     adHocChains: adHocGate(catalog, admissionSettings),
     tracing,
-    observe: observers.routes(gateway, admission),
+    observe: observers.routes(gateway, admission, options.operator !== undefined),
     cors: config.cors,
+    operator: options.operator,
+    clock,
   });
   const jobAdmission = jobRunAdmission(admission, meter, catalog);
   return { app, gateway, catalog, store: options.store, jobAdmission };

@@ -12,7 +12,7 @@ import { createAwsProviderKeys } from '../aws/provider-keys.js';
 import { createSsmAdmissionSettings } from '../aws/ssm-admission-settings.js';
 import { createSsmCallerKeys } from '../aws/ssm-caller-keys.js';
 import { createSsmChainParameters } from '../aws/ssm-chain-parameters.js';
-import { resolveSsmPrefix } from '../aws/ssm-chains.js';
+import { createSsmChainStore, resolveSsmPrefix } from '../aws/ssm-chains.js';
 import type { BreakerEvents } from '../core/breaker/breakers.js';
 import {
   createConfigChainSource,
@@ -32,7 +32,8 @@ import { systemClock } from './system-time.js';
  * The gateway in AWS mode, for the API and the worker alike: the bundled config; one parameter
  * snapshot of `<prefix>` (one recursive `GetParametersByPath` per `chainCacheMs` ± 20 %) serving
  * chain overrides (env > SSM > config), caller keys and the provider keys stored there; other
- * provider keys batched on `providerKeyCacheMs`; the DynamoDB breaker store, whose table also
+ * provider keys batched on `providerKeyCacheMs`; with `statusPage.console`, the operator console
+ * writing `<prefix>/chains/*`; the DynamoDB breaker store, whose table also
  * holds the admission counters (settings: `<prefix>/admission` over the config); jobs when their
  * table and queue are named; and the ledger as Powertools log lines and EMF metrics.
  */
@@ -94,6 +95,15 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     onSpendUse: (limit, share) => reportSpendUse(metrics, limit, share),
     // On AWS the ADOT Lambda layer registers the SDK (docs/operations.md#traces-on-aws): only the API is bundled.
     tracer: tracingSettings(env) ? otelSpanTracer() : undefined,
+    // The console writes SSM itself; the stack grants PutParameter/DeleteParameter only with statusPage.console.
+    operator: config.statusPage.console
+      ? {
+          store: createSsmChainStore({ client: container.ssm, ssmPrefix }),
+          where: `SSM ${ssmPrefix}/chains/`,
+          env,
+          appliesWithinMs: config.aws.chainCacheMs,
+        }
+      : undefined,
   });
 }
 

@@ -16,6 +16,7 @@ import type { JobsHttpOptions } from '../doors/shared/door.js';
 import type { ProviderAccess } from '../families/create-route-models.js';
 import type { AccessPolicy } from '../http/access-policy.js';
 import type { CallerKeySource } from '../http/caller-auth.js';
+import type { OperatorConsoleOptions } from '../http/operator-routes.js';
 import { createStaticCallerKeys } from '../http/static-caller-keys.js';
 import { createMemoryBreakerStore } from '../stores/memory-breaker-store.js';
 import { type AssembledGateway, assembleGateway } from './assemble-gateway.js';
@@ -52,6 +53,8 @@ export interface LocalGatewayOptions {
   overrides?: ChainParameterStore | undefined;
   /** Where request and attempt spans go (`startTracing`). Absent: no spans. */
   tracer?: SpanTracer | undefined;
+  /** The operator console's endpoints on this store (`statusPage.console`); pass the same store as `overrides`. */
+  operator?: OperatorConsoleOptions | undefined;
 }
 
 export type LocalGateway = AssembledGateway;
@@ -82,5 +85,6 @@ export function createLocalGateway(options: LocalGatewayOptions): LocalGateway {
     jobs: options.jobs,
     admissionStore: options.admissionStore,
     tracer: options.tracer,
+    operator: options.operator,
   });
 }

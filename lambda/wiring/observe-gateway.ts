@@ -18,8 +18,8 @@ export interface Observers {
   ledger(inner: LedgerSink): LedgerSink;
   /** Breaker events that also count openings in the metrics. */
   breakerEvents(inner: BreakerEvents): BreakerEvents;
-  /** The routes to serve, once the gateway and admission exist. */
-  routes(gateway: Gateway, admission: Admission): ObserveRoutes;
+  /** The routes to serve, once the gateway and admission exist; `withConsole`: the page shows the operator console. */
+  routes(gateway: Gateway, admission: Admission, withConsole: boolean): ObserveRoutes;
 }
 
 /** Every admission limit the config names (keys, then pipelines) and what it holds now. */
@@ -61,10 +61,11 @@ export function createObservers(config: SwitchyardConfig, clock: Clock): Observe
               metrics.opened(event);
             },
           },
-    routes: (gateway, admission) => ({
+    routes: (gateway, admission, withConsole) => ({
       metrics,
       status: recent && {
         refreshMs: page.refreshMs,
+        console: withConsole,
         snapshot: () =>
           statusSnapshot({
             gateway,

@@ -20,6 +20,20 @@ export interface ApiFunctionProps {
 }
 
 /**
+ * The operator console (`statusPage.console`) writes the chain overrides and reads their history:
+ * `<prefix>/chains/*` only, never the caller or provider keys beside them.
+ */
+function grantOverrideWrites(fn: BundledFunction, ssmPrefix: string): void {
+  const chains = fn.parameterArn(`${ssmPrefix.replace(/\/+$/, '')}/chains/*`);
+  fn.allow(
+    'OperatorConsoleWritesChainOverrides',
+    ['ssm:PutParameter', 'ssm:DeleteParameter', 'ssm:GetParameterHistory'],
+    [chains],
+  );
+  fn.acknowledgeWildcard(chains, 'the operator chain overrides, one parameter per pipeline');
+}
+
+/**
  * The API Lambda: the same HTTP app as `switchyard serve`. It may read the parameters under its
  * prefix (chain overrides, caller keys) and its provider keys, read and write the breaker table,
  * and create jobs (jobs table + job queue).
@@ -50,6 +64,7 @@ export function createApiFunction(scope: Construct, id: string, props: ApiFuncti
     [props.jobs.table.tableArn],
   );
   fn.allow('EnqueueJobs', ['sqs:SendMessage'], [props.jobs.queues.queue.queueArn]);
+  if (props.config.statusPage.console) grantOverrideWrites(fn, props.ssmPrefix);
   addAdotTracing(fn, props.config.aws.tracing);
   return fn;
 }

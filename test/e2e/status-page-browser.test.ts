@@ -1,13 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, type GatewayHarness, HELLO, startGatewayHarness } from '../helpers/gateway-harness.js';
 import { launchChromium } from '../helpers/headless-chromium.js';
+import {
+  breakerRow,
+  enableStatusPage,
+  nextRefresh,
+  STATUS_REFRESH_MS,
+} from '../helpers/status-page-driver.js';
 
 /** Screenshots land here (git-ignored); docs/img/status-page.png is a copy of one. */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
-const REFRESH_MS = 500;
 const MARKER = 'PROMPT-MARKER-5521';
 
 let browser: Awaited<ReturnType<typeof launchChromium>>;
@@ -24,22 +28,11 @@ afterEach(async () => {
 });
 
 const withStatusPage = (config: Record<string, unknown>) => {
-  config.statusPage = { enabled: true, refreshMs: REFRESH_MS };
+  enableStatusPage(config);
   // A 429 without Retry-After cools its account route for 1 ms, so the storm reaches a twice.
   config.rateLimit = { coolMs: 1 };
   config.admission = { pipelines: { p: { usdPerDay: 5, requestsPerMinute: 100 } } };
 };
-
-const breakerRow = (pipeline: string, model: string) =>
-  `#breakers tr[data-pipeline="${pipeline}"][data-model="${model}"]`;
-
-/** The next poll the page starts from now on, and its answer drawn. */
-async function nextRefresh(page: Page): Promise<void> {
-  const request = await page.waitForRequest((r) => r.url().endsWith('/v1/status'), {
-    timeout: REFRESH_MS * 20,
-  });
-  await request.response();
-}
 
 describe('the status page in headless Chromium', () => {
   it('shows the open breaker at its first refresh after a 429 storm, with the trail, in words', async () => {
@@ -47,7 +40,7 @@ describe('the status page in headless Chromium', () => {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 1100, height: 900 });
     await page.goto(`${h.url}/status`);
-    await page.waitForSelector(`${breakerRow('p', 'a')}[data-state="closed"]`);
+    await page.waitForSelector(`${breakerRow('p', 'a')}[data-state="closed"]`, { state: 'attached' });
     expect(await page.textContent(breakerRow('p', 'a'))).toContain('closed');
 
     // The storm: a answers 429 every time; two in a row open its breaker, b answers meanwhile.
@@ -60,7 +53,7 @@ describe('the status page in headless Chromium', () => {
     await nextRefresh(page);
     const open = await page.waitForSelector(`${breakerRow('p', 'a')}[data-state="open"]`, { timeout: 2_000 });
     const shownAfterMs = Date.now() - stormEnded;
-    expect(await open.textContent()).toMatch(/OPEN until .*2 failed \/ 2 attempts/);
+    expect(await open.textContent()).toMatch(/open until .*2 failed \/ 2 attempts.*opened by 429s in a row/);
     const recent = await page.textContent('#recent');
     expect(recent).toContain('a (fake): 429 rate_limited [first]');
     expect(recent).toContain('b (fake): 200 [fallback]');
@@ -71,7 +64,7 @@ describe('the status page in headless Chromium', () => {
     expect(html).not.toContain(h.env.FAKE_KEY);
     await page.screenshot({ path: join(ARTIFACTS, 'status-page.png'), fullPage: true });
     console.log(
-      `status page: open breaker shown ${shownAfterMs} ms after the storm (refresh ${REFRESH_MS} ms)`,
+      `status page: open breaker shown ${shownAfterMs} ms after the storm (refresh ${STATUS_REFRESH_MS} ms)`,
     );
     await page.close();
   });
@@ -103,7 +96,7 @@ describe('the status page in headless Chromium', () => {
     await page.goto(`${h.url}/status`);
     await page.waitForSelector('#auth:not([hidden])');
     expect(await page.textContent('#auth-why')).toContain('needs a caller key');
-    expect(await page.$$('#breakers tr')).toHaveLength(0);
+    expect(await page.$$('#breakers-section tbody tr')).toHaveLength(0);
     await page.fill('#key', 'sk-app-key-1');
     await page.click('#auth button');
     await page.waitForFunction(() =>
@@ -111,7 +104,7 @@ describe('the status page in headless Chromium', () => {
     );
     await page.fill('#key', 'sk-ops-key-1');
     await page.click('#auth button');
-    await page.waitForSelector(breakerRow('p', 'a'));
+    await page.waitForSelector(breakerRow('p', 'a'), { state: 'attached' });
     expect(await page.isHidden('#auth')).toBe(true);
     await page.close();
   });

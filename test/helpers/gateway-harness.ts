@@ -19,6 +19,7 @@ import { createMemoryJobQueue, type MemoryJobQueue } from '../../lambda/jobs/mem
 import { createMemoryJobStore, type MemoryJobStore } from '../../lambda/jobs/memory/memory-job-store.js';
 import { createLocalJobWorker } from '../../lambda/jobs/runner/in-process-worker.js';
 import type { LocalJobRunner } from '../../lambda/jobs/runner/queue-poller.js';
+import type { ChainOverrideStore } from '../../lambda/overrides/chain-override-store.js';
 import { createLocalGateway } from '../../lambda/wiring/create-local-gateway.js';
 import { envProviderAccess } from '../../lambda/wiring/env-provider-access.js';
 import { type RunningServer, startServer } from '../../lambda/wiring/start-server.js';
@@ -81,6 +82,8 @@ export async function startGatewayHarness(
     time?: { clock: Clock; random: Random; sleep: Sleep };
     /** The operators' overrides, read on every request between env and config. */
     overrides?: ChainParameterStore;
+    /** The operator console's endpoints on this store, which is also the gateway's override source. */
+    operatorConsole?: ChainOverrideStore;
     /** The gateway's clock; default the system's. */
     clock?: Clock;
     /** The gateway's random source (tier picks, canary draws); default the system's. */
@@ -141,7 +144,13 @@ export async function startGatewayHarness(
     answers: options.answers,
     admissionStore: options.admissionStore,
     store: options.breakerStore,
-    overrides: options.overrides,
+    overrides: options.operatorConsole ?? options.overrides,
+    operator: options.operatorConsole && {
+      store: options.operatorConsole,
+      where: 'test store',
+      env,
+      appliesWithinMs: 0,
+    },
     clock: options.clock,
     random: options.random,
     jobs: options.jobs && { ...options.jobs, retentionDays: config.jobs.retentionDays },

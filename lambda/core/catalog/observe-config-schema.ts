@@ -22,14 +22,26 @@ export const metricsSchema = z.strictObject({
 });
 
 /** `GET /status` (the page) and `GET /v1/status` (what it shows, as JSON). */
-export const statusPageSchema = z.strictObject({
-  /** Serve the status page and its JSON. Default false (both routes answer 404). */
-  enabled: z.boolean().default(false),
-  /** Most recent requests the page lists, with their attempt trail (kept in this process's memory). Default 50. */
-  recentRequests: positiveInt.max(1_000).default(50),
-  /** How often the page polls `GET /v1/status`, in ms. At least 500. Default 2000. */
-  refreshMs: z.number().int().min(500).max(60_000).default(2_000),
-});
+export const statusPageSchema = z
+  .strictObject({
+    /** Serve the status page and its JSON. Default false (both routes answer 404). */
+    enabled: z.boolean().default(false),
+    /** Most recent requests the page lists, with their attempt trail (kept in this process's memory). Default 50. */
+    recentRequests: positiveInt.max(1_000).default(50),
+    /** How often the page polls `GET /v1/status`, in ms. At least 500. Default 2000. */
+    refreshMs: z.number().int().min(500).max(60_000).default(2_000),
+    /**
+     * The operator console on the page and its endpoints `/v1/operator/*` (docs/operations.md#the-operator-console):
+     * explain a pipeline, set, pin, clear or roll back its override, run a canary. Needs caller
+     * authentication and an operator key (`auth.operatorKeys`); on AWS it also grants the API's role
+     * `ssm:PutParameter`/`ssm:DeleteParameter` on `<prefix>/chains/*`. Default false.
+     */
+    console: z.boolean().default(false),
+  })
+  .refine((page) => !page.console || page.enabled, {
+    message: 'the operator console lives on the status page: set statusPage.enabled: true as well',
+    path: ['console'],
+  });
 
 export type MetricsSettings = z.output<typeof metricsSchema>;
 export type StatusPageSettings = z.output<typeof statusPageSchema>;

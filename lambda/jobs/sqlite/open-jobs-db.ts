@@ -76,7 +76,7 @@ const SQLITE_WARNING = /^SQLite is an experimental feature/;
  * (24.22.3; 24.18.1 on macOS x64) no longer warns — 24.15.0 made sqlite a release candidate — so
  * there the filter does nothing; it stays for a machine that brings its own older Node 24.
  */
-function loadSqlite(): { DatabaseSync: new (path: string) => SqliteDatabase } {
+export function loadSqlite(): { DatabaseSync: new (path: string) => SqliteDatabase } {
   const emitWarning = process.emitWarning;
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     const text = typeof warning === 'string' ? warning : warning.message;

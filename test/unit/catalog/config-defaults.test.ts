@@ -59,7 +59,7 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       },
       answerCache: { maxEntries: 1_000, maxBytes: 32_768 },
       metrics: { enabled: false, latencyBucketsMs: [50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000] },
-      statusPage: { enabled: false, recentRequests: 50, refreshMs: 2_000 },
+      statusPage: { enabled: false, recentRequests: 50, refreshMs: 2_000, console: false },
       cors: { allowOrigins: [], maxAgeSeconds: 600 },
     });
     expect('auth' in config).toBe(false);

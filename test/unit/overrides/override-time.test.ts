@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canaryLines, variantFigures } from '../../../lambda/cli/canary-status.js';
-import { overrideEnd, parseCanaryPercent, parseDuration } from '../../../lambda/cli/override-time.js';
+import { overrideEnd, parseCanaryPercent, parseDuration } from '../../../lambda/overrides/override-time.js';
 
 const NOW = Date.parse('2026-12-01T06:00:00Z');
 
