@@ -8,6 +8,7 @@ import type {
 import type { ChatMessage, ChatRequest, ToolChoice, ToolDefinition } from '../../core/chat/chat-model.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
 import { toolInput } from '../shared/tool-input.js';
+import { toAnthropicBlocks, toAnthropicToolResultContent } from './anthropic-content.js';
 
 /** The Messages request body shared by the streaming and non-streaming calls. */
 export type AnthropicParams = Omit<MessageCreateParamsNonStreaming, 'stream'>;
@@ -22,7 +23,7 @@ function toContentBlocks(
 ): ContentBlockParam[] {
   switch (message.role) {
     case 'user':
-      return message.content === '' ? [] : [{ type: 'text', text: message.content }];
+      return toAnthropicBlocks(message.content);
     case 'assistant': {
       const blocks: ContentBlockParam[] = message.content ? [{ type: 'text', text: message.content }] : [];
       for (const call of message.toolCalls ?? []) {
@@ -32,7 +33,14 @@ function toContentBlocks(
       return blocks;
     }
     case 'tool':
-      return [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }];
+      return [
+        {
+          type: 'tool_result',
+          tool_use_id: message.toolCallId,
+          content: toAnthropicToolResultContent(message.content),
+          ...(message.isError ? { is_error: true } : {}),
+        },
+      ];
   }
 }
 

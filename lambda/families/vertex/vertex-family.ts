@@ -13,6 +13,20 @@ export const vertexFamily = {
   schema: vertexProviderSchema,
   keyed: true,
   embeddings: true,
+  // Gemini's OpenAI-compatible endpoint: images and PDFs inline (data URLs), tools, reasoning_effort,
+  // logprobs. It fetches no http(s) URL (Cloud Storage URIs only), so image URLs are not carried.
+  capabilities: {
+    images: true,
+    imageUrls: false,
+    documents: true,
+    documentUrls: false,
+    toolResultMedia: false,
+    tools: true,
+    reasoning: true,
+    caching: false,
+    logprobs: true,
+    prefill: false,
+  },
   signals: VERTEX_SIGNALS,
   createModels: ({ access, clock, limits }) => {
     // One token cache per provider, shared by all its models: one mint serves every route.
