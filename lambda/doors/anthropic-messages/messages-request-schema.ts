@@ -3,15 +3,33 @@
  * provider-neutral `ChatRequest` as `/v1/chat/completions`, so the same chains serve both.
  */
 import * as z from 'zod';
-import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from '../../core/chat/chat-model.js';
+import type {
+  ChatMessage,
+  ChatRequest,
+  ContentPart,
+  MessageContent,
+  ToolCall,
+  ToolChoice,
+} from '../../core/chat/chat-model.js';
+import { simplestContent } from '../../core/chat/content-parts.js';
 import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
+import { documentBlock, imageBlock } from './messages-content-schema.js';
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string() });
 
 const toolResultBlock = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1),
-  content: z.union([z.string(), z.array(textBlock)]).optional(),
+  content: z
+    .union([
+      z.string(),
+      z.array(
+        z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock], {
+          error: 'tool_result content blocks must be text, image or document',
+        }),
+      ),
+    ])
+    .optional(),
   is_error: z.boolean().optional(),
 });
 
@@ -34,8 +52,8 @@ const message = z.discriminatedUnion('role', [
   z.object({
     role: z.literal('user'),
     content: blocks(
-      z.discriminatedUnion('type', [textBlock, toolResultBlock], {
-        error: 'user content blocks must be text or tool_result',
+      z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock, toolResultBlock], {
+        error: 'user content blocks must be text, image, document or tool_result',
       }),
     ),
   }),
@@ -92,20 +110,32 @@ const text = (content: Blocks<{ type: string; text?: string }> | undefined): str
 type UserMessage = Extract<MessagesBody['messages'][number], { role: 'user' }>;
 type AssistantMessage = Extract<MessagesBody['messages'][number], { role: 'assistant' }>;
 
+/** Blocks that are content parts (text, image, document) as neutral content: text only joins into a string. */
+function partsContent(blocks: readonly { type: string }[]): MessageContent {
+  const parts = blocks.filter((b): b is ContentPart => ['text', 'image', 'document'].includes(b.type));
+  return simplestContent(parts);
+}
+
 /**
  * A user turn: its tool results first, as `tool` messages (they must follow the assistant's
- * calls directly), then its text, if any, as one user message.
+ * calls directly), then its text, images and documents, if any, as one user message.
  */
 function userMessages(m: UserMessage): ChatMessage[] {
   if (typeof m.content === 'string') return [{ role: 'user', content: m.content }];
   const out: ChatMessage[] = [];
   for (const block of m.content) {
     if (block.type === 'tool_result') {
-      out.push({ role: 'tool', toolCallId: block.tool_use_id, content: text(block.content) });
+      const content = typeof block.content === 'object' ? partsContent(block.content) : (block.content ?? '');
+      out.push({
+        role: 'tool',
+        toolCallId: block.tool_use_id,
+        content,
+        ...(block.is_error === true ? { isError: true } : {}),
+      });
     }
   }
-  const said = text(m.content);
-  if (said !== '' || out.length === 0) out.push({ role: 'user', content: said });
+  const said = partsContent(m.content);
+  if (said.length > 0 || out.length === 0) out.push({ role: 'user', content: said });
   return out;
 }
 
