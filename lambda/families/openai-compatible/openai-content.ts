@@ -46,16 +46,24 @@ export function toOpenAIUserContent(
 }
 
 /**
+ * What a failed tool result's text starts with: Chat Completions has no `is_error`, so the failure
+ * travels in words the model reads (docs/http-api.md#tool-result-errors), never dropped silently.
+ */
+export const TOOL_ERROR_PREFIX = '[tool error] ';
+
+/**
  * A tool message's content: Chat Completions takes text only there (a tool result with media goes
- * to routes with `toolResultMedia`; the router never sends one here).
+ * to routes with `toolResultMedia`; the router never sends one here). A failed result
+ * (`isError`) starts with {@link TOOL_ERROR_PREFIX}.
  */
 export function toOpenAIToolContent(
   content: MessageContent,
   subject: ErrorSubject,
+  isError = false,
 ): string | ChatCompletionContentPartText[] {
   if (typeof content !== 'string') {
     const media = content.find((part) => part.type !== 'text');
     if (media) throw uncarriedPart(subject, media, 'a tool result');
   }
-  return textOf(content);
+  return isError ? `${TOOL_ERROR_PREFIX}${textOf(content)}` : textOf(content);
 }

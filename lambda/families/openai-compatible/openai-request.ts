@@ -32,7 +32,8 @@ const ANY_ROUTE: ErrorSubject = { provider: 'openai', model: 'unknown' };
 
 /**
  * Maps one neutral message to the Chat Completions shape; system messages stay in place. A tool
- * result's `isError` has no field here: its text goes as is (docs/http-api.md#content-parts).
+ * result's `isError` has no field here: its text starts with `[tool error] ` instead
+ * (docs/http-api.md#tool-result-errors).
  */
 export function toOpenAIMessage(
   message: ChatMessage,
@@ -60,7 +61,7 @@ export function toOpenAIMessage(
       return {
         role: 'tool',
         tool_call_id: message.toolCallId,
-        content: toOpenAIToolContent(message.content, subject),
+        content: toOpenAIToolContent(message.content, subject, message.isError),
       };
   }
 }
