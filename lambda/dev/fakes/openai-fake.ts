@@ -11,6 +11,7 @@ import type { FakeUpstream, FakeUpstreamOptions } from './fake-upstream.js';
 import { describeIssues, streamCut } from './fault.js';
 import { embeddings } from './openai-embeddings.js';
 import {
+  type ChatRequestBody,
   chatRequestSchema,
   openaiLastUserText,
   openaiMessages,
@@ -20,6 +21,7 @@ import {
 import {
   completionBody,
   invalidRequestBody,
+  type LogprobsAsk,
   malformedCompletion,
   malformedStream,
   type OpenAIAnswerMeta,
@@ -110,17 +112,23 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
   const writingMs = fault.tokensPerSec ? Math.ceil((plan.completionTokens * 1000) / fault.tokensPerSec) : 0;
   if (!stream) {
     ex.delayBodyBy(writingMs);
-    const completion = completionBody(meta, plan);
+    const completion = completionBody(meta, plan, logprobsAsk(body));
     if (fault.cutAfterChunks !== undefined) return ex.partialJson(completion, headers);
     return ex.json(status, completion, headers);
   }
   const cut = streamCut(fault, midStreamError);
   const frames = streamFrames(meta, plan, {
     includeUsage: body.stream_options?.include_usage === true,
+    logprobs: logprobsAsk(body),
     cutAfterChunks: cut.afterChunks,
     error: midStreamError ? openaiErrorBody(status, body.model, fault) : undefined,
   });
   ex.writeHead(midStreamError ? 200 : status, { ...headers, ...SSE_HEADERS });
   const chunkDelayMs = fault.chunkDelayMs ?? Math.ceil(writingMs / Math.max(1, plan.chunks.length));
   await ex.frames(frames, chunkDelayMs, cut.ending);
+}
+
+/** What the request asked of log probabilities (`logprobs: true`, `top_logprobs`). */
+function logprobsAsk(body: ChatRequestBody): LogprobsAsk {
+  return body.logprobs === true ? { top: body.top_logprobs ?? 0 } : undefined;
 }
