@@ -28,7 +28,8 @@ const lastBody = (model: string): Json => {
   return fake?.requestsFor(model).at(-1)?.body;
 };
 const anthropicClient = () => new Anthropic({ baseURL: h.url, apiKey: 'caller-key', maxRetries: 0 });
-const start = (chain: string, configure?: Parameters<typeof startGatewayHarness>[1]['configure']) =>
+type Configure = NonNullable<NonNullable<Parameters<typeof startGatewayHarness>[1]>['configure']>;
+const start = (chain: string, configure?: Configure) =>
   startGatewayHarness({ p: { chain } }, { anthropic: true, configure });
 
 describe('an image from the openai client', () => {
