@@ -25,7 +25,7 @@ describe('family capabilities', () => {
     ],
     [
       'vertex',
-      { imageUrls: false, documentUrls: false, toolResultMedia: false, logprobs: true, prefill: false },
+      { imageUrls: false, documents: false, toolResultMedia: false, logprobs: false, prefill: false },
     ],
     [
       'anthropic',
@@ -37,7 +37,7 @@ describe('family capabilities', () => {
     ],
   ])('gives the %s family what its API carries', (type, expected) => {
     const family = PROVIDER_FAMILIES.find((f) => f.type === type);
-    expect(family?.capabilities).toMatchObject({ images: true, documents: true, tools: true, ...expected });
+    expect(family?.capabilities).toMatchObject({ images: true, tools: true, ...expected });
   });
 
   it("puts a model's overrides over each of its routes' family values", () => {
