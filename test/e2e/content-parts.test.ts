@@ -100,6 +100,7 @@ describe('an image from the openai client', () => {
     const res = await h.post(ask(CAT_URL));
     expect(res.status).toBe(400);
     expect(res.headers.get('x-switchyard-route')).toBe('!br:unsupported(imageUrls)');
+    expect(res.headers.get('x-should-retry')).toBe('false');
     expect((await res.json()).error).toEqual({
       message:
         "no route of pipeline 'p' can carry what this request needs (imageUrls); routes: br: unsupported(imageUrls)",
