@@ -12,6 +12,7 @@ import type {
   ToolChoice,
 } from '../../core/chat/chat-model.js';
 import { simplestContent } from '../../core/chat/content-parts.js';
+import { imageCharsAdjustment } from '../../core/chat/media-demand.js';
 import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
 import { documentBlock, imageBlock } from './messages-content-schema.js';
 
@@ -181,11 +182,17 @@ export function messagesToChatRequest(body: MessagesBody): ChatRequest {
   };
 }
 
-/** What a Messages body asks (the lifecycle's demand): its messages and `system`, and its `max_tokens`. */
+/**
+ * What a Messages body asks (the lifecycle's demand): its messages and `system` (each image
+ * counted at a fixed size, not its base64 text: `imageCharsAdjustment`), and its `max_tokens`.
+ */
 export function messagesDemand(
   body: Pick<MessagesBody, 'messages' | 'system' | 'max_tokens'>,
 ): RequestDemand {
+  const users = body.messages.flatMap((m) => (m.role === 'user' ? userMessages(m) : []));
   const inputChars =
-    JSON.stringify(body.messages).length + (body.system ? JSON.stringify(body.system).length : 0);
+    JSON.stringify(body.messages).length +
+    (body.system ? JSON.stringify(body.system).length : 0) +
+    imageCharsAdjustment(users);
   return chatDemand(body.messages.length, inputChars, { tokens: body.max_tokens, param: 'max_tokens' });
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { ChatMessage, ChatRequest, ResponseFormat, ToolChoice } from '../../core/chat/chat-model.js';
+import { imageCharsAdjustment } from '../../core/chat/media-demand.js';
 import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
 import { textContent, toUserContent, userContent } from './chat-content-schema.js';
 import {
@@ -186,7 +187,8 @@ export function toChatRequest(body: ChatCompletionBody): ChatRequest {
 }
 
 /**
- * What a chat completion body asks (the lifecycle's demand): its messages, their JSON size, and
+ * What a chat completion body asks (the lifecycle's demand): its messages, their JSON size (each
+ * image counted at a fixed size, not its base64 text: `imageCharsAdjustment`), and
  * `max_completion_tokens` (else `max_tokens`), named as the caller named it.
  */
 export function chatCompletionDemand(
@@ -195,5 +197,7 @@ export function chatCompletionDemand(
   const param = body.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
   const tokens = body.max_completion_tokens ?? body.max_tokens;
   const output = tokens == null ? undefined : { tokens, param };
-  return chatDemand(body.messages.length, JSON.stringify(body.messages).length, output);
+  const inputChars =
+    JSON.stringify(body.messages).length + imageCharsAdjustment(body.messages.map(toMessage));
+  return chatDemand(body.messages.length, inputChars, output);
 }

@@ -123,3 +123,25 @@ describe('a model overriding its family capabilities', () => {
     expect(capabilityOverridesSchema.safeParse({ images: 'yes' }).error?.issues[0]?.path).toEqual(['images']);
   });
 });
+
+describe('how much an image weighs in the admission estimate', () => {
+  it('counts each image as IMAGE_INPUT_CHARS instead of its inline data, and leaves PDFs and text alone', async () => {
+    const { IMAGE_INPUT_CHARS, imageCharsAdjustment } = await import(
+      '../../../lambda/core/chat/media-demand.js'
+    );
+    const data = 'A'.repeat(100_000);
+    const inline: ContentPart = { type: 'image', source: { kind: 'data', mediaType: 'image/png', data } };
+    expect(IMAGE_INPUT_CHARS).toBe(6_400);
+    expect(imageCharsAdjustment([{ role: 'user', content: [inline] }])).toBe(6_400 - 100_000);
+    expect(imageCharsAdjustment([{ role: 'user', content: [img('url')] }])).toBe(6_400);
+    expect(
+      imageCharsAdjustment([{ role: 'tool', toolCallId: 'c', content: [img('url'), doc('data')] }]),
+    ).toBe(6_400);
+    expect(
+      imageCharsAdjustment([
+        { role: 'user', content: 'plain' },
+        { role: 'system', content: 'x' },
+      ]),
+    ).toBe(0);
+  });
+});

@@ -169,3 +169,24 @@ describe('the OpenAI chat door reads logprobs', () => {
     });
   });
 });
+
+describe('the demand of a request with images', () => {
+  it('counts an inline image at a fixed 6400 characters, whatever its base64 size', async () => {
+    const { chatCompletionDemand } = await import('../../../lambda/doors/openai-chat/chat-request-schema.js');
+    const big = `data:image/png;base64,${'A'.repeat(200_000)}`;
+    const body = chatCompletionBodySchema.parse(user([{ type: 'image_url', image_url: { url: big } }]));
+    const json = JSON.stringify(body.messages).length;
+    expect(chatCompletionDemand(body).inputChars).toBe(json - 200_000 + 6_400);
+  });
+
+  it('stores and reads back a job body with parts unchanged (the stored shape is the wire shape)', async () => {
+    const { storedJobRequestSchema } = await import('../../../lambda/doors/jobs/job-request-schema.js');
+    const body = user([
+      { type: 'text', text: 'x' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+    ]);
+    const stored = storedJobRequestSchema.parse(body);
+    expect(storedJobRequestSchema.parse(JSON.parse(JSON.stringify(stored)))).toEqual(stored);
+    expect(stored.messages[0]).toEqual(body.messages[0]);
+  });
+});
