@@ -10,11 +10,9 @@ import { CAPABILITIES, type Capability } from './capability.js';
 function contentNeeds(content: MessageContent, found: Set<Capability>): void {
   for (const part of partsOf(content)) {
     if (part.type === 'text') continue;
-    const url = part.source.kind === 'url';
-    if (part.type === 'image') found.add(url ? 'imageUrls' : 'images');
-    else found.add(url ? 'documentUrls' : 'documents');
     // A URL still needs the part itself: a route that takes no images takes no image URL either.
-    if (url) found.add(part.type === 'image' ? 'images' : 'documents');
+    found.add(part.type === 'image' ? 'images' : 'documents');
+    if (part.source.kind === 'url') found.add(part.type === 'image' ? 'imageUrls' : 'documentUrls');
   }
 }
 

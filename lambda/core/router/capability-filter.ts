@@ -28,15 +28,8 @@ export function createCapabilityFilter(
   models: (route: string) => RouteModel | undefined,
   routesOf: (model: string) => readonly string[],
 ): CapabilityFilter {
-  const missing = new Map<string, Capability[]>();
-  const missingOf = (route: string): Capability[] => {
-    let found = missing.get(route);
-    if (!found) {
-      found = needs.length === 0 ? [] : missingCapabilities(needs, models(route)?.capabilities);
-      missing.set(route, found);
-    }
-    return found;
-  };
+  // Worked out afresh each time: a few routes per selection, and a catalog never changes mid-request.
+  const missingOf = (route: string) => missingCapabilities(needs, models(route)?.capabilities);
   const reported: UnsupportedSkip[] = [];
   const seen = new Set<string>();
   return {

@@ -145,3 +145,36 @@ describe('how much an image weighs in the admission estimate', () => {
     ).toBe(0);
   });
 });
+
+describe('what a request needs, at the edges', () => {
+  it('needs nothing for no messages at all', () => {
+    expect(needsOf({ messages: [] })).toEqual([]);
+  });
+
+  it('needs toolResultMedia for a tool result that mixes text and an image', () => {
+    const result: ChatMessage = {
+      role: 'tool',
+      toolCallId: 'c',
+      content: [{ type: 'text', text: 'see' }, img('data')],
+    };
+    expect(needsOf(ask(result))).toContain('toolResultMedia');
+  });
+
+  it('reads prefill from the last message only', () => {
+    const request = ask(
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: 'b' },
+      { role: 'user', content: 'c' },
+    );
+    expect(needsOf(request)).toEqual([]);
+  });
+
+  it('needs no prefill when the trailing assistant message calls a tool', () => {
+    const call = { id: 'c', name: 'f', arguments: '{}' };
+    expect(
+      needsOf(
+        ask({ role: 'user', content: 'x' }, { role: 'assistant', content: 'Let me look', toolCalls: [call] }),
+      ),
+    ).toEqual(['tools']);
+  });
+});
