@@ -147,8 +147,9 @@ describe('how much an image weighs in the admission estimate', () => {
 });
 
 describe('what a request needs, at the edges', () => {
-  it('needs nothing for no messages at all', () => {
+  it('needs nothing for no messages at all, nor for a system message', () => {
     expect(needsOf({ messages: [] })).toEqual([]);
+    expect(needsOf(ask({ role: 'system', content: 'be brief' }, { role: 'user', content: 'x' }))).toEqual([]);
   });
 
   it('needs toolResultMedia for a tool result that mixes text and an image', () => {
