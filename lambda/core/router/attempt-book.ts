@@ -21,6 +21,9 @@ import type {
   RouterDeps,
 } from './route-types.js';
 
+/** A book without capability skips (a request that needs nothing a route may lack). */
+const NO_SKIPS: { unsupported: UnsupportedSkips } = { unsupported: { rest: () => [], all: () => [] } };
+
 /** One attempt as it ended, for {@link AttemptBook.record}. */
 export interface EndedAttempt {
   record: AttemptRecord;
@@ -56,7 +59,7 @@ export class AttemptBook {
     private readonly request: RouteRequest,
     private readonly deps: RouterDeps,
     private readonly startedAt: number,
-    private readonly skips?: { unsupported: UnsupportedSkips },
+    private readonly skips: { unsupported: UnsupportedSkips } = NO_SKIPS,
   ) {}
 
   /** The trail so far, e.g. `a:429,a~azure:429,b:200` (route keys: docs/concepts.md#routes-and-substitution). */
@@ -133,8 +136,8 @@ export class AttemptBook {
    */
   finish(reason: RouteFailure['reason'], limit?: LimitHit): RouteFailure {
     // Routes never reached because they cannot carry the request still belong in the trail.
-    this.markSkipped({ skipped: this.skips?.unsupported.rest() });
-    const all = this.skips?.unsupported.all() ?? [];
+    this.markSkipped({ skipped: this.skips.unsupported.rest() });
+    const all = this.skips.unsupported.all();
     const unsupported = all.length > 0 ? all : undefined;
     const failure = {
       ok: false as const,
@@ -170,7 +173,7 @@ export class AttemptBook {
     failureClass?: FailureClass,
     outcome: { degraded?: DegradedKind | undefined; limit?: SubstitutionLimit | undefined } = {},
   ): void {
-    const unsupported = this.skips?.unsupported.all() ?? [];
+    const unsupported = this.skips.unsupported.all();
     const { requestId, clientRequestId, pipeline, stream } = this.request;
     this.ledger({
       type: 'request',

@@ -161,3 +161,29 @@ describe('capability-aware routing', () => {
     expect(result.route).toBe('!A:unsupported(images),B:503,C:503,D:200');
   });
 });
+
+describe('the terminal error of a request no route could carry', () => {
+  const skip = { route: 'a', reason: 'unsupported' as const, missing: ['images' as const] };
+
+  it('is the 400 only when the chain was exhausted without an attempt', () => {
+    const none = { ok: false as const, attempts: [], route: '!a:unsupported(images)', unsupported: [skip] };
+    expect(terminalError({ ...none, reason: 'exhausted' }, 'p').status).toBe(400);
+    expect(terminalError({ ...none, reason: 'deadline' }, 'p')).toMatchObject({ status: 504 });
+    expect(terminalError({ ...none, reason: 'exhausted', unsupported: undefined }, 'p')).toMatchObject({
+      status: 503,
+      code: 'no_route',
+    });
+  });
+
+  it('leaves unsupported off a failure that skipped nothing', async () => {
+    const h = createRouterHarness({
+      models: { A: [UNAVAILABLE] },
+      tiers: tiersOf([['A']]),
+      lacks: { A: ['images'] },
+    });
+    const result = await h.route();
+    expect(result.ok).toBe(false);
+    expect(result).not.toHaveProperty('unsupported');
+    expect(h.requestLines()[0]).not.toHaveProperty('unsupported');
+  });
+});
