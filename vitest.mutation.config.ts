@@ -8,6 +8,7 @@ export default defineConfig({
       'test/unit/failures/**/*.test.ts',
       'test/unit/router/**/*.test.ts',
       'test/unit/breaker/**/*.test.ts',
+      'test/unit/capabilities/**/*.test.ts',
     ],
     testTimeout: 20_000,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },

@@ -1,3 +1,4 @@
+import { withOverrides } from '../core/capabilities/capability.js';
 import type { CatalogRoute } from '../core/catalog/catalog.js';
 import type { ChatModel } from '../core/chat/chat-model.js';
 import type { RouteModel } from '../core/router/route-types.js';
@@ -10,7 +11,8 @@ export type { ProviderAccess } from './provider-family.js';
 
 /**
  * One callable model per catalog route, built once (each holds its connection pool) by the
- * family its provider's `type` names; keys are read per attempt. `limits` bounds what each
+ * family its provider's `type` names, with what it can carry (the family's capabilities under the
+ * model's overrides); keys are read per attempt. `limits` bounds what each
  * attempt reads (the config's `limits`; default its defaults).
  */
 export function createRouteModels(
@@ -30,7 +32,12 @@ export function createRouteModels(
       create = family.createModels(context);
       factories.set(family.type, create);
     }
-    routes.set(entry.key, { model: create(entry), timeouts: entry.timeouts, price: entry.price });
+    routes.set(entry.key, {
+      model: create(entry),
+      timeouts: entry.timeouts,
+      price: entry.price,
+      capabilities: withOverrides(family.capabilities, entry.capabilities),
+    });
   }
   return routes;
 }

@@ -4,6 +4,7 @@
  * Adding a family is one folder with one of these records, plus one line in the registry.
  */
 import type * as z from 'zod';
+import type { Capabilities } from '../core/capabilities/capability.js';
 import type { CatalogRoute } from '../core/catalog/catalog.js';
 import type { ProviderSettings } from '../core/catalog/config-schema.js';
 import type { ChatModel } from '../core/chat/chat-model.js';
@@ -66,6 +67,11 @@ export interface ProviderFamily<C extends ProviderSettings> {
   readonly keyed: boolean;
   /** True when its models may declare `dimensions`: it has an embeddings API. */
   readonly embeddings: boolean;
+  /**
+   * What its routes can carry (docs/concepts.md#capabilities); a model's `capabilities` in the
+   * config override single values. The router skips a route that lacks what a request needs.
+   */
+  readonly capabilities: Capabilities;
   /**
    * Its `gen_ai.provider.name` when the OpenTelemetry GenAI conventions give the family a
    * well-known one (e.g. `aws.bedrock`). Default: the configured provider name.

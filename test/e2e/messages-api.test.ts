@@ -179,13 +179,25 @@ describe('POST /v1/messages errors, in Anthropic’s envelope', () => {
     expect(h.received('model-a')).toBe(0);
   });
 
-  it('refuses content blocks no provider family shares, naming the field', async () => {
+  it('carries an image block to the route instead of refusing it (content parts)', async () => {
     h = await startGatewayHarness({ p: { chain: 'a' } });
     const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA==' } };
+    const res = await h.postMessages({ ...ASK, messages: [{ role: 'user', content: [image] }] });
+    expect(res.status).toBe(200);
+    const received = h.openai.requestsFor('model-a')[0]?.body as { messages: { content: unknown }[] };
+    expect(received.messages.at(-1)?.content).toEqual([
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } },
+    ]);
+  });
+
+  it('refuses an image source the gateway cannot carry (an uploaded file id), naming the field', async () => {
+    h = await startGatewayHarness({ p: { chain: 'a' } });
+    const image = { type: 'image', source: { type: 'file', file_id: 'file_1' } };
     const res = await h.postMessages({ ...ASK, messages: [{ role: 'user', content: [image] }] });
     const { status, body } = await envelope(res);
     expect(status).toBe(400);
     expect(body.error.message).toMatch(/^messages\[0\]\.content: /);
+    expect(h.received('model-a')).toBe(0);
   });
 
   it('refuses a 5,000-deep tool_use.input with invalid_request_error naming the field, never a 500', async () => {

@@ -43,7 +43,8 @@ describe('account-route cooling over HTTP', () => {
     const skips = harness
       .attempts()
       .flatMap((a) => (a as AttemptLedgerEntry).skipped ?? [])
-      .filter((s) => s.route === 'a');
+      .filter((s) => s.route === 'a')
+      .flatMap((s) => (s.reason === 'route_cooling' ? [s] : []));
     expect(skips.length).toBe(3 * (20 - afterFirst));
     expect(new Set(skips.map((s) => s.cooledBy)).size).toBeGreaterThanOrEqual(1);
     expect(PIPELINES).toContain(skips[0]?.cooledBy);

@@ -5,6 +5,12 @@ import {
   createBreakers,
   type RouteCoolingOptions,
 } from '../../lambda/core/breaker/breakers.js';
+import {
+  CAPABILITIES,
+  type Capabilities,
+  type Capability,
+} from '../../lambda/core/capabilities/capability.js';
+import type { ChatRequest } from '../../lambda/core/chat/chat-model.js';
 import type { Tier } from '../../lambda/core/dsl/types.js';
 import type {
   AttemptLedgerEntry,
@@ -39,6 +45,13 @@ export interface HarnessOptions {
   store?: BreakerStore;
   /** Account-route cooling; absent: a 429 acts on the pipeline's own breaker only. */
   routeCooling?: RouteCoolingOptions;
+  /** Per route key, the capabilities it lacks; a route not named carries everything. */
+  lacks?: Record<string, Capability[]>;
+}
+
+/** Every capability but `lacking`. */
+function capabilitiesWithout(lacking: readonly Capability[]): Capabilities {
+  return Object.fromEntries(CAPABILITIES.map((c) => [c, !lacking.includes(c)])) as Capabilities;
 }
 
 /** The real router over scripted models, a fake clock, a seeded random source and a memory store. */
@@ -73,6 +86,7 @@ export function createRouterHarness(options: HarnessOptions) {
         model,
         timeouts: options.timeouts ?? uniformTimeouts(options.timeoutMs ?? 10_000),
         price: { inputPerMTok: 1, outputPerMTok: 2 },
+        ...(options.lacks?.[key] ? { capabilities: capabilitiesWithout(options.lacks[key]) } : {}),
       },
     ]),
   );
@@ -107,6 +121,8 @@ export function createRouterHarness(options: HarnessOptions) {
         tiers?: Tier[];
         clientRequestId?: string;
         maxTokens?: number;
+        /** The request's fields beyond its one user message (e.g. `messages`, `tools`). */
+        chat?: Partial<ChatRequest>;
       } = {},
     ) {
       requests += 1;
@@ -121,7 +137,7 @@ export function createRouterHarness(options: HarnessOptions) {
           stream: false,
         },
         deps,
-        { messages: [{ role: 'user', content: 'hi' }], maxTokens: extra.maxTokens },
+        { messages: [{ role: 'user', content: 'hi' }], maxTokens: extra.maxTokens, ...extra.chat },
       );
     },
   };

@@ -1,4 +1,5 @@
 import type { BreakerPolicy } from '../breaker/breaker-policy.js';
+import type { CapabilityOverrides } from '../capabilities/capability.js';
 import { parseChain } from '../dsl/parse-chain.js';
 import type { NameResolution, NameResolver, ParsedChain } from '../dsl/types.js';
 import { chainUse } from '../embeddings/embedding-space.js';
@@ -48,6 +49,8 @@ export interface CatalogRoute {
   maxOutputTokens?: number | undefined;
   /** An embedding model's vector length (docs/concepts.md#embeddings); undefined for a chat model. */
   dimensions?: number | undefined;
+  /** The model's `capabilities` overrides (docs/configuration.md#capabilities); undefined: none. */
+  capabilities?: CapabilityOverrides | undefined;
 }
 
 /** One model of the catalog, with its provider's settings resolved: its first route. */
@@ -159,6 +162,7 @@ function indexModels(config: SwitchyardConfig): {
       price: m.price,
       maxOutputTokens: m.maxOutputTokens,
       dimensions: m.dimensions,
+      capabilities: m.capabilities,
     };
     models.set(key, { ...own, aliases: m.aliases, routes: [own, ...furtherRoutes(config, key, own)] });
     for (const alias of m.aliases) aliases.set(alias, key);

@@ -4,6 +4,7 @@
  * those whose absence means something (no `auth`: authentication off; no `price`: no cost).
  */
 import * as z from 'zod';
+import { capabilityOverridesSchema } from '../capabilities/capability.js';
 import { isLoopbackHost } from '../loopback.js';
 import { AD_HOC_PIPELINE } from './ad-hoc-chains.js';
 import { admissionSchema } from './admission-config-schema.js';
@@ -63,6 +64,11 @@ export const modelSchema = z.strictObject({
    * (docs/configuration.md#embedding-models). Default: none (a chat model).
    */
   dimensions: positiveInt.max(65_536).optional(),
+  /**
+   * What this model's routes can carry, over their family's values (docs/configuration.md#capabilities),
+   * e.g. `{ "images": false }` for a text-only model. Default: the family's.
+   */
+  capabilities: capabilityOverridesSchema.optional(),
   ...modelRoutesField,
 });
 

@@ -40,10 +40,26 @@ export interface ToolCall {
   arguments: string;
 }
 
+/**
+ * Where the bytes of an image or document are: a URL the provider fetches itself (the gateway
+ * never fetches one), or the bytes inline as base64 with their media type (e.g. `image/png`).
+ */
+export type MediaSource = { kind: 'url'; url: string } | { kind: 'data'; mediaType: string; data: string };
+
+/** One part of a user message or tool result (docs/http-api.md#content-parts). */
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; source: MediaSource }
+  /** A document (PDF); `name` is the caller's file name, when it gave one. */
+  | { type: 'document'; source: MediaSource; name?: string | undefined };
+
+/** Plain text, or parts (text, images, documents) in the order the caller gave them. */
+export type MessageContent = string | ContentPart[];
+
 /** One message of one role, with what that role carries. */
 type RoleMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: MessageContent }
   | {
       role: 'assistant';
       content: string | null;
@@ -54,7 +70,13 @@ type RoleMessage =
        */
       reasoning?: ReasoningBlock[] | undefined;
     }
-  | { role: 'tool'; content: string; toolCallId: string };
+  | {
+      role: 'tool';
+      content: MessageContent;
+      toolCallId: string;
+      /** The tool failed and `content` says how (Anthropic's `is_error`). Absent: it succeeded. */
+      isError?: boolean | undefined;
+    };
 
 /** One message; `cache` marks a prompt-cache breakpoint at the end of its content. */
 export type ChatMessage = RoleMessage & { cache?: CacheBreakpoint | undefined };
@@ -87,6 +109,11 @@ export interface ChatRequest {
    * (`reasoning-budget.ts`). Absent: each model's default.
    */
   reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high'; budgetTokens?: number } | undefined;
+  /**
+   * Token log probabilities asked for (`logprobs: true`): `top` alternatives per token, 0–20
+   * (default 0). Absent: none asked for. Only routes with the `logprobs` capability are tried.
+   */
+  logprobs?: { top: number } | undefined;
 }
 
 /** The reasoning a request asks for (`ChatRequest.reasoning`). */
@@ -107,6 +134,19 @@ export interface Usage {
   reasoningTokens?: number | undefined;
 }
 
+/** One alternative token and its log probability (natural log). */
+export interface TokenAlternative {
+  token: string;
+  logprob: number;
+  /** The token's UTF-8 bytes, when the upstream gave them. */
+  bytes?: number[] | null | undefined;
+}
+
+/** One output token's log probability, with the top alternatives the request asked for. */
+export interface TokenLogprob extends TokenAlternative {
+  top: TokenAlternative[];
+}
+
 export interface ChatResult {
   content: string | null;
   toolCalls: ToolCall[];
@@ -114,11 +154,18 @@ export interface ChatResult {
   usage?: Usage | undefined;
   /** The model's reasoning before its answer, in order; absent when it showed none. */
   reasoning?: ReasoningBlock[] | undefined;
+  /** Per output token of `content`, when the request asked for them and the route returned them. */
+  logprobs?: TokenLogprob[] | undefined;
 }
 
 /** One piece of a streamed answer, in the order the provider produced it. */
 export type ChatStreamEvent =
-  | { type: 'text'; text: string }
+  | {
+      type: 'text';
+      text: string;
+      /** The log probabilities of this delta's tokens, when asked for and returned. */
+      logprobs?: TokenLogprob[] | undefined;
+    }
   | {
       type: 'tool_call';
       /** Position of the call in the answer; deltas with the same index belong together. */

@@ -8,7 +8,8 @@ import { answerKey } from './answer-key.js';
 
 /**
  * What a failed request finally gets (docs/design.md#last-resort): only when every allowed route
- * has failed (the loop was exhausted or ran out of time; never after a stop or a cancellation),
+ * has failed (the loop was exhausted or ran out of time; never after a stop or a cancellation, nor
+ * when no route could carry the request),
  * the pipeline's template or its last good answer for the same request, labelled. An answer that
  * would not pass the request's format check is not used: the failure stands.
  */
@@ -19,7 +20,9 @@ export async function lastResortAnswer(
   check: JsonCheck | undefined,
 ): Promise<RouteResult<ChatResult>> {
   const settings = ctx.policy.lastResort;
-  const spent = failure.reason === 'exhausted' || failure.reason === 'deadline';
+  // No route could carry the request (docs/concepts.md#capabilities): its 400 stands, it was never tried.
+  const uncarried = failure.attempts.length === 0 && failure.unsupported !== undefined;
+  const spent = (failure.reason === 'exhausted' && !uncarried) || failure.reason === 'deadline';
   const found = settings && spent ? await findAnswer(ctx, chat) : undefined;
   const usable = found && (!check || checkJsonAnswer(found.answer.content, check).ok);
   if (!found || !usable) {

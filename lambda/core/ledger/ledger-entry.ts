@@ -1,3 +1,4 @@
+import type { Capability } from '../capabilities/capability.js';
 import type { Usage } from '../chat/chat-model.js';
 import type { TimeoutPhase } from '../failures/attempt-timeout.js';
 import type { FailureClass } from '../failures/failure-class.js';
@@ -38,7 +39,7 @@ export type DegradedKind = 'template' | 'cache';
  * A route the selection passed over only because its account route was cooling after a 429
  * (docs/concepts.md#account-route-cooling) — its own breaker would have let it be picked.
  */
-export interface SkippedRoute {
+export interface CoolingSkip {
   /** The route key. */
   route: string;
   reason: 'route_cooling';
@@ -47,6 +48,21 @@ export interface SkippedRoute {
   /** The pipeline whose 429 set that cooling (this one or another). */
   cooledBy?: string | undefined;
 }
+
+/**
+ * A route passed over because it cannot carry what the request needs (docs/concepts.md#capabilities):
+ * it is never called with the part stripped.
+ */
+export interface UnsupportedSkip {
+  /** The route key. */
+  route: string;
+  reason: 'unsupported';
+  /** The capabilities the request needs and the route lacks, e.g. `["images", "tools"]`. */
+  missing: Capability[];
+}
+
+/** A route the selection passed over without an attempt; the trail shows it as `!<route key>:<why>`. */
+export type SkippedRoute = CoolingSkip | UnsupportedSkip;
 
 /**
  * How a `ramp` breaker let an attempt through (docs/concepts.md#breaker-recovery): `probe`, the
@@ -126,6 +142,8 @@ export interface RequestLedgerEntry {
   degraded?: DegradedKind | undefined;
   /** The pipeline limit that refused to degrade further, when one ended the request. */
   limit?: SubstitutionLimit | undefined;
+  /** Every route of the allowed tiers skipped because it cannot carry the request; absent when none was. */
+  unsupported?: UnsupportedSkip[] | undefined;
   latencyMs: number;
   usage: Usage;
   costUsd: number;

@@ -1,3 +1,4 @@
+import { unsupportedLabel } from '../capabilities/route-fit.js';
 import type { Usage } from '../chat/chat-model.js';
 import { type FailureClass, isRouteSample } from '../failures/failure-class.js';
 import type { ProviderError } from '../failures/provider-error.js';
@@ -6,9 +7,11 @@ import type {
   AttemptPhase,
   DegradedKind,
   LedgerEntry,
+  SkippedRoute,
   SubstitutionLimit,
   TerminalReason,
 } from '../ledger/ledger-entry.js';
+import type { UnsupportedSkips } from './next-attempt.js';
 import type {
   AttemptRecord,
   LimitHit,
@@ -17,6 +20,9 @@ import type {
   RouteRequest,
   RouterDeps,
 } from './route-types.js';
+
+/** A book without capability skips (a request that needs nothing a route may lack). */
+const NO_SKIPS: { unsupported: UnsupportedSkips } = { unsupported: { rest: () => [], all: () => [] } };
 
 /** One attempt as it ended, for {@link AttemptBook.record}. */
 export interface EndedAttempt {
@@ -45,11 +51,15 @@ export class AttemptBook {
   /** Providers that had no key here, with the setting that would give them one. */
   private readonly unconfigured = new Map<string, string | undefined>();
 
-  /** `startedAt`: the request's start, ms since the epoch. */
+  /**
+   * `startedAt`: the request's start, ms since the epoch. `skips`: where the routes skipped for
+   * lacking a capability come from (the planner); default none.
+   */
   constructor(
     private readonly request: RouteRequest,
     private readonly deps: RouterDeps,
     private readonly startedAt: number,
+    private readonly skips: { unsupported: UnsupportedSkips } = NO_SKIPS,
   ) {}
 
   /** The trail so far, e.g. `a:429,a~azure:429,b:200` (route keys: docs/concepts.md#routes-and-substitution). */
@@ -65,12 +75,16 @@ export class AttemptBook {
   }
 
   /**
-   * Routes passed over for account-route cooling go in the trail before the attempt chosen
-   * instead, as `!<route key>:cooling`: the `!` marks an entry that is not an attempt (no route key
-   * can start with it), so readers that count attempts drop those entries.
+   * Routes passed over go in the trail before the attempt chosen instead, as `!<route key>:cooling`
+   * (account-route cooling) or `!<route key>:unsupported(images+tools)` (lacking capabilities):
+   * the `!` marks an entry that is not an attempt (no route key can start with it), so readers
+   * that count attempts drop those entries.
    */
-  private markSkipped(record: AttemptRecord): void {
-    for (const skip of record.skipped ?? []) this.trail.push(`!${skip.route}:cooling`);
+  private markSkipped(record: { skipped?: SkippedRoute[] | undefined }): void {
+    for (const skip of record.skipped ?? []) {
+      const why = skip.reason === 'unsupported' ? unsupportedLabel(skip.missing) : 'cooling';
+      this.trail.push(`!${skip.route}:${why}`);
+    }
   }
 
   /**
@@ -121,6 +135,10 @@ export class AttemptBook {
    * pipeline limit that kept the request from degrading further, when one did.
    */
   finish(reason: RouteFailure['reason'], limit?: LimitHit): RouteFailure {
+    // Routes never reached because they cannot carry the request still belong in the trail.
+    this.markSkipped({ skipped: this.skips.unsupported.rest() });
+    const all = this.skips.unsupported.all();
+    const unsupported = all.length > 0 ? all : undefined;
     const failure = {
       ok: false as const,
       reason,
@@ -129,6 +147,7 @@ export class AttemptBook {
       error: this.lastError,
       ...(this.unconfigured.size > 0 ? { unconfigured: this.unconfigured } : {}),
       ...(limit ? { limit } : {}),
+      ...(unsupported ? { unsupported } : {}),
     };
     const conclude = (degraded?: DegradedKind) =>
       this.writeRequest(degraded ? 'last_resort' : reason, undefined, this.lastError?.failureClass, {
@@ -154,6 +173,7 @@ export class AttemptBook {
     failureClass?: FailureClass,
     outcome: { degraded?: DegradedKind | undefined; limit?: SubstitutionLimit | undefined } = {},
   ): void {
+    const unsupported = this.skips.unsupported.all();
     const { requestId, clientRequestId, pipeline, stream } = this.request;
     this.ledger({
       type: 'request',
@@ -166,6 +186,7 @@ export class AttemptBook {
       route: this.route(),
       failureClass,
       ...(outcome.limit ? { limit: outcome.limit } : {}),
+      ...(unsupported.length > 0 ? { unsupported } : {}),
       latencyMs: this.deps.clock.now() - this.startedAt,
       usage: this.usage,
       costUsd: this.cost,

@@ -1,7 +1,8 @@
 import { type BreakerSnapshot, isCooling } from '../breaker/breaker-state.js';
 import { isRouteCooling, type RouteCooling } from '../breaker/route-cooling.js';
 import type { Tier } from '../dsl/types.js';
-import type { AttemptAction, AttemptStep, SkippedRoute } from '../ledger/ledger-entry.js';
+import type { AttemptAction, AttemptStep, SkippedRoute, UnsupportedSkip } from '../ledger/ledger-entry.js';
+import { createCapabilityFilter } from './capability-filter.js';
 import { type RecoveryGate, recoveryGate } from './recovery-gate.js';
 import type {
   AttemptRecord,
@@ -32,6 +33,16 @@ export interface AttemptPlanner {
    * allowed tiers and every allowed route has failed (or none can be called).
    */
   limit(): LimitHit | undefined;
+  /** Routes skipped for lacking a capability the request needs (see {@link UnsupportedSkips}). */
+  readonly unsupported: UnsupportedSkips;
+}
+
+/** The routes of one request skipped for lacking a capability it needs. */
+export interface UnsupportedSkips {
+  /** Those of the allowed tiers not reported on an attempt yet, in chain order; they count as reported now. */
+  rest(): UnsupportedSkip[];
+  /** Every one reported so far, in the order reported. */
+  all(): UnsupportedSkip[];
 }
 
 /** The highest tier a request may use, and which setting says so; undefined: every tier. */
@@ -54,7 +65,10 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
   const unconfigured = new Set<string>();
   const bound = tierLimit(request.policy);
   const allowed = request.tiers.slice(0, bound?.maxTier ?? request.tiers.length);
-  const callable = (route: string) => !unconfigured.has(route) && deps.models(route) !== undefined;
+  // A route that cannot carry what the request needs is never selected, fail-open included.
+  const capable = createCapabilityFilter(request.needs ?? [], deps.models, routesOf);
+  const callable = (route: string) =>
+    !unconfigured.has(route) && deps.models(route) !== undefined && capable.carries(route);
   let tiers = callableTiers(allowed, callable, routesOf);
   let health: Health | undefined;
   let last: PlannedAttempt | undefined;
@@ -77,13 +91,17 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       const admitted = failOpen ? {} : await recovering.admit(request.pipeline, routeKey, snapshot, now);
       // Another request (here or in another container) has this probe slot: select again without it.
       if (!admitted) return this.next(n);
+      const tier = tiers.list[selection.tier]?.number ?? selection.tier + 1;
       const record = newRecord(n, {
-        tier: tiers.list[selection.tier]?.number ?? selection.tier + 1,
+        tier,
         model: selection.key,
         provider: route.model.provider,
         action: actionOf(failOpen, routeKey, last?.routeKey),
         step: stepOf(selection.key, routeKey, last),
-        skipped: skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported),
+        skipped: [
+          ...capable.report(allowed, tier),
+          ...skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported),
+        ],
         ...admitted,
       });
       last = { route, routeKey, record };
@@ -101,6 +119,7 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       const every = tiers.list.flatMap((t) => t.members.flatMap((m) => tiers.routesOf(m.key)));
       return every.every((route) => failed.has(route)) ? bound : undefined;
     },
+    unsupported: { rest: () => capable.report(allowed), all: capable.all },
   };
 }
 

@@ -1,3 +1,4 @@
+import { needsOf } from '../capabilities/request-needs.js';
 import type { ChatRequest, ChatResult, ChatStreamEvent } from '../chat/chat-model.js';
 import { ProviderError } from '../failures/provider-error.js';
 import type { AttemptCall, RouteRequest, RouteResult, RouterDeps } from './route-types.js';
@@ -7,7 +8,8 @@ import { runAttempts } from './run-attempts.js';
  * Routes a plain (non-streaming) chat request; the ledger is complete when it resolves (but for a
  * failure's request line when `request.deferFailureLine` asks for it). `call` replaces the plain
  * upstream call, e.g. with one that checks structured output. The caller's `max_tokens` sizes each
- * attempt's total limit (docs/configuration.md#timeouts).
+ * attempt's total limit (docs/configuration.md#timeouts); only routes that can carry what `chat`
+ * needs are tried (docs/concepts.md#capabilities).
  */
 export async function routeGenerate(
   request: RouteRequest,
@@ -15,7 +17,8 @@ export async function routeGenerate(
   chat: ChatRequest,
   call: AttemptCall<ChatResult> = (model, options) => model.generate(chat, { ...options, callerInput: chat }),
 ): Promise<RouteResult<ChatResult>> {
-  const result = await runAttempts({ ...request, maxOutputTokens: chat.maxTokens }, deps, call);
+  const needs = needsOf(chat);
+  const result = await runAttempts({ ...request, maxOutputTokens: chat.maxTokens, needs }, deps, call);
   if (result.ok) await result.settle({ usage: result.value.usage });
   return result;
 }
@@ -39,7 +42,7 @@ export function routeStream(
   chat: ChatRequest,
   callerInput: ChatRequest = chat,
 ): Promise<RouteResult<CommittedStream>> {
-  return runAttempts(request, deps, async (model, options) => {
+  return runAttempts({ ...request, needs: needsOf(chat) }, deps, async (model, options) => {
     // A stream's first byte is its first event, awaited here: the commit ends the attempt's timer.
     const { onFirstByte: _headersAreNotTheFirstByte, ...streamOptions } = options;
     const rest = model.stream(chat, { ...streamOptions, callerInput })[Symbol.asyncIterator]();

@@ -1,4 +1,5 @@
 import type { Breakers } from '../breaker/breakers.js';
+import type { Capabilities, Capability } from '../capabilities/capability.js';
 import type { CallOptions, ChatModel, Usage } from '../chat/chat-model.js';
 import type { Tier } from '../dsl/types.js';
 import type { ProviderError } from '../failures/provider-error.js';
@@ -9,6 +10,7 @@ import type {
   LedgerSink,
   SubstitutionLimit,
   TerminalReason,
+  UnsupportedSkip,
 } from '../ledger/ledger-entry.js';
 import type { Clock, Random, Sleep } from '../time.js';
 
@@ -39,6 +41,8 @@ export interface RouteModel {
   /** The attempt's time limits on this route. */
   timeouts: AttemptTimeouts;
   price?: Price | undefined;
+  /** What the route can carry (its family's, with the model's overrides); undefined: everything. */
+  capabilities?: Capabilities | undefined;
 }
 
 /** Attempt settings of one pipeline (docs/design.md#the-attempt-loop), after per-pipeline overrides. */
@@ -87,6 +91,11 @@ export interface RouteRequest {
    * requests that set none.
    */
   maxOutputTokens?: number | undefined;
+  /**
+   * What the request needs a route to carry (`needsOf`, docs/concepts.md#capabilities): a route
+   * lacking any of them is skipped, fail-open included. Default: nothing.
+   */
+  needs?: readonly Capability[] | undefined;
   /**
    * A failure's request line waits for its `conclude` (a last resort may still answer,
    * docs/design.md#last-resort). Default: written when the loop ends.
@@ -154,6 +163,8 @@ export interface RouteFailure {
   route: string;
   /** The failure that ended the request, if an attempt was made. */
   error?: ProviderError | undefined;
+  /** The routes skipped because they cannot carry the request, when any was. */
+  unsupported?: UnsupportedSkip[] | undefined;
   /**
    * Per provider whose attempts were `not_configured`, the setting that would configure it here
    * (`ProviderError.setting`), when its access names one; in attempt order.

@@ -39,8 +39,8 @@ export async function runAttempts<T>(
   const { policy, signal } = request;
   const startedAt = clock.now();
   const deadline = startedAt + policy.deadlineMs;
-  const book = new AttemptBook(request, deps, startedAt);
   const planner = createAttemptPlanner(request, deps);
+  const book = new AttemptBook(request, deps, startedAt, planner);
   // Attempts that reached (or tried to reach) an upstream: local failures do not use up the budget.
   let sent = 0;
   // A structured-output repair that goes back to the model that answered wrongly.

@@ -1,3 +1,5 @@
+import { CAPABILITIES } from '../capabilities/capability.js';
+import { unsupportedLabel } from '../capabilities/route-fit.js';
 import { FAILURE_POLICY } from '../failures/failure-class.js';
 import type { ProviderError } from '../failures/provider-error.js';
 import type { RouteFailure } from './route-types.js';
@@ -74,6 +76,9 @@ function upstreamTerminalError(failure: RouteFailure, pipeline: string): Termina
   if (failure.reason === 'stopped' && error) {
     return { status: 400, type: 'invalid_request_error', code: stoppedCode(error), message: error.message };
   }
+  if (attempts.length === 0 && failure.reason === 'exhausted' && failure.unsupported) {
+    return unsupportedError(failure.unsupported, pipeline);
+  }
   if (attempts.length === 0 && failure.reason !== 'deadline') {
     return {
       status: 503,
@@ -143,4 +148,21 @@ function stoppedCode(error: ProviderError): string {
   if (error.failureClass === 'context_length') return 'context_length_exceeded';
   if (error.failureClass === 'content_policy') return 'content_policy_violation';
   return 'invalid_request';
+}
+
+/**
+ * No route of the allowed tiers can carry what the request needs (docs/concepts.md#capabilities):
+ * 400 `unsupported_capability`, naming the capabilities and, per route, what it lacks. A retry
+ * cannot change it: the request or the chain must.
+ */
+function unsupportedError(skips: NonNullable<RouteFailure['unsupported']>, pipeline: string): TerminalError {
+  const lacking = new Set(skips.flatMap((s) => s.missing));
+  const needs = CAPABILITIES.filter((c) => lacking.has(c)).join('+');
+  const routes = skips.map((s) => `${s.route}: ${unsupportedLabel(s.missing)}`).join(', ');
+  return {
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'unsupported_capability',
+    message: `no route of pipeline '${pipeline}' can carry what this request needs (${needs}); routes: ${routes}`,
+  };
 }

@@ -11,6 +11,7 @@ import type { FakeUpstream, FakeUpstreamOptions } from './fake-upstream.js';
 import { describeIssues, streamCut } from './fault.js';
 import { embeddings } from './openai-embeddings.js';
 import {
+  type ChatRequestBody,
   chatRequestSchema,
   openaiLastUserText,
   openaiMessages,
@@ -20,6 +21,7 @@ import {
 import {
   completionBody,
   invalidRequestBody,
+  type LogprobsAsk,
   malformedCompletion,
   malformedStream,
   type OpenAIAnswerMeta,
@@ -110,7 +112,7 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
   const writingMs = fault.tokensPerSec ? Math.ceil((plan.completionTokens * 1000) / fault.tokensPerSec) : 0;
   if (!stream) {
     ex.delayBodyBy(writingMs);
-    const completion = completionBody(meta, plan, fault);
+    const completion = completionBody(meta, plan, fault, logprobsAsk(body));
     if (fault.cutAfterChunks !== undefined) return ex.partialJson(completion, headers);
     return ex.json(status, completion, headers);
   }
@@ -120,6 +122,7 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
     plan,
     {
       includeUsage: body.stream_options?.include_usage === true,
+      logprobs: logprobsAsk(body),
       cutAfterChunks: cut.afterChunks,
       error: midStreamError ? openaiErrorBody(status, body.model, fault) : undefined,
     },
@@ -128,4 +131,9 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
   ex.writeHead(midStreamError ? 200 : status, { ...headers, ...SSE_HEADERS });
   const chunkDelayMs = fault.chunkDelayMs ?? Math.ceil(writingMs / Math.max(1, plan.chunks.length));
   await ex.frames(frames, chunkDelayMs, cut.ending);
+}
+
+/** What the request asked of log probabilities (`logprobs: true`, `top_logprobs`). */
+function logprobsAsk(body: ChatRequestBody): LogprobsAsk {
+  return body.logprobs === true ? { top: body.top_logprobs ?? 0 } : undefined;
 }

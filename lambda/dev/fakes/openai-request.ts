@@ -22,6 +22,8 @@ export const chatRequestSchema = z.looseObject({
   stop: z.union([z.string(), z.array(z.string())]).nullish(),
   tools: z.array(z.unknown()).nullish(),
   response_format: z.looseObject({ type: z.string() }).nullish(),
+  logprobs: z.boolean().nullish(),
+  top_logprobs: z.int().min(0).max(20).nullish(),
 });
 
 /** A validated Chat Completions request. */

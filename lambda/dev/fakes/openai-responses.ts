@@ -53,8 +53,38 @@ function usageOf(plan: AnswerPlan, fault: Fault) {
 const reasoningOf = (fault: Fault) =>
   fault.reasoning === undefined ? {} : { reasoning_content: fault.reasoning };
 
-/** A non-streaming `chat.completion`. */
-export function completionBody(meta: OpenAIAnswerMeta, plan: AnswerPlan, fault: Fault = {}): object {
+/** `logprobs: true` (and `top_logprobs`) of a request: how many alternatives per token; undefined when not asked. */
+export type LogprobsAsk = { top: number } | undefined;
+
+/**
+ * Made-up log probabilities, one entry per answer piece, in OpenAI's `choice.logprobs` shape: the
+ * piece at -0.25 × (its position + 1), then `top` alternatives (the piece itself first, then
+ * `alt<n>` tokens), so a test can tell them apart. Null when not asked, as OpenAI sends it.
+ */
+export function fakeLogprobs(pieces: readonly string[], ask: LogprobsAsk, from = 0) {
+  if (!ask) return null;
+  const entry = (token: string, logprob: number) => ({
+    token,
+    logprob,
+    bytes: [...Buffer.from(token, 'utf8')],
+  });
+  const content = pieces.map((piece, i) => {
+    const logprob = -0.25 * (from + i + 1);
+    const top = Array.from({ length: ask.top }, (_, n) =>
+      n === 0 ? entry(piece, logprob) : entry(`alt${n}`, logprob - n),
+    );
+    return { ...entry(piece, logprob), top_logprobs: top };
+  });
+  return { content, refusal: null };
+}
+
+/** A non-streaming `chat.completion`; `logprobs` when the request asked for them. */
+export function completionBody(
+  meta: OpenAIAnswerMeta,
+  plan: AnswerPlan,
+  fault: Fault = {},
+  logprobs?: LogprobsAsk,
+): object {
   const { toolCall } = plan;
   const message = toolCall
     ? {
@@ -77,7 +107,14 @@ export function completionBody(meta: OpenAIAnswerMeta, plan: AnswerPlan, fault: 
     object: 'chat.completion',
     created: meta.created,
     model: meta.model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: FINISH[plan.finish] }],
+    choices: [
+      {
+        index: 0,
+        message,
+        logprobs: toolCall ? null : fakeLogprobs(plan.chunks, logprobs),
+        finish_reason: FINISH[plan.finish],
+      },
+    ],
     usage: usageOf(plan, fault),
     system_fingerprint: 'fp_fake',
   };
@@ -86,6 +123,8 @@ export function completionBody(meta: OpenAIAnswerMeta, plan: AnswerPlan, fault: 
 /** How a stream ends: normally, cut after N content chunks, or with an in-stream error. */
 export interface StreamEnding {
   includeUsage: boolean;
+  /** Log probabilities on each content chunk, when the request asked for them. */
+  logprobs?: LogprobsAsk;
   cutAfterChunks?: number | undefined;
   error?: OpenAIErrorBody | undefined;
 }
@@ -103,8 +142,8 @@ export function streamFrames(
 ): string[] {
   const base = `{"id":${JSON.stringify(meta.id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)},"system_fingerprint":"fp_fake",`;
   const usageNull = ending.includeUsage ? ',"usage":null' : '';
-  const frame = (delta: object, finish: string | null): string =>
-    `data: ${base}"choices":[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finish)}}]${usageNull}}\n\n`;
+  const frame = (delta: object, finish: string | null, logprobs: object | null = null): string =>
+    `data: ${base}"choices":[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":${JSON.stringify(logprobs)},"finish_reason":${JSON.stringify(finish)}}]${usageNull}}\n\n`;
 
   const { toolCall } = plan;
   const frames = [
@@ -137,6 +176,7 @@ export function streamFrames(
       frame(
         toolCall ? { tool_calls: [{ index: 0, function: { arguments: piece } }] } : { content: piece },
         null,
+        toolCall ? null : fakeLogprobs([piece], ending.logprobs, i),
       ),
     );
   }

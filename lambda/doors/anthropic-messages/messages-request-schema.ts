@@ -3,9 +3,19 @@
  * provider-neutral `ChatRequest` as `/v1/chat/completions`, so the same chains serve both.
  */
 import * as z from 'zod';
-import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from '../../core/chat/chat-model.js';
+import type {
+  ChatMessage,
+  ChatRequest,
+  ContentPart,
+  MessageContent,
+  ToolCall,
+  ToolChoice,
+} from '../../core/chat/chat-model.js';
+import { simplestContent } from '../../core/chat/content-parts.js';
+import { imageCharsAdjustment } from '../../core/chat/media-demand.js';
 import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
 import { breakpointOf } from '../shared/cache-breakpoint.js';
+import { documentBlock, imageBlock } from './messages-content-schema.js';
 import {
   cacheable,
   reasoningBlocks,
@@ -21,7 +31,16 @@ const textBlock = z.object({ type: z.literal('text'), text: z.string(), ...cache
 const toolResultBlock = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1),
-  content: z.union([z.string(), z.array(textBlock)]).optional(),
+  content: z
+    .union([
+      z.string(),
+      z.array(
+        z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock], {
+          error: 'tool_result content blocks must be text, image or document',
+        }),
+      ),
+    ])
+    .optional(),
   is_error: z.boolean().optional(),
   ...cacheable,
 });
@@ -43,8 +62,8 @@ const message = z.discriminatedUnion('role', [
   z.object({
     role: z.literal('user'),
     content: blocks(
-      z.discriminatedUnion('type', [textBlock, toolResultBlock], {
-        error: 'user content blocks must be text or tool_result',
+      z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock, toolResultBlock], {
+        error: 'user content blocks must be text, image, document or tool_result',
       }),
     ),
   }),
@@ -118,26 +137,37 @@ const text = (content: Blocks<{ type: string; text?: string }> | undefined): str
 type UserMessage = Extract<MessagesBody['messages'][number], { role: 'user' }>;
 type AssistantMessage = Extract<MessagesBody['messages'][number], { role: 'assistant' }>;
 
+/** Blocks that are content parts (text, image, document) as neutral content: text only joins into a string. */
+function partsContent(blocks: readonly { type: string }[]): MessageContent {
+  const parts = blocks.filter((b): b is ContentPart => ['text', 'image', 'document'].includes(b.type));
+  // A text block's cache_control is read apart (breakpointOf); the neutral part is its text only.
+  return simplestContent(
+    parts.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : part)),
+  );
+}
+
 /**
  * A user turn: its tool results first, as `tool` messages (they must follow the assistant's
- * calls directly), then its text, if any, as one user message.
+ * calls directly), then its text, images and documents, if any, as one user message.
  */
 function userMessages(m: UserMessage): ChatMessage[] {
   if (typeof m.content === 'string') return [{ role: 'user', content: m.content }];
   const out: ChatMessage[] = [];
   for (const block of m.content) {
     if (block.type === 'tool_result') {
+      const content = typeof block.content === 'object' ? partsContent(block.content) : (block.content ?? '');
       const result: ChatMessage = {
         role: 'tool',
         toolCallId: block.tool_use_id,
-        content: text(block.content),
+        content,
+        ...(block.is_error === true ? { isError: true } : {}),
       };
       out.push(withCache(result, breakpointOf([block])));
     }
   }
-  const said = text(m.content);
+  const said = partsContent(m.content);
   const texts = m.content.filter((block) => block.type === 'text');
-  if (said !== '' || out.length === 0)
+  if (said.length > 0 || out.length === 0)
     out.push(withCache({ role: 'user', content: said }, breakpointOf(texts)));
   return out;
 }
@@ -204,12 +234,19 @@ export function messagesToChatRequest(body: CountedMessagesBody): ChatRequest {
   };
 }
 
-/** What a Messages body asks (the lifecycle's demand): its messages and `system`, and its `max_tokens` (absent on a count). */
+/**
+ * What a Messages body asks (the lifecycle's demand): its messages and `system` (each image
+ * counted at a fixed size, not its base64 text: `imageCharsAdjustment`), and its `max_tokens`
+ * (absent on a count).
+ */
 export function messagesDemand(
   body: Pick<CountedMessagesBody, 'messages' | 'system' | 'max_tokens'>,
 ): RequestDemand {
+  const users = body.messages.flatMap((m) => (m.role === 'user' ? userMessages(m) : []));
   const inputChars =
-    JSON.stringify(body.messages).length + (body.system ? JSON.stringify(body.system).length : 0);
+    JSON.stringify(body.messages).length +
+    (body.system ? JSON.stringify(body.system).length : 0) +
+    imageCharsAdjustment(users);
   const output = body.max_tokens === undefined ? undefined : { tokens: body.max_tokens, param: 'max_tokens' };
   return chatDemand(body.messages.length, inputChars, output);
 }

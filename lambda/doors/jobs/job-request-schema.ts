@@ -3,6 +3,8 @@
  * the job record stores it: a chat completion body, never streamed. Every version has stored this
  * shape; changing it needs a version both old and new code read (docs/jobs.md).
  */
-import { chatCompletionBodySchema } from '../openai-chat/chat-request-schema.js';
+import { chatCompletionObjectSchema, checkChatFields } from '../openai-chat/chat-request-schema.js';
 
-export const storedJobRequestSchema = chatCompletionBodySchema.omit({ stream: true, stream_options: true });
+export const storedJobRequestSchema = chatCompletionObjectSchema
+  .omit({ stream: true, stream_options: true })
+  .superRefine(checkChatFields);

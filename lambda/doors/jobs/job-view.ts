@@ -59,10 +59,15 @@ export function jobRunView(run: JobRun): JobRunView {
   };
 }
 
-/** The stored answer as an OpenAI `chat.completion`, so a client parses it like a direct call. */
+/**
+ * The stored answer as an OpenAI `chat.completion`, so a client parses it like a direct call: in
+ * the legacy `function_call` shape when the job was asked with `functions`. Log probabilities are
+ * not kept with a stored answer.
+ */
 export function jobResultView(record: JobRecord) {
   const result = record.result;
   if (result === undefined) return null;
+  const legacyFunctions = record.request.functions !== undefined;
   return completionBody(
     {
       content: result.content,
@@ -71,6 +76,7 @@ export function jobResultView(record: JobRecord) {
       usage: result.usage,
     },
     { id: `chatcmpl-${publicJobId(record)}`, created: seconds(record.updatedAt), model: result.model },
+    { legacyFunctions },
   );
 }
 

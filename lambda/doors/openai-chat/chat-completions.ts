@@ -18,7 +18,7 @@ import {
   chatCompletionDemand,
   toChatRequest,
 } from './chat-request-schema.js';
-import { type AnswerIds, completionBody } from './openai-format.js';
+import { type AnswerIds, type AnswerShape, completionBody } from './openai-format.js';
 import { openAIStreamFormat } from './openai-stream-format.js';
 
 /** The body read into the neutral request; the door keeps the body for `stream_options`. */
@@ -37,10 +37,11 @@ export function createChatCompletionsApp(deps: DoorDeps): Hono<HttpEnv> {
     read: neutral,
     answer(admitted) {
       const call = chatCall(admitted);
-      if (!admitted.neutral.streamed) return answerCall(deps.gateway, call, completionResponse);
+      const shape = answerShape(admitted.body);
+      if (!admitted.neutral.streamed) return answerCall(deps.gateway, call, completionResponse(shape));
       const includeUsage = admitted.body.stream_options?.include_usage === true;
       return streamCall(deps.gateway, call, (model) =>
-        openAIStreamFormat(answerIds(call.requestId, model), includeUsage),
+        openAIStreamFormat(answerIds(call.requestId, model), includeUsage, shape),
       );
     },
   });
@@ -58,13 +59,17 @@ function answerIds(requestId: string, model: string): AnswerIds {
   return { id: `chatcmpl-${requestId}`, created: Math.floor(Date.now() / 1000), model };
 }
 
-function completionResponse(
-  result: RouteSuccess<ChatResult>,
-  requestId: string,
-  variant: ChainVariant | undefined,
-): Response {
-  return new Response(JSON.stringify(completionBody(result.value, answerIds(requestId, result.model))), {
-    status: 200,
-    headers: { ...routeHeaders(result, variant), 'content-type': 'application/json' },
-  });
+/** How the caller asked, where it shapes the answer: legacy `functions`, `logprobs`. */
+function answerShape(body: ChatCompletionBody): AnswerShape {
+  return { legacyFunctions: body.functions !== undefined, logprobs: body.logprobs === true };
 }
+
+const completionResponse =
+  (shape: AnswerShape) =>
+  (result: RouteSuccess<ChatResult>, requestId: string, variant: ChainVariant | undefined): Response => {
+    const body = completionBody(result.value, answerIds(requestId, result.model), shape);
+    return new Response(JSON.stringify(body), {
+      status: 200,
+      headers: { ...routeHeaders(result, variant), 'content-type': 'application/json' },
+    });
+  };

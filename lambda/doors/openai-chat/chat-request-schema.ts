@@ -6,25 +6,29 @@ import type {
   ResponseFormat,
   ToolChoice,
 } from '../../core/chat/chat-model.js';
+import { imageCharsAdjustment } from '../../core/chat/media-demand.js';
 import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
 import { cacheControlSchema } from '../shared/cache-breakpoint.js';
+import { textContent, toUserContent, userContent } from './chat-content-schema.js';
 import {
   messageCache,
   reasoningDetailsSchema,
   reasoningEffortSchema,
   reasoningFromDetails,
 } from './chat-extras-schema.js';
+import {
+  functionMessage,
+  legacyCallId,
+  legacyFunction,
+  legacyFunctionCall,
+  linkFunctionResults,
+  pendingFunctionResult,
+  toolChoiceOfFunctionCall,
+  toolsOfFunctions,
+} from './legacy-functions.js';
 
-/** Text, or an array of text parts (the only part type every provider family accepts). */
-const content = z.union([
-  z.string(),
-  z.array(
-    z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControlSchema.optional() }),
-    {
-      error: 'must be a string or an array of {type: "text", text} parts',
-    },
-  ),
-]);
+/** Text, or an array of text parts (system, developer, assistant and tool messages). */
+const content = textContent;
 
 const toolCall = z.object({
   id: z.string().min(1),
@@ -38,15 +42,18 @@ const cached = { cache_control: cacheControlSchema.optional() };
 const message = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content, ...cached }),
   z.object({ role: z.literal('developer'), content, ...cached }),
-  z.object({ role: z.literal('user'), content, ...cached }),
+  z.object({ role: z.literal('user'), content: userContent, ...cached }),
   z.object({
     role: z.literal('assistant'),
     content: content.nullish(),
     tool_calls: z.array(toolCall).optional(),
     reasoning_details: reasoningDetailsSchema.optional(),
+    /** A legacy call (`functions`), read as a tool call. */
+    function_call: z.object({ name: z.string().min(1), arguments: z.string() }).nullish(),
     ...cached,
   }),
   z.object({ role: z.literal('tool'), content, tool_call_id: z.string().min(1), ...cached }),
+  functionMessage,
 ]);
 
 const tool = z.object({
@@ -78,11 +85,8 @@ const responseFormat = z.discriminatedUnion('type', [
   }),
 ]);
 
-/**
- * The body of `POST /v1/chat/completions`: the OpenAI Chat Completions request. Fields that no
- * provider family shares are accepted and ignored, so existing clients work unchanged.
- */
-export const chatCompletionBodySchema = z.object({
+/** The fields of a chat completion body, before the checks across fields ({@link checkChatFields}). */
+export const chatCompletionObjectSchema = z.object({
   /** A pipeline name, or a chain over the catalog. Optional when `x-switchyard-pipeline` names it. */
   model: z.string().max(2_000).optional(),
   messages: z.array(message).min(1, 'must hold at least one message'),
@@ -96,9 +100,44 @@ export const chatCompletionBodySchema = z.object({
   n: z.literal(1, 'only n = 1 is supported').nullish(),
   tools: z.array(tool).max(128).optional(),
   tool_choice: toolChoice.optional(),
+  /** Legacy tools (docs/http-api.md#legacy-functions); not together with `tools`. */
+  functions: z.array(legacyFunction).min(1).max(128).optional(),
+  function_call: legacyFunctionCall.optional(),
   response_format: responseFormat.nullish(),
   reasoning_effort: reasoningEffortSchema.nullish(),
+  /** Token log probabilities in the answer; only routes that return them are tried. */
+  logprobs: z.boolean().nullish(),
+  /** Alternatives per token, 0–20; needs `logprobs: true`. */
+  top_logprobs: z.number().int().min(0).max(20).nullish(),
 });
+
+/**
+ * The checks across fields of a chat completion body: `tools` or `functions`, not both;
+ * `function_call` only with `functions`; `top_logprobs` only with `logprobs: true`.
+ */
+export function checkChatFields(
+  body: Pick<ChatCompletionObject, 'tools' | 'functions' | 'function_call' | 'logprobs' | 'top_logprobs'>,
+  ctx: z.RefinementCtx,
+): void {
+  if (body.functions !== undefined && body.tools !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      message: 'send tools or the legacy functions, not both',
+      path: ['functions'],
+    });
+  if (body.function_call !== undefined && body.functions === undefined)
+    ctx.addIssue({ code: 'custom', message: 'function_call needs functions', path: ['function_call'] });
+  if (body.top_logprobs != null && body.logprobs !== true)
+    ctx.addIssue({ code: 'custom', message: 'top_logprobs needs logprobs: true', path: ['top_logprobs'] });
+}
+
+type ChatCompletionObject = z.infer<typeof chatCompletionObjectSchema>;
+
+/**
+ * The body of `POST /v1/chat/completions`: the OpenAI Chat Completions request. Fields that no
+ * provider family shares are accepted and ignored, so existing clients work unchanged.
+ */
+export const chatCompletionBodySchema = chatCompletionObjectSchema.superRefine(checkChatFields);
 
 export type ChatCompletionBody = z.infer<typeof chatCompletionBodySchema>;
 
@@ -108,31 +147,37 @@ const text = (value: z.infer<typeof content> | null | undefined): string =>
 const withReasoning = (reasoning: ReasoningBlock[] | undefined) => (reasoning ? { reasoning } : {});
 
 /** One message, with its cache breakpoint when it has one. */
-function toMessage(m: ChatCompletionBody['messages'][number]): ChatMessage {
+function toMessage(m: ChatCompletionBody['messages'][number], index: number): ChatMessage {
   const cache = messageCache(m);
-  return cache === undefined ? toBareMessage(m) : { ...toBareMessage(m), cache };
+  return cache === undefined ? toBareMessage(m, index) : { ...toBareMessage(m, index), cache };
 }
 
-function toBareMessage(m: ChatCompletionBody['messages'][number]): ChatMessage {
+function toBareMessage(m: ChatCompletionBody['messages'][number], index: number): ChatMessage {
   switch (m.role) {
     case 'system':
     case 'developer':
       return { role: 'system', content: text(m.content) };
     case 'user':
-      return { role: 'user', content: text(m.content) };
-    case 'assistant':
+      return { role: 'user', content: toUserContent(m.content) };
+    case 'assistant': {
+      const calls = m.tool_calls?.map((c) => ({
+        id: c.id,
+        name: c.function.name,
+        arguments: c.function.arguments,
+      }));
+      const legacy = m.function_call ? [{ id: legacyCallId(index), ...m.function_call }] : [];
+      const toolCalls = calls || legacy.length > 0 ? [...(calls ?? []), ...legacy] : undefined;
       return {
         role: 'assistant',
         content: m.content === undefined || m.content === null ? null : text(m.content),
-        toolCalls: m.tool_calls?.map((c) => ({
-          id: c.id,
-          name: c.function.name,
-          arguments: c.function.arguments,
-        })),
+        toolCalls,
         ...withReasoning(reasoningFromDetails(m.reasoning_details)),
       };
+    }
     case 'tool':
       return { role: 'tool', content: text(m.content), toolCallId: m.tool_call_id };
+    case 'function':
+      return pendingFunctionResult(m);
   }
 }
 
@@ -151,24 +196,29 @@ function toResponseFormat(format: ChatCompletionBody['response_format']): Respon
 /** The provider-neutral request the router sends to every model. */
 export function toChatRequest(body: ChatCompletionBody): ChatRequest {
   return {
-    messages: body.messages.map(toMessage),
+    messages: linkFunctionResults(body.messages.map(toMessage)),
     maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
     temperature: body.temperature ?? undefined,
     topP: body.top_p ?? undefined,
     stop: body.stop === undefined || body.stop === null ? undefined : [body.stop].flat(),
-    tools: body.tools?.map((t) => ({
-      name: t.function.name,
-      description: t.function.description,
-      parameters: t.function.parameters,
-    })),
-    toolChoice: toToolChoice(body.tool_choice),
+    tools:
+      body.tools?.map((t) => ({
+        name: t.function.name,
+        description: t.function.description,
+        parameters: t.function.parameters,
+      })) ?? (body.functions ? toolsOfFunctions(body.functions) : undefined),
+    toolChoice: body.functions
+      ? toolChoiceOfFunctionCall(body.function_call)
+      : toToolChoice(body.tool_choice),
     responseFormat: toResponseFormat(body.response_format),
     ...(body.reasoning_effort ? { reasoning: { effort: body.reasoning_effort } } : {}),
+    logprobs: body.logprobs === true ? { top: body.top_logprobs ?? 0 } : undefined,
   };
 }
 
 /**
- * What a chat completion body asks (the lifecycle's demand): its messages, their JSON size, and
+ * What a chat completion body asks (the lifecycle's demand): its messages, their JSON size (each
+ * image counted at a fixed size, not its base64 text: `imageCharsAdjustment`), and
  * `max_completion_tokens` (else `max_tokens`), named as the caller named it.
  */
 export function chatCompletionDemand(
@@ -177,5 +227,7 @@ export function chatCompletionDemand(
   const param = body.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
   const tokens = body.max_completion_tokens ?? body.max_tokens;
   const output = tokens == null ? undefined : { tokens, param };
-  return chatDemand(body.messages.length, JSON.stringify(body.messages).length, output);
+  const inputChars =
+    JSON.stringify(body.messages).length + imageCharsAdjustment(body.messages.map(toMessage));
+  return chatDemand(body.messages.length, inputChars, output);
 }

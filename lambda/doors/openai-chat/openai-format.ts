@@ -2,6 +2,8 @@ import type {
   ChatResult,
   ChatStreamEvent,
   FinishReason,
+  TokenAlternative,
+  TokenLogprob,
   ToolCall,
   Usage,
 } from '../../core/chat/chat-model.js';
@@ -14,9 +16,36 @@ export interface AnswerIds {
   model: string;
 }
 
-/** OpenAI has no `error` / `other` finish reason; both read as a plain stop. */
-function openAIFinishReason(reason: FinishReason): string {
+/**
+ * How the caller asked, where it changes the answer's shape: `legacyFunctions` when it sent the
+ * legacy `functions` (calls come back as `function_call`), `logprobs` when it asked for them.
+ * Default: neither.
+ */
+export interface AnswerShape {
+  legacyFunctions?: boolean | undefined;
+  logprobs?: boolean | undefined;
+}
+
+/** OpenAI has no `error` / `other` finish reason; both read as a plain stop; legacy calls end with `function_call`. */
+function openAIFinishReason(reason: FinishReason, shape: AnswerShape = {}): string {
+  if (reason === 'tool_calls' && shape.legacyFunctions) return 'function_call';
   return reason === 'error' || reason === 'other' ? 'stop' : reason;
+}
+
+const alternative = ({ token, logprob, bytes }: TokenAlternative) => ({
+  token,
+  logprob,
+  bytes: bytes ?? null,
+});
+
+/**
+ * A choice's `logprobs`: `{content, refusal}` when the caller asked (content empty when the route
+ * returned none), else null as OpenAI sends it.
+ */
+export function openAILogprobs(logprobs: TokenLogprob[] | undefined, shape: AnswerShape) {
+  if (!shape.logprobs) return null;
+  const content = (logprobs ?? []).map((t) => ({ ...alternative(t), top_logprobs: t.top.map(alternative) }));
+  return { content, refusal: null };
 }
 
 /**
@@ -62,8 +91,17 @@ const toolCallBody = (call: ToolCall) => ({
   function: { name: call.name, arguments: call.arguments },
 });
 
+/** The answer's calls: `tool_calls`, or the first call as a legacy `function_call` (it has room for one). */
+function callsOf(result: ChatResult, shape: AnswerShape) {
+  const [first] = result.toolCalls;
+  if (shape.legacyFunctions) {
+    return first ? { function_call: { name: first.name, arguments: first.arguments } } : {};
+  }
+  return result.toolCalls.length > 0 ? { tool_calls: result.toolCalls.map(toolCallBody) } : {};
+}
+
 /** A `chat.completion` object. */
-export function completionBody(result: ChatResult, ids: AnswerIds) {
+export function completionBody(result: ChatResult, ids: AnswerIds, shape: AnswerShape = {}) {
   return {
     id: ids.id,
     object: 'chat.completion',
@@ -76,24 +114,29 @@ export function completionBody(result: ChatResult, ids: AnswerIds) {
           role: 'assistant',
           content: result.content,
           ...reasoningFields(result),
-          ...(result.toolCalls.length > 0 ? { tool_calls: result.toolCalls.map(toolCallBody) } : {}),
+          ...callsOf(result, shape),
           refusal: null,
         },
-        finish_reason: openAIFinishReason(result.finishReason),
-        logprobs: null,
+        finish_reason: openAIFinishReason(result.finishReason, shape),
+        logprobs: openAILogprobs(result.logprobs, shape),
       },
     ],
     usage: openAIUsage(result.usage),
   };
 }
 
-function chunk(ids: AnswerIds, delta: Record<string, unknown>, finishReason: string | null) {
+function chunk(
+  ids: AnswerIds,
+  delta: Record<string, unknown>,
+  finishReason: string | null,
+  logprobs: ReturnType<typeof openAILogprobs> = null,
+) {
   return {
     id: ids.id,
     object: 'chat.completion.chunk',
     created: ids.created,
     model: ids.model,
-    choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
+    choices: [{ index: 0, delta, finish_reason: finishReason, logprobs }],
   };
 }
 
@@ -110,12 +153,16 @@ export function isSilentEvent(event: ChatStreamEvent): boolean {
   return event.type === 'reasoning' && (event.text === undefined || event.text === '');
 }
 
-/** One of our stream events as an OpenAI chunk. */
-export function eventChunk(event: ChatStreamEvent, ids: AnswerIds) {
+/**
+ * One of our stream events as an OpenAI chunk; undefined when the legacy shape has no room for it
+ * (a second call: `function_call` carries one).
+ */
+export function eventChunk(event: ChatStreamEvent, ids: AnswerIds, shape: AnswerShape = {}) {
   switch (event.type) {
     case 'text':
-      return chunk(ids, { content: event.text }, null);
+      return chunk(ids, { content: event.text }, null, openAILogprobs(event.logprobs, shape));
     case 'tool_call': {
+      if (shape.legacyFunctions) return legacyCallChunk(event, ids);
       const fn: Record<string, string> = {};
       if (event.name !== undefined) fn.name = event.name;
       fn.arguments = event.argumentsDelta ?? '';
@@ -126,8 +173,17 @@ export function eventChunk(event: ChatStreamEvent, ids: AnswerIds) {
     case 'reasoning':
       return chunk(ids, { reasoning_content: event.text ?? '' }, null);
     case 'finish':
-      return chunk(ids, {}, openAIFinishReason(event.finishReason));
+      return chunk(ids, {}, openAIFinishReason(event.finishReason, shape));
   }
+}
+
+/** A call delta as a legacy `function_call` delta; calls after the first have no room. */
+function legacyCallChunk(event: Extract<ChatStreamEvent, { type: 'tool_call' }>, ids: AnswerIds) {
+  if (event.index !== 0) return undefined;
+  const fn: Record<string, string> = {};
+  if (event.name !== undefined) fn.name = event.name;
+  fn.arguments = event.argumentsDelta ?? '';
+  return chunk(ids, { function_call: fn }, null);
 }
 
 /** The trailing usage chunk sent when the caller asked for `stream_options.include_usage`. */

@@ -10,6 +10,20 @@ export const anthropicFamily = {
   schema: anthropicProviderSchema,
   keyed: true,
   embeddings: false,
+  // Messages API: image and document blocks (base64 or url source), media in tool_result, tools,
+  // thinking, cache_control, a trailing assistant message continued (prefill); no log probabilities.
+  capabilities: {
+    images: true,
+    imageUrls: true,
+    documents: true,
+    documentUrls: true,
+    toolResultMedia: true,
+    tools: true,
+    reasoning: true,
+    caching: true,
+    logprobs: false,
+    prefill: true,
+  },
   signals: ANTHROPIC_SIGNALS,
   createModels:
     ({ access, limits }) =>

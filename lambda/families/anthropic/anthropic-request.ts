@@ -8,6 +8,7 @@ import type {
 import type { ChatMessage, ChatRequest, ToolChoice, ToolDefinition } from '../../core/chat/chat-model.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
 import { toolInput } from '../shared/tool-input.js';
+import { toAnthropicBlocks, toAnthropicToolResultContent } from './anthropic-content.js';
 import { anthropicThinking, cacheControl, markLastBlock, thinkingBlocks } from './anthropic-extras.js';
 
 /** The Messages request body shared by the streaming and non-streaming calls. */
@@ -35,7 +36,7 @@ function messageBlocks(
 ): ContentBlockParam[] {
   switch (message.role) {
     case 'user':
-      return message.content === '' ? [] : [{ type: 'text', text: message.content }];
+      return toAnthropicBlocks(message.content);
     case 'assistant': {
       // Reasoning comes first, as the model wrote it.
       const blocks: ContentBlockParam[] = thinkingBlocks(message.reasoning);
@@ -47,7 +48,14 @@ function messageBlocks(
       return blocks;
     }
     case 'tool':
-      return [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }];
+      return [
+        {
+          type: 'tool_result',
+          tool_use_id: message.toolCallId,
+          content: toAnthropicToolResultContent(message.content),
+          ...(message.isError ? { is_error: true } : {}),
+        },
+      ];
   }
 }
 

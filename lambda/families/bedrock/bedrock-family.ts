@@ -10,6 +10,21 @@ export const bedrockFamily = {
   keyed: false,
   embeddings: false,
   traceName: 'aws.bedrock',
+  // Converse: image and document blocks with bytes (no URL, and the gateway fetches none), media in
+  // toolResult, tools, reasoning content, cache points, prefill (model-dependent: override per
+  // model); no log probabilities.
+  capabilities: {
+    images: true,
+    imageUrls: false,
+    documents: true,
+    documentUrls: false,
+    toolResultMedia: true,
+    tools: true,
+    reasoning: true,
+    caching: true,
+    logprobs: false,
+    prefill: true,
+  },
   signals: BEDROCK_SIGNALS,
   createModels:
     ({ access, limits }) =>

@@ -6,11 +6,13 @@ import type {
   Message,
   SystemContentBlock,
   ToolConfiguration,
+  ToolResultContentBlock,
   ToolUseBlock,
 } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatMessage, ChatRequest, ToolCall, ToolChoice } from '../../core/chat/chat-model.js';
 import type { ErrorSubject } from '../shared/malformed-response.js';
 import { toolInput } from '../shared/tool-input.js';
+import { toConverseContent } from './bedrock-content.js';
 import {
   ANSWER_TOKENS_AFTER_BUDGET,
   cachePoint,
@@ -49,7 +51,7 @@ function messageBlocks(
 ): ContentBlock[] {
   switch (message.role) {
     case 'user':
-      return message.content === '' ? [] : [{ text: message.content }];
+      return toConverseContent(message.content, subject);
     case 'assistant': {
       // Reasoning comes first, as the model wrote it.
       const blocks: ContentBlock[] = reasoningContentBlocks(message.reasoning);
@@ -62,8 +64,22 @@ function messageBlocks(
       return blocks;
     }
     case 'tool':
-      return [{ toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content }] } }];
+      return [
+        {
+          toolResult: {
+            toolUseId: message.toolCallId,
+            // Converse rejects an empty content list: an empty result is one empty text.
+            content: nonEmpty(toConverseContent(message.content, subject, 'a tool result')),
+            ...(message.isError ? { status: 'error' as const } : {}),
+          },
+        },
+      ];
   }
+}
+
+/** A tool result's content, never empty (the one empty text block it always had before). */
+function nonEmpty(blocks: ToolResultContentBlock[]): ToolResultContentBlock[] {
+  return blocks.length === 0 ? [{ text: '' }] : blocks;
 }
 
 /**

@@ -118,7 +118,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   const generate = (request: ChatRequest, call: CallOptions): Promise<ChatResult> =>
     calls.generate(
       call,
-      () => serialiseWire(subject, toOpenAIParams(request, model)),
+      () => serialiseWire(subject, toOpenAIParams(request, model, subject)),
       async (body, signal) => {
         const { res, release } = await send(body, call, signal);
         // The headers are the first byte of a plain answer: the router's timer moves on to the total.
@@ -135,7 +135,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   const stream = (request: ChatRequest, call: CallOptions): AsyncGenerator<ChatStreamEvent> =>
     calls.stream(
       call,
-      () => serialiseWire(subject, toOpenAIStreamParams(request, model)),
+      () => serialiseWire(subject, toOpenAIStreamParams(request, model, subject)),
       async (body, signal) => {
         const { res, release } = await send(body, call, signal);
         return chunksOf(res, signal, release, meters);

@@ -10,6 +10,21 @@ export const openAICompatibleFamily = {
   schema: openAIProviderSchema,
   keyed: true,
   embeddings: true,
+  // Chat Completions: image_url parts (http(s) or data URLs), file parts (PDF as file_data), tools,
+  // reasoning_effort, logprobs. A tool message takes text only; no cache breakpoints (OpenAI
+  // caches by itself); a trailing assistant message is context, never continued.
+  capabilities: {
+    images: true,
+    imageUrls: true,
+    documents: true,
+    documentUrls: false,
+    toolResultMedia: false,
+    tools: true,
+    reasoning: true,
+    caching: false,
+    logprobs: true,
+    prefill: false,
+  },
   signals: OPENAI_COMPATIBLE_SIGNALS,
   createModels:
     ({ access, limits }) =>

@@ -13,6 +13,8 @@ import type {
   ToolDefinition,
 } from '../../core/chat/chat-model.js';
 import { reasoningEffort } from '../../core/chat/reasoning-budget.js';
+import type { ErrorSubject } from '../shared/malformed-response.js';
+import { toOpenAIToolContent, toOpenAIUserContent } from './openai-content.js';
 
 /** The request body shared by the streaming and non-streaming calls. */
 export type OpenAIBaseParams = Omit<ChatCompletionCreateParamsNonStreaming, 'stream'>;
@@ -26,12 +28,23 @@ export function isReasoningModelId(model: string): boolean {
   return /^(o[1-9]\d*(-|$)|gpt-5)/.test(model);
 }
 
-/** Maps one neutral message to the Chat Completions shape; system messages stay in place. */
-export function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+/** Stands for the route in the rare error a message can raise (a part it cannot carry). */
+const ANY_ROUTE: ErrorSubject = { provider: 'openai', model: 'unknown' };
+
+/**
+ * Maps one neutral message to the Chat Completions shape; system messages stay in place. A tool
+ * result's `isError` has no field here: its text starts with `[tool error] ` instead
+ * (docs/http-api.md#tool-result-errors).
+ */
+export function toOpenAIMessage(
+  message: ChatMessage,
+  subject: ErrorSubject = ANY_ROUTE,
+): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
+      return { role: 'system', content: message.content };
     case 'user':
-      return { role: message.role, content: message.content };
+      return { role: 'user', content: toOpenAIUserContent(message.content, subject) };
     case 'assistant': {
       const toolCalls = message.toolCalls ?? [];
       if (toolCalls.length === 0) return { role: 'assistant', content: message.content };
@@ -46,7 +59,11 @@ export function toOpenAIMessage(message: ChatMessage): ChatCompletionMessagePara
       };
     }
     case 'tool':
-      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+      return {
+        role: 'tool',
+        tool_call_id: message.toolCallId,
+        content: toOpenAIToolContent(message.content, subject, message.isError),
+      };
   }
 }
 
@@ -71,8 +88,13 @@ export function toOpenAIToolChoice(choice: ToolChoice): ChatCompletionToolChoice
  * Builds the request body for `model` (the raw upstream id). Unset options are left out rather
  * than sent as `null`, because several OpenAI-compatible servers reject explicit nulls.
  */
-export function toOpenAIParams(request: ChatRequest, model: string): OpenAIBaseParams {
-  const params: OpenAIBaseParams = { model, messages: request.messages.map(toOpenAIMessage) };
+export function toOpenAIParams(
+  request: ChatRequest,
+  model: string,
+  subject: ErrorSubject = ANY_ROUTE,
+): OpenAIBaseParams {
+  const messages = request.messages.map((message) => toOpenAIMessage(message, subject));
+  const params: OpenAIBaseParams = { model, messages };
   if (request.maxTokens !== undefined) {
     if (isReasoningModelId(model)) params.max_completion_tokens = request.maxTokens;
     else params.max_tokens = request.maxTokens;
@@ -90,6 +112,10 @@ export function toOpenAIParams(request: ChatRequest, model: string): OpenAIBaseP
   // A token budget reads as its effort level (reasoning-budget.ts).
   const effort = reasoningEffort(request.reasoning);
   if (effort !== undefined) params.reasoning_effort = effort;
+  if (request.logprobs !== undefined) {
+    params.logprobs = true;
+    if (request.logprobs.top > 0) params.top_logprobs = request.logprobs.top;
+  }
   return params;
 }
 
@@ -104,6 +130,11 @@ function toOpenAIResponseFormat(format: ResponseFormat): NonNullable<OpenAIBaseP
 export function toOpenAIStreamParams(
   request: ChatRequest,
   model: string,
+  subject: ErrorSubject = ANY_ROUTE,
 ): ChatCompletionCreateParamsStreaming {
-  return { ...toOpenAIParams(request, model), stream: true, stream_options: { include_usage: true } };
+  return {
+    ...toOpenAIParams(request, model, subject),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
 }

@@ -7,6 +7,7 @@ import type {
 } from '../../core/chat/chat-model.js';
 import { isRecord, type JsonRecord, tokenCount, usageFrom } from '../shared/json-shape.js';
 import { type ErrorSubject, malformedResponse } from '../shared/malformed-response.js';
+import { mapOpenAILogprobs } from './openai-logprobs.js';
 
 // Bodies are read as `unknown` on purpose: an OpenAI-compatible server is untrusted, and a body
 // that does not match the protocol must become `malformed_response`, not a `TypeError` later.
@@ -95,7 +96,14 @@ export function mapOpenAICompletion(body: unknown, subject: ErrorSubject): ChatR
     usage: mapOpenAIUsage(body.usage),
     // Unsigned: the caller sees it, no family can take it back.
     ...(reasoning === undefined ? {} : { reasoning: [{ type: 'thinking' as const, text: reasoning }] }),
+    ...logprobsField(choice.logprobs),
   };
+}
+
+/** `{logprobs}` when the choice carries them, else nothing (the field stays absent). */
+function logprobsField(value: unknown): { logprobs?: ChatResult['logprobs'] } {
+  const logprobs = mapOpenAILogprobs(value);
+  return logprobs === undefined ? {} : { logprobs };
 }
 
 /** Turns Chat Completions chunks into our stream events; one instance per stream. */
@@ -157,7 +165,7 @@ export function createOpenAIStreamMapper(subject: ErrorSubject): OpenAIStreamMap
       const reasoning = reasoningText(delta);
       if (reasoning !== undefined) events.push({ type: 'reasoning', text: reasoning });
       if (typeof delta.content === 'string' && delta.content !== '') {
-        events.push({ type: 'text', text: delta.content });
+        events.push({ type: 'text', text: delta.content, ...logprobsField(choice.logprobs) });
       }
       events.push(...toolCallEvents(delta.tool_calls));
       return events;

@@ -13,6 +13,22 @@ export const vertexFamily = {
   schema: vertexProviderSchema,
   keyed: true,
   embeddings: true,
+  // Gemini's OpenAI-compatible endpoint: user messages take text and image_url parts, an image_url
+  // being a base64 data URL or a Cloud Storage URI (no http(s) URL, no file part: documents go
+  // elsewhere); tools, reasoning_effort. Log probabilities are not among its documented
+  // parameters: a model that returns them can say so in its capabilities.
+  capabilities: {
+    images: true,
+    imageUrls: false,
+    documents: false,
+    documentUrls: false,
+    toolResultMedia: false,
+    tools: true,
+    reasoning: true,
+    caching: false,
+    logprobs: false,
+    prefill: false,
+  },
   signals: VERTEX_SIGNALS,
   createModels: ({ access, clock, limits }) => {
     // One token cache per provider, shared by all its models: one mint serves every route.
