@@ -30,7 +30,14 @@ export function createRouteModels(
       create = family.createModels(context);
       factories.set(family.type, create);
     }
-    routes.set(entry.key, { model: create(entry), timeouts: entry.timeouts, price: entry.price });
+    const prefill = family.capabilities.prefill && (family.acceptsPrefill?.(entry.model) ?? true);
+    routes.set(entry.key, {
+      model: create(entry),
+      timeouts: entry.timeouts,
+      price: entry.price,
+      prefill,
+      contextWindow: entry.contextWindow,
+    });
   }
   return routes;
 }

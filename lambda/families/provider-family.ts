@@ -43,6 +43,12 @@ export interface ProviderAccess {
   bedrockCredentials?: BedrockCredentials | undefined;
 }
 
+/** What a family's models can do (boolean keys; more join as the router reads them). */
+export interface FamilyCapabilities {
+  /** A trailing assistant message is continued (a prefill), not answered. */
+  readonly prefill: boolean;
+}
+
 /** What every model of one process shares: key access, the clock, the read bounds. */
 export interface FamilyContext {
   access: ProviderAccess;
@@ -66,6 +72,16 @@ export interface ProviderFamily<C extends ProviderSettings> {
   readonly keyed: boolean;
   /** True when its models may declare `dimensions`: it has an embeddings API. */
   readonly embeddings: boolean;
+  /**
+   * What its models can do. `prefill`: a trailing assistant message is continued, not answered
+   * (only such a route may continue a broken stream, docs/concepts.md#streams-cut-after-output).
+   */
+  readonly capabilities: FamilyCapabilities;
+  /**
+   * Narrows `capabilities.prefill` per raw model id, for a family whose models differ. Absent:
+   * every model of the family has the family's capability.
+   */
+  acceptsPrefill?(model: string): boolean;
   /**
    * Its `gen_ai.provider.name` when the OpenTelemetry GenAI conventions give the family a
    * well-known one (e.g. `aws.bedrock`). Default: the configured provider name.

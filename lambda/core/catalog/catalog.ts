@@ -48,6 +48,8 @@ export interface CatalogRoute {
   maxOutputTokens?: number | undefined;
   /** An embedding model's vector length (docs/concepts.md#embeddings); undefined for a chat model. */
   dimensions?: number | undefined;
+  /** The model's context window in tokens (docs/configuration.md#context-windows); undefined: not declared. */
+  contextWindow?: number | undefined;
 }
 
 /** One model of the catalog, with its provider's settings resolved: its first route. */
@@ -159,6 +161,7 @@ function indexModels(config: SwitchyardConfig): {
       price: m.price,
       maxOutputTokens: m.maxOutputTokens,
       dimensions: m.dimensions,
+      contextWindow: m.contextWindow,
     };
     models.set(key, { ...own, aliases: m.aliases, routes: [own, ...furtherRoutes(config, key, own)] });
     for (const alias of m.aliases) aliases.set(alias, key);
@@ -224,6 +227,7 @@ function pipelinePolicies(config: SwitchyardConfig): {
           }),
           substitution: p.substitution,
           maxTier: p.maxTier,
+          afterOutput: p.streaming.afterOutput,
         },
         breaker: { ...globalBreaker, ...stripUndefined(p.breaker ?? {}) },
       }),

@@ -10,6 +10,7 @@ export const anthropicFamily = {
   schema: anthropicProviderSchema,
   keyed: true,
   embeddings: false,
+  capabilities: { prefill: true },
   signals: ANTHROPIC_SIGNALS,
   createModels:
     ({ access, limits }) =>

@@ -1,6 +1,7 @@
 import type { ProviderFamily } from '../provider-family.js';
 import { createBedrockChatModel } from './bedrock-chat-model.js';
 import { type BedrockProviderConfig, bedrockProviderSchema } from './bedrock-config-schema.js';
+import { bedrockTakesPrefill } from './bedrock-prefill.js';
 import { BEDROCK_SIGNALS } from './bedrock-signals.js';
 
 /** `type: "bedrock"`: the Bedrock Runtime Converse API, signed with IAM credentials (no key); chat only. */
@@ -9,6 +10,8 @@ export const bedrockFamily = {
   schema: bedrockProviderSchema,
   keyed: false,
   embeddings: false,
+  capabilities: { prefill: true },
+  acceptsPrefill: bedrockTakesPrefill,
   traceName: 'aws.bedrock',
   signals: BEDROCK_SIGNALS,
   createModels:

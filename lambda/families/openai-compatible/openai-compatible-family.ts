@@ -10,6 +10,7 @@ export const openAICompatibleFamily = {
   schema: openAIProviderSchema,
   keyed: true,
   embeddings: true,
+  capabilities: { prefill: false },
   signals: OPENAI_COMPATIBLE_SIGNALS,
   createModels:
     ({ access, limits }) =>

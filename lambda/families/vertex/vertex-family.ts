@@ -13,6 +13,7 @@ export const vertexFamily = {
   schema: vertexProviderSchema,
   keyed: true,
   embeddings: true,
+  capabilities: { prefill: false },
   signals: VERTEX_SIGNALS,
   createModels: ({ access, clock, limits }) => {
     // One token cache per provider, shared by all its models: one mint serves every route.

@@ -1,0 +1,32 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AttemptLedgerEntry, RequestLedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
+import { type GatewayHarness, PRICE, startGatewayHarness, waitFor } from '../helpers/gateway-harness.js';
+
+let h: GatewayHarness;
+afterEach(async () => {
+  await h?.close();
+});
+
+const PROMPT = { messages: [{ role: 'user', content: 'twenty characters..' }] };
+
+describe('usage of an interrupted stream', () => {
+  it('bills a cut stream for the prompt estimate and the output the caller received', async () => {
+    h = await startGatewayHarness({ p: { chain: 'a' } });
+    h.openai.script('model-a', [{ cutAfterChunks: 2, text: 'one two three four five' }]);
+    const res = await h.post({ model: 'p', stream: true, ...PROMPT });
+    const text = await res.text();
+    expect(text).toContain('stream_interrupted');
+    await waitFor(() => h.requests().length === 1);
+    const attempt = h.attempts()[0] as AttemptLedgerEntry;
+    // The OpenAI fake reports usage only at the end: the prompt (19 characters) is estimated at 5
+    // tokens, the output the caller got ('one two', 7 characters) at 2.
+    expect(attempt).toMatchObject({ usage: { inputTokens: 5, outputTokens: 2 }, usageEstimated: true });
+    const cost = (5 * PRICE.inputPerMTok + 2 * PRICE.outputPerMTok) / 1_000_000;
+    expect(attempt.costUsd).toBeCloseTo(cost, 12);
+    expect(h.requests()[0] as RequestLedgerEntry).toMatchObject({
+      reason: 'partial',
+      usage: { inputTokens: 5, outputTokens: 2 },
+    });
+    expect((h.requests()[0] as RequestLedgerEntry).costUsd).toBeCloseTo(cost, 12);
+  });
+});
