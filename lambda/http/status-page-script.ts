@@ -57,7 +57,7 @@ export const STATUS_PAGE_SCRIPT = `
       ['tiers', p.tiers.map((t, i) => (i + 1) + ': ' + t.join(' | ')).join('; ')], ['warnings', p.warnings.join('; ')]])));
     fill('recent', s.recent.map((r) => row([
       ['ended', time(r.endedAt)], ['pipeline', r.pipeline],
-      ['result', el('span', r.reason + (r.failureClass ? ' (' + r.failureClass + ')' : ''), r.reason === 'success' ? '' : 'reason-fail')],
+      ['result', el('span', r.reason + (r.failureClass ? ' (' + r.failureClass + ')' : '') + (r.continued ? ', continued by ' + r.continued.by + ' at token ' + r.continued.atToken : ''), r.reason === 'success' ? '' : 'reason-fail')],
       ['model', r.model ?? '\\u2014'], ['latency', r.latencyMs + ' ms', 'num'], ['attempts', trail(r)]])));
     fill('limits', s.limits.map((l) => row([
       ['scope', l.scope + ' ' + l.name], ['limit', l.field], ['used', (l.kind === 'spend' ? usd(l.used) + ' of ' + usd(l.limit) : l.used + ' of ' + l.limit) + ' per ' + l.window, 'num'],

@@ -113,6 +113,59 @@ describe('stream continuation after output', () => {
     });
   });
 
+  it('continue: when the model cannot continue, a later model that takes a prefill does', async () => {
+    h = await startGatewayHarness(
+      { p: { chain: 'an,a,claudeBr', streaming: { afterOutput: 'continue' }, maxAttempts: 4 } },
+      {
+        anthropic: true,
+        configure: (c) => {
+          c.models.claudeBr = { provider: 'br', model: 'anthropic.claude-fake-v1:0' };
+        },
+      },
+    );
+    h.anthropic.script('claude-model', [{ cutAfterChunks: 2, text: TEXT }, { status: 529 }]);
+    h.bedrock.script('anthropic.claude-fake-v1:0', [{ text: TEXT }]);
+    const events = chunks(await (await h.post({ model: 'p', stream: true, ...HELLO })).text());
+    expect(textOf(events)).toBe(TEXT);
+    const finish = events.find((e) => (e as Chunk).choices?.[0]?.finish_reason) as Chunk;
+    expect(finish.continued).toEqual({ from: 'an', at_token: 2, by: 'claudeBr' });
+    expect(h.received('model-a')).toBe(0);
+    await waitFor(() => h.requests().length === 1);
+    expect(lastRequest().route).toBe('an:cut@2,!a:prefill,an:529,claudeBr:continued');
+    expect(h.attempts().at(-1) as AttemptLedgerEntry).toMatchObject({
+      action: 'fallback',
+      step: 'substitute',
+    });
+  });
+
+  it('spends from the attempt budget: with none left the caller gets the original error', async () => {
+    h = await startGatewayHarness({ p: { chain: 'an', ...SAME_MODEL, maxAttempts: 1 } }, { anthropic: true });
+    h.anthropic.script('claude-model', [{ cutAfterChunks: 2, text: TEXT }, { text: TEXT }]);
+    const last = chunks(await (await h.post({ model: 'p', stream: true, ...HELLO })).text()).at(-1);
+    expect((last as { error: { code: string } }).error.code).toBe('stream_interrupted');
+    expect(h.anthropic.requestsFor('claude-model')).toHaveLength(1);
+    await waitFor(() => h.requests().length === 1);
+    expect(lastRequest()).toMatchObject({ reason: 'partial', route: 'an:cut@2' });
+  });
+
+  it('the Messages door labels a continued stream on its message_delta', async () => {
+    h = await startGatewayHarness({ p: { chain: 'an', ...SAME_MODEL } }, { anthropic: true });
+    h.anthropic.script('claude-model', [{ cutAfterChunks: 2, text: TEXT }, { text: TEXT }]);
+    const res = await h.postMessages({ model: 'p', max_tokens: 100, stream: true, ...HELLO });
+    const events = (await res.text())
+      .split('\n\n')
+      .filter(Boolean)
+      .map((e) => JSON.parse(e.split('\ndata: ')[1] as string) as Record<string, unknown>);
+    const text = events
+      .filter((e) => e.type === 'content_block_delta')
+      .map((e) => (e.delta as { text: string }).text)
+      .join('');
+    expect(text).toBe(TEXT);
+    const delta = events.find((e) => e.type === 'message_delta');
+    expect(delta?.continued).toEqual({ from: 'an', at_token: 2, by: 'an' });
+    expect(events.at(-1)?.type).toBe('message_stop');
+  });
+
   it('a tool-call stream that breaks stays an explicit partial, never continued', async () => {
     h = await startGatewayHarness({ p: { chain: 'an', ...SAME_MODEL } }, { anthropic: true });
     h.anthropic.script('claude-model', [
