@@ -82,11 +82,21 @@ export class AttemptBook {
   }
 
   /**
-   * Routes passed over for a continuation because they take no prefill go in the trail as
-   * `!<route key>:prefill` (not attempts: never called).
+   * Routes or models passed over for a reason of their own go in the trail as `!<key>:<reason>`
+   * (not attempts: never called): `prefill` for a continuation's route that takes no prefill,
+   * `context` for a model whose context window is too small for the request.
    */
-  skipNoPrefill(routeKeys: readonly string[]): void {
-    for (const route of routeKeys) this.trail.push(`!${route}:prefill`);
+  skip(keys: readonly string[], reason: 'prefill' | 'context'): void {
+    for (const key of keys) this.trail.push(`!${key}:${reason}`);
+  }
+
+  /**
+   * Ends a request no route could be asked: `error` (the gateway's own) is its failure, and it
+   * stops (e.g. a request larger than every model's context window).
+   */
+  refuse(error: ProviderError): RouteFailure {
+    this.lastError = error;
+    return this.finish('stopped');
   }
 
   /**

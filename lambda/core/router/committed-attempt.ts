@@ -121,7 +121,7 @@ async function continueStream<T>(
     { model: from.record.model, route: from.routeKey },
     { routesOf, takesPrefill: (route) => deps.models(route)?.prefill === true },
   );
-  book.skipNoPrefill(candidates.noPrefill);
+  book.skip(candidates.noPrefill, 'prefill');
   const blocked = await blockedNow(request.pipeline, candidates.routes, deps);
   const label = (by: string): ContinuedLabel => ({
     from: from.routeKey,

@@ -2,6 +2,7 @@ import { type BreakerSnapshot, isCooling } from '../breaker/breaker-state.js';
 import { isRouteCooling, type RouteCooling } from '../breaker/route-cooling.js';
 import type { Tier } from '../dsl/types.js';
 import type { AttemptAction, AttemptStep, SkippedRoute } from '../ledger/ledger-entry.js';
+import { raiseFloor, type WindowBounds, windowAllows } from './context-window.js';
 import { type RecoveryGate, recoveryGate } from './recovery-gate.js';
 import type {
   AttemptRecord,
@@ -19,6 +20,8 @@ export interface PlannedAttempt {
   /** The route key: the breaker and trail key (the model key for a model's own provider). */
   routeKey: string;
   record: AttemptRecord;
+  /** Models passed over for their context window before this attempt (trail `!<model>:context`); absent when none. */
+  tooSmall?: string[] | undefined;
 }
 
 /** Which route each attempt of one request calls, from the breaker state and what failed so far. */
@@ -27,6 +30,10 @@ export interface AttemptPlanner {
   next(n: number): Promise<PlannedAttempt | undefined>;
   /** Leaves a failed route out of the rest of this request; `local` when it sent nothing (`not_configured`). */
   failed(routeKey: string, local: boolean): void;
+  /** The route refused the request as too long: only models with a larger context window remain. */
+  contextExceeded(routeKey: string): void;
+  /** The models passed over for their context window not yet in the trail, when no route is left at all; else undefined. */
+  allTooSmall(): string[] | undefined;
   /**
    * The pipeline limit that keeps this request from going on, if any: the chain goes on past the
    * allowed tiers and every allowed route has failed (or none can be called).
@@ -54,8 +61,13 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
   const unconfigured = new Set<string>();
   const bound = tierLimit(request.policy);
   const allowed = request.tiers.slice(0, bound?.maxTier ?? request.tiers.length);
-  const callable = (route: string) => !unconfigured.has(route) && deps.models(route) !== undefined;
+  const configured = (route: string) => !unconfigured.has(route) && deps.models(route) !== undefined;
+  // Context windows (docs/concepts.md#context-windows): a model too small for the request is never called.
+  const size: WindowBounds = { demand: request.contextTokens };
+  const fits = (route: string) => windowAllows(deps.models(route)?.contextWindow, size);
+  const callable = (route: string) => configured(route) && fits(route);
   let tiers = callableTiers(allowed, callable, routesOf);
+  const tooSmall = contextSkips(allowed, routesOf, configured, fits);
   let health: Health | undefined;
   let last: PlannedAttempt | undefined;
   // Routes already reported as skipped for account-route cooling: once per request each.
@@ -77,6 +89,7 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       const admitted = failOpen ? {} : await recovering.admit(request.pipeline, routeKey, snapshot, now);
       // Another request (here or in another container) has this probe slot: select again without it.
       if (!admitted) return this.next(n);
+      const passed = tooSmall.upTo(tiers.list[selection.tier]?.number ?? selection.tier + 1);
       const record = newRecord(n, {
         tier: tiers.list[selection.tier]?.number ?? selection.tier + 1,
         model: selection.key,
@@ -86,8 +99,16 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
         skipped: skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported),
         ...admitted,
       });
-      last = { route, routeKey, record };
+      last = { route, routeKey, record, ...(passed.length > 0 ? { tooSmall: passed } : {}) };
       return last;
+    },
+    contextExceeded(routeKey) {
+      if (last?.routeKey === routeKey) tooSmall.seen(last.record.model);
+      size.floor = raiseFloor(size.floor, deps.models(routeKey)?.contextWindow);
+      tiers = callableTiers(allowed, callable, routesOf);
+    },
+    allTooSmall() {
+      return tiers.list.length === 0 && tooSmall.any() ? tooSmall.upTo(allowed.length) : undefined;
     },
     failed(routeKey, local) {
       failed.add(routeKey);
@@ -101,6 +122,41 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       const every = tiers.list.flatMap((t) => t.members.flatMap((m) => tiers.routesOf(m.key)));
       return every.every((route) => failed.has(route)) ? bound : undefined;
     },
+  };
+}
+
+/**
+ * The models of `allowed` that can be called here but whose every route is too small for the
+ * request: `upTo(tier)` gives those in the tiers up to `tier` (1-based) not given before, so each
+ * enters the trail once, when the selection first passes it.
+ */
+function contextSkips(
+  allowed: readonly Tier[],
+  routesOf: (model: string) => readonly string[],
+  configured: (route: string) => boolean,
+  fits: (route: string) => boolean,
+) {
+  const reported = new Set<string>();
+  const isTooSmall = (key: string) => {
+    const routes = routesOf(key).filter(configured);
+    return routes.length > 0 && !routes.some(fits);
+  };
+  return {
+    upTo(tier: number): string[] {
+      const out: string[] = [];
+      for (const t of allowed.slice(0, tier)) {
+        for (const { key } of t.members) {
+          if (reported.has(key) || !isTooSmall(key)) continue;
+          reported.add(key);
+          out.push(key);
+        }
+      }
+      return out;
+    },
+    /** True when any allowed model is too small now. */
+    any: () => allowed.some((t) => t.members.some((m) => isTooSmall(m.key))),
+    /** The model already shows in the trail (it refused the request itself): never listed as skipped. */
+    seen: (key: string) => reported.add(key),
   };
 }
 

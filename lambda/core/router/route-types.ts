@@ -102,6 +102,12 @@ export interface RouteRequest {
    */
   maxOutputTokens?: number | undefined;
   /**
+   * The request's estimated size in tokens (prompt estimate plus the output it asks for, when it
+   * says): models whose `contextWindow` is smaller are passed over before any call
+   * (docs/concepts.md#context-windows). Absent: none is.
+   */
+  contextTokens?: number | undefined;
+  /**
    * A failure's request line waits for its `conclude` (a last resort may still answer,
    * docs/design.md#last-resort). Default: written when the loop ends.
    */

@@ -1,10 +1,11 @@
 import { FAILURE_POLICY } from '../failures/failure-class.js';
+import { ProviderError } from '../failures/provider-error.js';
 import { SchemaInvalidError } from '../failures/schema-invalid-error.js';
 import { AttemptBook } from './attempt-book.js';
 import { type Continuation, committed, type LoopState } from './committed-attempt.js';
-import { createAttemptPlanner, type PlannedAttempt } from './next-attempt.js';
+import { type AttemptPlanner, createAttemptPlanner, type PlannedAttempt } from './next-attempt.js';
 import { attempt, attemptLimits } from './one-attempt.js';
-import type { AttemptCall, RouteRequest, RouteResult, RouterDeps } from './route-types.js';
+import type { AttemptCall, RouteFailure, RouteRequest, RouteResult, RouterDeps } from './route-types.js';
 
 /**
  * The attempt loop of docs/design.md#the-attempt-loop: retry, route fallback and substitution are
@@ -39,7 +40,8 @@ export async function runAttempts<T>(
     if (clock.now() >= deadline) return book.finish('deadline');
     const planned = repeat ? retryOf(repeat, n) : await planner.next(n);
     repeat = undefined;
-    if (!planned) return book.finish('exhausted', planner.limit());
+    if (!planned) return noRouteLeft(book, planner, request);
+    if (planned.tooSmall) book.skip(planned.tooSmall, 'context');
     // The breaker read may have taken the rest of the budget: no attempt without time to run it.
     if (clock.now() >= deadline) return book.finish('deadline');
 
@@ -65,12 +67,32 @@ export async function runAttempts<T>(
     if (local) continue;
     loop.sent += 1;
     if (error.failureClass === 'cancelled') return book.finish('cancelled');
-    const fallsBack =
-      FAILURE_POLICY[error.failureClass].fallback ||
-      (error.failureClass === 'context_length' && policy.fallbackOnContextLength);
-    if (!fallsBack) return book.finish('stopped');
+    const tooLong = error.failureClass === 'context_length' && policy.fallbackOnContextLength;
+    // Too long for this model: only a model with a larger context window may take it now.
+    if (tooLong) planner.contextExceeded(planned.routeKey);
+    if (!FAILURE_POLICY[error.failureClass].fallback && !tooLong) return book.finish('stopped');
   }
   return clock.now() >= deadline ? book.finish('deadline') : book.finish('exhausted', planner.limit());
+}
+
+/**
+ * The end of a request with no route left to call. When context windows ruled out the rest
+ * (docs/concepts.md#context-windows), it stops as `context_length`: with the refusal a model
+ * already gave, else with the gateway's own (no model of the chain is large enough for it).
+ */
+function noRouteLeft(book: AttemptBook, planner: AttemptPlanner, request: RouteRequest): RouteFailure {
+  const small = planner.allTooSmall();
+  if (!small) return book.finish('exhausted', planner.limit());
+  book.skip(small, 'context');
+  if (book.attempts.some((a) => a.outcome === 'context_length')) return book.finish('stopped');
+  return book.refuse(
+    new ProviderError({
+      provider: 'switchyard',
+      model: '',
+      failureClass: 'context_length',
+      message: `the request (about ${request.contextTokens ?? 0} tokens) is larger than the context window of every model of the chain: ${small.join(', ')}`,
+    }),
+  );
 }
 
 /** Attempt `n` on the model of `planned` again (docs/design.md#structured-output: a repair on the same model). */
