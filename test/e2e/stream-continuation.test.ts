@@ -166,6 +166,24 @@ describe('stream continuation after output', () => {
     expect(events.at(-1)?.type).toBe('message_stop');
   });
 
+  it('a route that refuses the prefill with a 400 never masks the original error', async () => {
+    h = await startGatewayHarness({ p: { chain: 'an', ...SAME_MODEL } }, { anthropic: true });
+    h.anthropic.script('claude-model', [
+      { cutAfterChunks: 2, text: TEXT },
+      { status: 400, errorMessage: 'assistant prefill is not supported here' },
+    ]);
+    const body = await (await h.post({ model: 'p', stream: true, ...HELLO })).text();
+    const last = chunks(body).at(-1) as { error: { code: string; message: string } };
+    expect(last.error.code).toBe('stream_interrupted');
+    expect(last.error.message).not.toContain('prefill');
+    await waitFor(() => h.requests().length === 1);
+    expect(lastRequest()).toMatchObject({
+      reason: 'partial',
+      failureClass: 'network',
+      route: 'an:cut@2,an:400',
+    });
+  });
+
   it('a tool-call stream that breaks stays an explicit partial, never continued', async () => {
     h = await startGatewayHarness({ p: { chain: 'an', ...SAME_MODEL } }, { anthropic: true });
     h.anthropic.script('claude-model', [
