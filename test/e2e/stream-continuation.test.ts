@@ -148,6 +148,24 @@ describe('stream continuation after output', () => {
     expect(lastRequest()).toMatchObject({ reason: 'partial', route: 'an:cut@2' });
   });
 
+  it('starts no continuation once the request’s deadline has passed', async () => {
+    // Frames 100 ms apart: the first text (the 4th frame) commits at about 300 ms, the cut after
+    // the 4th text comes at about 600 ms, past the 500 ms deadline.
+    h = await startGatewayHarness(
+      { p: { chain: 'an', ...SAME_MODEL, deadlineMs: 500 } },
+      { anthropic: true },
+    );
+    h.anthropic.script('claude-model', [
+      { cutAfterChunks: 4, chunkDelayMs: 100, text: TEXT },
+      { text: TEXT },
+    ]);
+    const last = chunks(await (await h.post({ model: 'p', stream: true, ...HELLO })).text()).at(-1);
+    expect((last as { error: { code: string } }).error.code).toBe('stream_interrupted');
+    expect(h.anthropic.requestsFor('claude-model')).toHaveLength(1);
+    await waitFor(() => h.requests().length === 1);
+    expect(lastRequest()).toMatchObject({ reason: 'partial' });
+  });
+
   it('the Messages door labels a continued stream on its message_delta', async () => {
     h = await startGatewayHarness({ p: { chain: 'an', ...SAME_MODEL } }, { anthropic: true });
     h.anthropic.script('claude-model', [{ cutAfterChunks: 2, text: TEXT }, { text: TEXT }]);

@@ -10,6 +10,22 @@ afterEach(async () => {
 const PROMPT = { messages: [{ role: 'user', content: 'twenty characters..' }] };
 
 describe('usage of an interrupted stream', () => {
+  it.each([
+    ['stalled', 'quick', 'model-quick', { stallAfterChunks: 2 }, 'timeout'],
+    ['corrupt', 'a', 'model-a', { malformedAfterChunks: 2 }, 'malformed_response'],
+  ])('bills a %s stream the same way', async (_, model, upstream, fault, outcome) => {
+    h = await startGatewayHarness({ p: { chain: model } });
+    h.openai.script(upstream, [{ ...fault, text: 'one two three four five' }]);
+    await (await h.post({ model: 'p', stream: true, ...PROMPT })).text();
+    await waitFor(() => h.requests().length === 1);
+    expect(h.attempts()[0]).toMatchObject({
+      outcome,
+      phase: 'after_output',
+      usage: { inputTokens: 5, outputTokens: 2 },
+      usageEstimated: true,
+    });
+  });
+
   it('bills a cut stream for the prompt estimate and the output the caller received', async () => {
     h = await startGatewayHarness({ p: { chain: 'a' } });
     h.openai.script('model-a', [{ cutAfterChunks: 2, text: 'one two three four five' }]);
