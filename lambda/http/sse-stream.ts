@@ -7,6 +7,7 @@ import type { CommittedStream } from '../core/router/route-chat.js';
 import type { RouteSuccess } from '../core/router/route-types.js';
 import type { ContinuedLabel } from '../core/router/stream-continuation.js';
 import { createSeam, type StreamSeam } from '../core/router/stream-seam.js';
+import { asProviderError, silenceError } from './stream-failures.js';
 
 const encoder = new TextEncoder();
 
@@ -301,28 +302,4 @@ function continueWith(
   if (next.continued) state.options.format.continuedBy?.(next.continued);
   const text = eventText(state, next.value.first);
   if (text !== '') controller.enqueue(encoder.encode(text));
-}
-
-function asProviderError(route: RouteSuccess<CommittedStream>, error: unknown): ProviderError {
-  if (error instanceof ProviderError) return error;
-  return new ProviderError({
-    provider: route.provider,
-    model: route.model,
-    failureClass: 'network',
-    message: 'upstream stream failed',
-    cause: error,
-  });
-}
-
-/** The failure of a stream that went silent for `ms`; keeps the prompt count the upstream reported, if any. */
-function silenceError(route: RouteSuccess<CommittedStream>, ms: number, thrown: unknown): ProviderError {
-  const silence = new ProviderError({
-    provider: route.provider,
-    model: route.model,
-    failureClass: 'timeout',
-    timeoutPhase: 'idle',
-    message: `no output for ${ms} ms`,
-  });
-  if (thrown instanceof ProviderError) silence.reportedInputTokens = thrown.reportedInputTokens;
-  return silence;
 }

@@ -2,7 +2,7 @@ import { type BreakerSnapshot, isCooling } from '../breaker/breaker-state.js';
 import { isRouteCooling, type RouteCooling } from '../breaker/route-cooling.js';
 import type { Tier } from '../dsl/types.js';
 import type { AttemptAction, AttemptStep, SkippedRoute } from '../ledger/ledger-entry.js';
-import { raiseFloor, type WindowBounds, windowAllows } from './context-window.js';
+import { contextSkips, raiseFloor, type WindowBounds, windowAllows } from './context-window.js';
 import { type RecoveryGate, recoveryGate } from './recovery-gate.js';
 import type {
   AttemptRecord,
@@ -122,41 +122,6 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       const every = tiers.list.flatMap((t) => t.members.flatMap((m) => tiers.routesOf(m.key)));
       return every.every((route) => failed.has(route)) ? bound : undefined;
     },
-  };
-}
-
-/**
- * The models of `allowed` that can be called here but whose every route is too small for the
- * request: `upTo(tier)` gives those in the tiers up to `tier` (1-based) not given before, so each
- * enters the trail once, when the selection first passes it.
- */
-function contextSkips(
-  allowed: readonly Tier[],
-  routesOf: (model: string) => readonly string[],
-  configured: (route: string) => boolean,
-  fits: (route: string) => boolean,
-) {
-  const reported = new Set<string>();
-  const isTooSmall = (key: string) => {
-    const routes = routesOf(key).filter(configured);
-    return routes.length > 0 && !routes.some(fits);
-  };
-  return {
-    upTo(tier: number): string[] {
-      const out: string[] = [];
-      for (const t of allowed.slice(0, tier)) {
-        for (const { key } of t.members) {
-          if (reported.has(key) || !isTooSmall(key)) continue;
-          reported.add(key);
-          out.push(key);
-        }
-      }
-      return out;
-    },
-    /** True when any allowed model is too small now. */
-    any: () => allowed.some((t) => t.members.some((m) => isTooSmall(m.key))),
-    /** The model already shows in the trail (it refused the request itself): never listed as skipped. */
-    seen: (key: string) => reported.add(key),
   };
 }
 

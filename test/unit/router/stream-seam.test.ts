@@ -8,6 +8,7 @@ describe('seam overlap', () => {
     ['the whole text written again', 'one two', 'one two three', 7],
     ['nothing repeated', 'one two', ' three', 0],
     ['a shared letter inside a word', 'the', 'e end', 0],
+    ['an overlap that starts inside a word', 'xa b', 'a b c', 0],
     ['a repeated word that goes on as a longer word', 'the capital', ' capitalism', 0],
     ['a repeated word followed by punctuation', 'said no', ' no, never', 3],
   ])('%s', (_, received, continuation, overlap) => {

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatModel, ChatRequest, ChatStreamEvent } from '../../../lambda/core/chat/chat-model.js';
+import { ProviderError } from '../../../lambda/core/failures/provider-error.js';
+import type { AttemptLedgerEntry, RequestLedgerEntry } from '../../../lambda/core/ledger/ledger-entry.js';
+import { type CommittedStream, routeStream } from '../../../lambda/core/router/route-chat.js';
+import type { RouteModel, RoutePolicy, RouteSuccess } from '../../../lambda/core/router/route-types.js';
+import type { AfterOutputPolicy } from '../../../lambda/core/router/stream-continuation.js';
+import { createRouterHarness, tiersOf } from '../../helpers/router-harness.js';
+import { uniformTimeouts } from '../../helpers/uniform-timeouts.js';
+
+/** A model whose streams follow `scripts`, one per call: text pieces, then a clean end or a failure. */
+function streamModel(key: string, scripts: { text: string[]; fails?: boolean; refuses?: boolean }[]) {
+  const sent: ChatRequest[] = [];
+  const model: ChatModel = {
+    key,
+    provider: 'fake',
+    generate: () => Promise.reject(new Error('streams only')),
+    async *stream(request): AsyncIterable<ChatStreamEvent> {
+      const script = scripts[Math.min(sent.length, scripts.length - 1)] ?? { text: [] };
+      sent.push(request);
+      if (script.refuses)
+        throw new ProviderError({
+          provider: 'fake',
+          model: key,
+          failureClass: 'invalid_request',
+          status: 400,
+          message: 'no',
+        });
+      for (const text of script.text) yield { type: 'text', text };
+      if (script.fails)
+        throw new ProviderError({ provider: 'fake', model: key, failureClass: 'network', message: 'cut' });
+      yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 10, outputTokens: 3 } };
+    },
+  };
+  return { model, sent };
+}
+
+type Models = Record<string, { model: ChatModel; sent: ChatRequest[]; prefill: boolean }>;
+
+function setup(
+  models: Models,
+  tiers: string[][],
+  afterOutput: AfterOutputPolicy,
+  policy: Partial<RoutePolicy> = {},
+) {
+  const h = createRouterHarness({ models: {}, tiers: tiersOf(tiers) });
+  const routes = (key: string): RouteModel | undefined => {
+    const m = models[key];
+    return (
+      m && {
+        model: m.model,
+        timeouts: uniformTimeouts(10_000),
+        prefill: m.prefill,
+        price: { inputPerMTok: 1, outputPerMTok: 2 },
+      }
+    );
+  };
+  const request = {
+    requestId: 'r',
+    pipeline: 'p',
+    tiers: tiersOf(tiers),
+    policy: {
+      maxAttempts: 3,
+      deadlineMs: 15_000,
+      fallbackOnContextLength: false,
+      substitution: 'allow' as const,
+      afterOutput,
+      ...policy,
+    },
+    stream: true,
+  };
+  const deps = { ...h.deps, models: routes };
+  return {
+    h,
+    open: () => routeStream(request, deps, { messages: [{ role: 'user', content: 'hi' }] }),
+  };
+}
+
+/** Reads the committed stream to its failure, as the SSE writer does; the text it carried. */
+async function readToBreak(result: RouteSuccess<CommittedStream>) {
+  let text = result.value.first.type === 'text' ? result.value.first.text : '';
+  for (;;) {
+    try {
+      const next = await result.value.rest.next();
+      if (next.done) return { text };
+      if (next.value.type === 'text') text += next.value.text;
+    } catch (error) {
+      return { text, error: error as ProviderError };
+    }
+  }
+}
+
+const brokenAt = (text: string, error: ProviderError, toolCall = false) => ({
+  error,
+  usage: { inputTokens: 1, outputTokens: 2 },
+  usageEstimated: true,
+  text,
+  toolCall,
+});
+
+describe('resuming a broken stream in the router', () => {
+  it('continue-same-model: asks the same model with the text as the prefill, and labels the continuation', async () => {
+    const a = {
+      ...streamModel('a', [{ text: ['one', ' two'], fails: true }, { text: [' three'] }]),
+      prefill: true,
+    };
+    const { h, open } = setup({ a }, [['a']], 'continue-same-model');
+    const result = await open();
+    if (!result.ok) throw new Error('no commit');
+    const broke = await readToBreak(result);
+    const next = await result.resume?.(brokenAt(broke.text, broke.error as ProviderError));
+    expect(next?.continued).toEqual({ from: 'a', atToken: 2, by: 'a' });
+    expect(a.sent[1]?.messages.at(-1)).toEqual({ role: 'assistant', content: 'one two' });
+    expect(next?.value.first).toEqual({ type: 'text', text: ' three' });
+    await next?.settle({ usage: { inputTokens: 10, outputTokens: 3 } });
+    const [cut, continued] = h.attemptLines() as AttemptLedgerEntry[];
+    expect(cut).toMatchObject({ outcome: 'network', phase: 'after_output', usageEstimated: true });
+    expect(continued).toMatchObject({
+      action: 'retry',
+      continuation: { from: 'a', atToken: 2 },
+      outcome: 'ok',
+    });
+    expect(h.requestLines()).toEqual([
+      expect.objectContaining({ reason: 'success', model: 'a', route: 'a:cut@2,a:continued', attempts: 2 }),
+    ]);
+    expect((h.requestLines()[0] as RequestLedgerEntry).usage).toEqual({ inputTokens: 11, outputTokens: 5 });
+  });
+
+  it('never calls a route that takes no prefill, and ends partial with the original failure', async () => {
+    const a = {
+      ...streamModel('a', [
+        { text: ['one'], fails: true },
+        { text: [], refuses: true },
+      ]),
+      prefill: true,
+    };
+    const b = { ...streamModel('b', [{ text: ['x'] }]), prefill: false };
+    const { h, open } = setup({ a, b }, [['a'], ['b']], 'continue');
+    const result = await open();
+    if (!result.ok) throw new Error('no commit');
+    const broke = await readToBreak(result);
+    // a refuses the prefill (a 400): the continuation ends there, b is never asked.
+    expect(await result.resume?.(brokenAt(broke.text, broke.error as ProviderError))).toBeUndefined();
+    expect(a.sent).toHaveLength(2);
+    expect(b.sent).toHaveLength(0);
+    expect(h.requestLines()).toEqual([
+      expect.objectContaining({
+        reason: 'partial',
+        failureClass: 'network',
+        route: 'a:cut@2,!b:prefill,a:400',
+      }),
+    ]);
+  });
+
+  it('does not continue a stream that sent a tool call', async () => {
+    const a = { ...streamModel('a', [{ text: ['one'], fails: true }]), prefill: true };
+    const { h, open } = setup({ a }, [['a']], 'continue-same-model');
+    const result = await open();
+    if (!result.ok) throw new Error('no commit');
+    const broke = await readToBreak(result);
+    expect(await result.resume?.(brokenAt(broke.text, broke.error as ProviderError, true))).toBeUndefined();
+    expect(a.sent).toHaveLength(1);
+    expect(h.requestLines()).toEqual([expect.objectContaining({ reason: 'partial', route: 'a:network' })]);
+  });
+
+  it('stops at the attempt budget: the broken attempt counts', async () => {
+    const a = { ...streamModel('a', [{ text: ['one'], fails: true }, { text: [' two'] }]), prefill: true };
+    const { h, open } = setup({ a }, [['a']], 'continue-same-model', { maxAttempts: 1 });
+    const result = await open();
+    if (!result.ok) throw new Error('no commit');
+    const broke = await readToBreak(result);
+    expect(await result.resume?.(brokenAt(broke.text, broke.error as ProviderError))).toBeUndefined();
+    expect(a.sent).toHaveLength(1);
+    expect((h.requestLines()[0] as RequestLedgerEntry).route).toBe('a:cut@2');
+  });
+
+  it('offers no resume under the error policy', async () => {
+    const a = { ...streamModel('a', [{ text: ['one'] }]), prefill: true };
+    const { open } = setup({ a }, [['a']], 'error');
+    const result = await open();
+    expect(result.ok && result.resume).toBeUndefined();
+  });
+});
