@@ -92,7 +92,8 @@ export function committed<T>(
             }
             const atToken = (loop.deliveredTokens ?? 0) + usage.outputTokens;
             await book.record({ ...ended, error, usage, usageEstimated, cutAt: atToken });
-            const next = await continueStream({ ...loop, deliveredTokens: atToken }, planned, broken.text);
+            loop.deliveredTokens = atToken;
+            const next = await continueStream(loop, planned, broken.text);
             if (!next) book.endBroken(error);
             return next;
           },
