@@ -149,14 +149,14 @@ describe('stream continuation after output', () => {
   });
 
   it('starts no continuation once the request’s deadline has passed', async () => {
-    // Frames 100 ms apart: the first text (the 4th frame) commits at about 300 ms, the cut after
-    // the 4th text comes at about 600 ms, past the 500 ms deadline.
+    // Frames 400 ms apart: the first text (the 4th frame) commits at about 1.2 s, the cut after
+    // the 4th text comes at about 2.4 s, past the 2 s deadline (wide margins for a busy machine).
     h = await startGatewayHarness(
-      { p: { chain: 'an', ...SAME_MODEL, deadlineMs: 500 } },
+      { p: { chain: 'an', ...SAME_MODEL, deadlineMs: 2_000 } },
       { anthropic: true },
     );
     h.anthropic.script('claude-model', [
-      { cutAfterChunks: 4, chunkDelayMs: 100, text: TEXT },
+      { cutAfterChunks: 4, chunkDelayMs: 400, text: TEXT },
       { text: TEXT },
     ]);
     const last = chunks(await (await h.post({ model: 'p', stream: true, ...HELLO })).text()).at(-1);
