@@ -15,13 +15,19 @@ import { attempt, attemptLimits } from './one-attempt.js';
 import type {
   AttemptCall,
   AttemptRecord,
+  RouteModel,
   RouteRequest,
   RouterDeps,
   RouteSuccess,
   Settlement,
   StreamBreak,
 } from './route-types.js';
-import { type ContinuedLabel, continuationRoutes, refuseContinuation } from './stream-continuation.js';
+import {
+  type AfterOutputPolicy,
+  type ContinuedLabel,
+  continuationRoutes,
+  refuseContinuation,
+} from './stream-continuation.js';
 
 /** How a stream is continued: the call that asks a route to continue `text` (the prefill). */
 export interface Continuation<T> {
@@ -60,6 +66,7 @@ export function committed<T>(
   };
   const ended = { record, route, routeKey, startedAt, phase: 'after_output' as const };
   const afterOutput = loop.request.policy.afterOutput ?? 'error';
+  const { continuation } = loop;
   return {
     ok: true,
     value: outcome.value,
@@ -81,7 +88,7 @@ export function committed<T>(
         usageEstimated: settlement.usageEstimated,
       });
     },
-    ...(loop.continuation && afterOutput !== 'error'
+    ...(continuation && afterOutput !== 'error'
       ? {
           async resume(broken: StreamBreak) {
             if (!once()) return undefined;
@@ -93,7 +100,7 @@ export function committed<T>(
             const atToken = (loop.deliveredTokens ?? 0) + usage.outputTokens;
             await book.record({ ...ended, error, usage, usageEstimated, cutAt: atToken });
             loop.deliveredTokens = atToken;
-            const next = await continueStream(loop, planned, broken.text);
+            const next = await continueStream(loop, planned, broken.text, afterOutput, continuation);
             if (!next) book.endBroken(error);
             return next;
           },
@@ -111,48 +118,44 @@ async function continueStream<T>(
   loop: LoopState<T>,
   from: PlannedAttempt,
   text: string,
+  policy: Exclude<AfterOutputPolicy, 'error'>,
+  continuation: Continuation<T>,
 ): Promise<RouteSuccess<T> | undefined> {
-  const { request, deps, book, continuation } = loop;
-  const afterOutput = request.policy.afterOutput;
-  if (!continuation || afterOutput === undefined || afterOutput === 'error') return undefined;
-  const routesOf = (model: string) => deps.routesOf?.(model) ?? [model];
+  const { request, deps, book } = loop;
   const candidates = continuationRoutes(
-    afterOutput,
+    policy,
     request.tiers,
     { model: from.record.model, route: from.routeKey },
-    { routesOf, takesPrefill: (route) => deps.models(route)?.prefill === true },
+    {
+      routesOf: (model) => deps.routesOf?.(model) ?? [model],
+      takesPrefill: (route) => deps.models(route)?.prefill === true,
+    },
   );
   book.skip(candidates.noPrefill, 'prefill');
+  if (candidates.routes.length === 0) return undefined;
   const blocked = await blockedNow(request.pipeline, candidates.routes, deps);
-  const label = (by: string): ContinuedLabel => ({
-    from: from.routeKey,
-    atToken: loop.deliveredTokens ?? 0,
-    by,
-  });
-  for (const routeKey of candidates.routes) {
+  for (const { model, route: routeKey } of candidates.routes) {
     if (loop.sent >= request.policy.maxAttempts || request.signal?.aborted) return undefined;
     const startedAt = deps.clock.now();
     if (startedAt >= loop.deadline) return undefined;
     const route = deps.models(routeKey);
     if (!route || blocked(routeKey)) continue;
-    const planned: PlannedAttempt = {
+    const label = { from: from.routeKey, atToken: loop.deliveredTokens ?? 0, by: routeKey };
+    const record = continuationRecord(
+      book.attempts.length + 1,
+      request,
+      { model, routeKey },
       route,
-      routeKey,
-      record: continuationRecord(
-        book.attempts.length + 1,
-        request,
-        routeKey,
-        route.model,
-        from,
-        label(routeKey),
-      ),
-    };
+      from,
+      label,
+    );
+    const planned: PlannedAttempt = { route, routeKey, record };
     const limits = attemptLimits(route, loop.deadline - startedAt, undefined);
     const outcome = await attempt(continuation.call(text), route, limits, deps, request.signal);
     loop.sent += 1;
     if (outcome.ok) {
-      book.commit(planned, label(routeKey));
-      return committed(loop, outcome, planned, startedAt, label(routeKey));
+      book.commit(planned, label);
+      return committed(loop, outcome, planned, startedAt, label);
     }
     await book.record({ ...planned, startedAt, phase: 'before_output', error: outcome.error });
     // A refusal (a 400 to the prefill) or the caller leaving ends the continuation, never the original error.
@@ -161,25 +164,23 @@ async function continueStream<T>(
   return undefined;
 }
 
-/** The record of a continuation attempt: the same model again is a `retry`, another model a `fallback`. */
+/** The record of a continuation attempt: the same route again is a `retry`, any other a `fallback`. */
 function continuationRecord(
   n: number,
   request: RouteRequest,
-  routeKey: string,
-  model: { key: string; provider: string },
+  { model, routeKey }: { model: string; routeKey: string },
+  route: RouteModel,
   from: PlannedAttempt,
   label: ContinuedLabel,
 ): AttemptRecord {
-  const modelKey = model.key;
-  const tier = request.tiers.findIndex((t) => t.members.some((m) => m.key === modelKey)) + 1;
-  const sameModel = modelKey === from.record.model;
+  const same = routeKey === from.routeKey;
   return {
     attempt: n,
-    tier: tier > 0 ? tier : from.record.tier,
-    model: modelKey,
-    provider: model.provider,
-    action: routeKey === from.routeKey ? 'retry' : 'fallback',
-    step: routeKey === from.routeKey ? 'retry' : sameModel ? 'route' : 'substitute',
+    tier: request.tiers.findIndex((t) => t.members.some((m) => m.key === model)) + 1,
+    model,
+    provider: route.model.provider,
+    action: same ? 'retry' : 'fallback',
+    step: same ? 'retry' : model === from.record.model ? 'route' : 'substitute',
     outcome: 'ok',
     status: 200,
     latencyMs: 0,
@@ -190,13 +191,12 @@ function continuationRecord(
 /** Which of `routes` the pipeline's breakers or their account routes block now (one store round trip). */
 async function blockedNow(
   pipeline: string,
-  routes: readonly string[],
+  routes: readonly { route: string }[],
   deps: RouterDeps,
 ): Promise<(route: string) => boolean> {
-  if (routes.length === 0) return () => true;
   const [snapshots, cooling] = await Promise.all([
     deps.breakers.read(pipeline),
-    deps.breakers.routeCooling(routes),
+    deps.breakers.routeCooling(routes.map((r) => r.route)),
   ]);
   const now = deps.clock.now();
   return (route) => {

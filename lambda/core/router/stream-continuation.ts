@@ -59,8 +59,8 @@ export function refuseContinuation(
 
 /** The routes that may continue, in order, and the ones passed over because they take no prefill. */
 export interface ContinuationRoutes {
-  /** Route keys to try, in order. */
-  routes: string[];
+  /** The routes to try, in order, each with its model key. */
+  routes: { model: string; route: string }[];
   /** Route keys skipped because their family (or model) takes no assistant prefill; never called. */
   noPrefill: string[];
 }
@@ -86,18 +86,27 @@ export function continuationRoutes(
   catalog: ContinuationCatalog,
 ): ContinuationRoutes {
   const own = catalog.routesOf(from.model);
-  const ordered = [...own.filter((r) => r !== from.route), ...own.filter((r) => r === from.route)];
+  const models = [from.model];
   if (policy === 'continue') {
     const tier = tiers.findIndex((t) => t.members.some((m) => m.key === from.model));
-    for (const later of tiers.slice(Math.max(0, tier))) {
-      for (const member of later.members) {
-        if (member.key !== from.model) ordered.push(...catalog.routesOf(member.key));
-      }
-    }
+    for (const later of tiers.slice(tier)) models.push(...later.members.map((m) => m.key));
   }
-  const routes: string[] = [];
+  const ordered = [
+    ...own.filter((route) => route !== from.route).map((route) => ({ model: from.model, route })),
+    { model: from.model, route: from.route },
+    ...models
+      .filter((m) => m !== from.model)
+      .flatMap((model) => catalog.routesOf(model).map((route) => ({ model, route }))),
+  ];
+  const routes: ContinuationRoutes['routes'] = [];
   const noPrefill: string[] = [];
-  for (const route of new Set(ordered)) (catalog.takesPrefill(route) ? routes : noPrefill).push(route);
+  const seen = new Set<string>();
+  for (const candidate of ordered) {
+    if (seen.has(candidate.route)) continue;
+    seen.add(candidate.route);
+    if (catalog.takesPrefill(candidate.route)) routes.push(candidate);
+    else noPrefill.push(candidate.route);
+  }
   return { routes, noPrefill };
 }
 

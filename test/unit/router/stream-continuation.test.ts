@@ -45,14 +45,22 @@ describe('which routes continue a broken stream', () => {
 
   it('continue-same-model: the model’s other routes first, then the route that broke', () => {
     expect(continuationRoutes('continue-same-model', tiers, { model: 'a', route: 'a' }, catalog())).toEqual({
-      routes: ['a~eu', 'a'],
+      routes: [
+        { model: 'a', route: 'a~eu' },
+        { model: 'a', route: 'a' },
+      ],
       noPrefill: [],
     });
   });
 
   it('continue: then the other models from the same tier on, never an earlier tier', () => {
     expect(continuationRoutes('continue', tiers, { model: 'a', route: 'a~eu' }, catalog())).toEqual({
-      routes: ['a', 'a~eu', 'b', 'c'],
+      routes: [
+        { model: 'a', route: 'a' },
+        { model: 'a', route: 'a~eu' },
+        { model: 'b', route: 'b' },
+        { model: 'c', route: 'c' },
+      ],
       noPrefill: [],
     });
   });
@@ -60,7 +68,10 @@ describe('which routes continue a broken stream', () => {
   it('lists routes that take no prefill apart, never to be tried', () => {
     expect(continuationRoutes('continue', tiers, { model: 'a', route: 'a' }, catalog(['b', 'a~eu']))).toEqual(
       {
-        routes: ['a', 'c'],
+        routes: [
+          { model: 'a', route: 'a' },
+          { model: 'c', route: 'c' },
+        ],
         noPrefill: ['a~eu', 'b'],
       },
     );

@@ -9,7 +9,10 @@ import { createRouterHarness, tiersOf } from '../../helpers/router-harness.js';
 import { uniformTimeouts } from '../../helpers/uniform-timeouts.js';
 
 /** A model whose streams follow `scripts`, one per call: text pieces, then a clean end or a failure. */
-function streamModel(key: string, scripts: { text: string[]; fails?: boolean; refuses?: boolean }[]) {
+function streamModel(
+  key: string,
+  scripts: { text: string[]; fails?: boolean; refuses?: boolean; down?: boolean }[],
+) {
   const sent: ChatRequest[] = [];
   const model: ChatModel = {
     key,
@@ -18,6 +21,14 @@ function streamModel(key: string, scripts: { text: string[]; fails?: boolean; re
     async *stream(request): AsyncIterable<ChatStreamEvent> {
       const script = scripts[Math.min(sent.length, scripts.length - 1)] ?? { text: [] };
       sent.push(request);
+      if (script.down)
+        throw new ProviderError({
+          provider: 'fake',
+          model: key,
+          failureClass: 'unavailable',
+          status: 503,
+          message: 'down',
+        });
       if (script.refuses)
         throw new ProviderError({
           provider: 'fake',
@@ -42,8 +53,9 @@ function setup(
   tiers: string[][],
   afterOutput: AfterOutputPolicy,
   policy: Partial<RoutePolicy> = {},
+  extra: { routes?: Record<string, string[]>; signal?: AbortSignal } = {},
 ) {
-  const h = createRouterHarness({ models: {}, tiers: tiersOf(tiers) });
+  const h = createRouterHarness({ models: {}, tiers: tiersOf(tiers), routes: extra.routes });
   const routes = (key: string): RouteModel | undefined => {
     const m = models[key];
     return (
@@ -68,6 +80,7 @@ function setup(
       ...policy,
     },
     stream: true,
+    signal: extra.signal,
   };
   const deps = { ...h.deps, models: routes };
   return {
@@ -179,5 +192,120 @@ describe('resuming a broken stream in the router', () => {
     const { open } = setup({ a }, [['a']], 'error');
     const result = await open();
     expect(result.ok && result.resume).toBeUndefined();
+  });
+
+  it('tries the model’s other route first (a `route` step), then a later model (`substitute`, its own tier)', async () => {
+    const a = {
+      ...streamModel('a', [
+        { text: ['one'], fails: true },
+        { text: [], down: true },
+      ]),
+      prefill: true,
+    };
+    const aEu = { ...streamModel('a~eu', [{ text: [], down: true }]), prefill: true };
+    const b = { ...streamModel('b', [{ text: [' two'] }]), prefill: true };
+    // a~eu is down (503 before output) and a breaks again: b continues.
+    const { h, open } = setup(
+      { a, 'a~eu': aEu, b },
+      [['a'], ['b']],
+      'continue',
+      { maxAttempts: 4 },
+      {
+        routes: { a: ['a', 'a~eu'] },
+      },
+    );
+    const result = await open();
+    if (!result.ok) throw new Error('no commit');
+    const broke = await readToBreak(result);
+    const next = await result.resume?.(brokenAt(broke.text, broke.error as ProviderError));
+    expect(next?.continued).toEqual({ from: 'a', atToken: 2, by: 'b' });
+    const lines = h.attemptLines();
+    expect(lines.map((l) => [l.model, l.provider, l.action, l.step, l.tier, l.outcome])).toEqual([
+      ['a', 'fake', 'first', undefined, 1, 'network'],
+      ['a', 'fake', 'fallback', 'route', 1, 'unavailable'],
+      ['a', 'fake', 'retry', 'retry', 1, 'unavailable'],
+    ]);
+    await next?.settle({ usage: { inputTokens: 1, outputTokens: 1 } });
+    const last = h.attemptLines().at(-1);
+    expect([last?.model, last?.action, last?.step, last?.tier, last?.outcome]).toEqual([
+      'b',
+      'fallback',
+      'substitute',
+      2,
+      'ok',
+    ]);
+    expect((h.requestLines()[0] as RequestLedgerEntry).route).toBe('a:cut@2,a~eu:503,a:503,b:continued');
+    expect(next?.model).toBe('b');
+    expect(result.route).toBe('a:200');
+  });
+
+  it('passes over a route whose breaker is open, without calling it', async () => {
+    const a = { ...streamModel('a', [{ text: ['one'], fails: true }]), prefill: true };
+    const b = { ...streamModel('b', [{ text: [' two'] }]), prefill: true };
+    const { h, open } = setup({ a, b }, [['a'], ['b']], 'continue');
+    const result = await open();
+    if (!result.ok) throw new Error('no commit');
+    const broke = await readToBreak(result);
+    for (let i = 0; i < 2; i++)
+      await h.breakers.record('p', 'a', { at: h.clock.now(), outcome: 'rate_limited' });
+    const next = await result.resume?.(brokenAt(broke.text, broke.error as ProviderError));
+    expect(next?.continued?.by).toBe('b');
+    expect(a.sent).toHaveLength(1);
+  });
+
+  it('starts nothing once the deadline has passed, or the caller has gone', async () => {
+    const a = { ...streamModel('a', [{ text: ['one'], fails: true }, { text: [' two'] }]), prefill: true };
+    const late = setup({ a }, [['a']], 'continue-same-model', { deadlineMs: 1_000 });
+    const result = await late.open();
+    if (!result.ok) throw new Error('no commit');
+    const broke = await readToBreak(result);
+    late.h.clock.advance(1_000);
+    expect(await result.resume?.(brokenAt(broke.text, broke.error as ProviderError))).toBeUndefined();
+    expect(a.sent).toHaveLength(1);
+
+    const caller = new AbortController();
+    const b = { ...streamModel('b', [{ text: ['one'], fails: true }, { text: [' two'] }]), prefill: true };
+    const gone = setup({ b }, [['b']], 'continue-same-model', {}, { signal: caller.signal });
+    const other = await gone.open();
+    if (!other.ok) throw new Error('no commit');
+    const cut = await readToBreak(other);
+    caller.abort();
+    expect(await other.resume?.(brokenAt(cut.text, cut.error as ProviderError))).toBeUndefined();
+    expect(b.sent).toHaveLength(1);
+  });
+
+  it('continues a continuation that breaks again, counting the tokens of both', async () => {
+    const a = {
+      ...streamModel('a', [
+        { text: ['one'], fails: true },
+        { text: [' two'], fails: true },
+        { text: [' three'] },
+      ]),
+      prefill: true,
+    };
+    const { h, open } = setup({ a }, [['a']], 'continue-same-model');
+    const result = await open();
+    if (!result.ok) throw new Error('no commit');
+    const first = await readToBreak(result);
+    const second = await result.resume?.(brokenAt(first.text, first.error as ProviderError));
+    if (!second) throw new Error('not continued');
+    const again = await readToBreak(second);
+    const third = await second.resume?.(brokenAt(`one${again.text}`, again.error as ProviderError));
+    expect(third?.continued).toEqual({ from: 'a', atToken: 4, by: 'a' });
+    expect(a.sent[2]?.messages.at(-1)).toEqual({ role: 'assistant', content: 'one two' });
+    await third?.settle({ usage: { inputTokens: 1, outputTokens: 1 } });
+    expect((h.requestLines()[0] as RequestLedgerEntry).route).toBe('a:cut@2,a:cut@4,a:continued');
+  });
+
+  it('settles once: a second settle or a resume after it writes nothing', async () => {
+    const a = { ...streamModel('a', [{ text: ['one'] }]), prefill: true };
+    const { h, open } = setup({ a }, [['a']], 'continue-same-model');
+    const result = await open();
+    if (!result.ok) throw new Error('no commit');
+    await result.settle({ usage: { inputTokens: 1, outputTokens: 1 } });
+    await result.settle({ usage: { inputTokens: 1, outputTokens: 1 } });
+    const error = new ProviderError({ provider: 'fake', model: 'a', failureClass: 'network', message: 'x' });
+    expect(await result.resume?.(brokenAt('one', error))).toBeUndefined();
+    expect(h.ledger).toHaveLength(2);
   });
 });
