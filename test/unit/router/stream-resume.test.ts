@@ -11,16 +11,20 @@ import { uniformTimeouts } from '../../helpers/uniform-timeouts.js';
 /** A model whose streams follow `scripts`, one per call: text pieces, then a clean end or a failure. */
 function streamModel(
   key: string,
-  scripts: { text: string[]; fails?: boolean; refuses?: boolean; down?: boolean }[],
+  scripts: { text: string[]; fails?: boolean; refuses?: boolean; down?: boolean; hangs?: boolean }[],
 ) {
   const sent: ChatRequest[] = [];
   const model: ChatModel = {
     key,
     provider: 'fake',
     generate: () => Promise.reject(new Error('streams only')),
-    async *stream(request): AsyncIterable<ChatStreamEvent> {
+    async *stream(request, options): AsyncIterable<ChatStreamEvent> {
       const script = scripts[Math.min(sent.length, scripts.length - 1)] ?? { text: [] };
       sent.push(request);
+      if (script.hangs)
+        await new Promise((_, reject) =>
+          options.signal.addEventListener('abort', () => reject(options.signal.reason), { once: true }),
+        );
       if (script.down)
         throw new ProviderError({
           provider: 'fake',
@@ -220,6 +224,11 @@ describe('resuming a broken stream in the router', () => {
     const next = await result.resume?.(brokenAt(broke.text, broke.error as ProviderError));
     expect(next?.continued).toEqual({ from: 'a', atToken: 2, by: 'b' });
     const lines = h.attemptLines();
+    expect(lines.map((l) => [l.attempt, l.phase])).toEqual([
+      [1, 'after_output'],
+      [2, 'before_output'],
+      [3, 'before_output'],
+    ]);
     expect(lines.map((l) => [l.model, l.provider, l.action, l.step, l.tier, l.outcome])).toEqual([
       ['a', 'fake', 'first', undefined, 1, 'network'],
       ['a', 'fake', 'fallback', 'route', 1, 'unavailable'],
@@ -307,5 +316,84 @@ describe('resuming a broken stream in the router', () => {
     const error = new ProviderError({ provider: 'fake', model: 'a', failureClass: 'network', message: 'x' });
     expect(await result.resume?.(brokenAt('one', error))).toBeUndefined();
     expect(h.ledger).toHaveLength(2);
+  });
+
+  it('a refusal ends the continuation: no later route is asked', async () => {
+    const a = {
+      ...streamModel('a', [
+        { text: ['one'], fails: true },
+        { text: [], refuses: true },
+      ]),
+      prefill: true,
+    };
+    const b = { ...streamModel('b', [{ text: [' two'] }]), prefill: true };
+    const { open } = setup({ a, b }, [['a'], ['b']], 'continue');
+    const result = await open();
+    if (!result.ok) throw new Error('no commit');
+    const broke = await readToBreak(result);
+    expect(await result.resume?.(brokenAt(broke.text, broke.error as ProviderError))).toBeUndefined();
+    expect(b.sent).toHaveLength(0);
+  });
+
+  it('each continuation attempt spends from the budget', async () => {
+    const a = {
+      ...streamModel('a', [
+        { text: ['one'], fails: true },
+        { text: [], down: true },
+      ]),
+      prefill: true,
+    };
+    const b = { ...streamModel('b', [{ text: [' two'] }]), prefill: true };
+    const { open } = setup({ a, b }, [['a'], ['b']], 'continue', { maxAttempts: 2 });
+    const result = await open();
+    if (!result.ok) throw new Error('no commit');
+    const broke = await readToBreak(result);
+    expect(await result.resume?.(brokenAt(broke.text, broke.error as ProviderError))).toBeUndefined();
+    expect(a.sent).toHaveLength(2);
+    expect(b.sent).toHaveLength(0);
+  });
+
+  it('passes over a route cooling after a Retry-After', async () => {
+    const a = { ...streamModel('a', [{ text: ['one'], fails: true }]), prefill: true };
+    const b = { ...streamModel('b', [{ text: [' two'] }]), prefill: true };
+    const { h, open } = setup({ a, b }, [['a'], ['b']], 'continue');
+    const result = await open();
+    if (!result.ok) throw new Error('no commit');
+    const broke = await readToBreak(result);
+    await h.breakers.record('p', 'a', { at: h.clock.now(), outcome: 'rate_limited', retryAfterMs: 5_000 });
+    const next = await result.resume?.(brokenAt(broke.text, broke.error as ProviderError));
+    expect(next?.continued?.by).toBe('b');
+    expect(a.sent).toHaveLength(1);
+  });
+
+  it('gives a continuation attempt only the time left before the deadline', async () => {
+    const a = {
+      ...streamModel('a', [
+        { text: ['one'], fails: true },
+        { text: [], hangs: true },
+      ]),
+      prefill: true,
+    };
+    const { h, open } = setup({ a }, [['a']], 'continue-same-model', { deadlineMs: 1_000 });
+    const result = await open();
+    if (!result.ok) throw new Error('no commit');
+    const broke = await readToBreak(result);
+    h.clock.advance(400);
+    const pending = result.resume?.(brokenAt(broke.text, broke.error as ProviderError));
+    await new Promise((r) => setImmediate(r));
+    h.clock.advance(600);
+    expect(await pending).toBeUndefined();
+    expect(h.attemptLines().at(-1)).toMatchObject({ outcome: 'timeout', timeoutPhase: 'first_byte' });
+  });
+
+  it('a committed stream settled with an error ends partial', async () => {
+    const a = { ...streamModel('a', [{ text: ['one'] }]), prefill: true };
+    const { h, open } = setup({ a }, [['a']], 'error');
+    const result = await open();
+    if (!result.ok) throw new Error('no commit');
+    const error = new ProviderError({ provider: 'fake', model: 'a', failureClass: 'network', message: 'x' });
+    await result.settle({ error, usage: { inputTokens: 1, outputTokens: 1 }, usageEstimated: true });
+    expect(h.requestLines()[0]).toMatchObject({ reason: 'partial', route: 'a:network' });
+    expect(h.attemptLines()[0]?.usageEstimated).toBe(true);
   });
 });
