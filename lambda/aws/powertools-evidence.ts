@@ -15,6 +15,8 @@ export const METRICS = {
   fallbacks: 'Fallbacks',
   requests: 'Requests',
   exhausted: 'ExhaustedRequests',
+  /** Streams continued after a break (docs/concepts.md#streams-cut-after-output), by pipeline. */
+  streamContinuations: 'StreamContinuations',
   breakerOpenings: 'BreakerOpenings',
   /** The openings a person must act on (`upstream_auth`, `model_not_found`); also counted in `breakerOpenings`. */
   quarantineOpenings: 'QuarantineOpenings',
@@ -68,6 +70,7 @@ export function powertoolsLedger(logger: PowertoolsLogger, metrics: EmfMetrics):
     if (entry.reason === 'exhausted' || entry.reason === 'deadline' || entry.reason === 'last_resort') {
       emit(metrics, METRICS.exhausted, 'Count', 1, { pipeline });
     }
+    if (entry.continued) emit(metrics, METRICS.streamContinuations, 'Count', 1, { pipeline });
   };
 }
 

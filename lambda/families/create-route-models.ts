@@ -32,11 +32,17 @@ export function createRouteModels(
       create = family.createModels(context);
       factories.set(family.type, create);
     }
+    const capabilities = withOverrides(family.capabilities, entry.capabilities);
+    // A model's own prefill setting wins; else the family may narrow its value per model id.
+    const prefill =
+      entry.capabilities?.prefill ?? (capabilities.prefill && (family.acceptsPrefill?.(entry.model) ?? true));
     routes.set(entry.key, {
       model: create(entry),
       timeouts: entry.timeouts,
       price: entry.price,
-      capabilities: withOverrides(family.capabilities, entry.capabilities),
+      capabilities: { ...capabilities, prefill },
+      prefill,
+      contextWindow: entry.contextWindow,
     });
   }
   return routes;

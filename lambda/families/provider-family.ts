@@ -73,6 +73,12 @@ export interface ProviderFamily<C extends ProviderSettings> {
    */
   readonly capabilities: Capabilities;
   /**
+   * Narrows `capabilities.prefill` per raw model id, for a family whose models differ (Bedrock:
+   * Claude only). Absent: every model of the family has the family's value. A model's own
+   * `capabilities.prefill` in the config wins over both.
+   */
+  acceptsPrefill?(model: string): boolean;
+  /**
    * Its `gen_ai.provider.name` when the OpenTelemetry GenAI conventions give the family a
    * well-known one (e.g. `aws.bedrock`). Default: the configured provider name.
    */

@@ -1,7 +1,13 @@
 import type { ChatStreamEvent, Usage } from '../core/chat/chat-model.js';
+import { AttemptTimeout } from '../core/failures/attempt-timeout.js';
 import { ProviderError } from '../core/failures/provider-error.js';
+import { addUsage } from '../core/ledger/cost.js';
+import { interruptedUsage } from '../core/ledger/interrupted-usage.js';
 import type { CommittedStream } from '../core/router/route-chat.js';
 import type { RouteSuccess } from '../core/router/route-types.js';
+import type { ContinuedLabel } from '../core/router/stream-continuation.js';
+import { createSeam, type StreamSeam } from '../core/router/stream-seam.js';
+import { asProviderError, silenceError } from './stream-failures.js';
 
 const encoder = new TextEncoder();
 
@@ -22,6 +28,11 @@ export interface StreamFormat {
   end(usage: Usage | undefined): string;
   /** The explicit error event that ends a stream whose upstream failed after the commit. */
   error(message: string, failure: ProviderError): string;
+  /**
+   * The stream was continued after a break (docs/concepts.md#streams-cut-after-output): the
+   * format puts `label` on its final chunk. Optional: a format without it shows no label.
+   */
+  continuedBy?(label: ContinuedLabel): void;
 }
 
 export interface SseOptions {
@@ -34,10 +45,21 @@ export interface SseOptions {
 interface SseState {
   route: RouteSuccess<CommittedStream>;
   options: SseOptions;
+  /** The current attempt's usage, from its finish event. */
   usage: Usage | undefined;
   finished: boolean;
   /** The wait for the next event, when one is under way (it may outlive one `pull`). */
   pending: Promise<Step> | undefined;
+  /** Characters of output the current attempt sent the caller (an interrupted stream's usage). */
+  outputChars: number;
+  /** The answer's text the caller received, every attempt of it (kept when the stream may be continued). */
+  text: string;
+  /** True once a tool-call event went out: such a stream is never continued. */
+  toolCall: boolean;
+  /** While a continuation's first characters are checked for an overlap with `text`. */
+  seam: StreamSeam | undefined;
+  /** The usage of the attempts that broke before the current one (the caller's usage chunk adds it). */
+  billed: Usage | undefined;
 }
 
 /**
@@ -50,7 +72,18 @@ export function sseBody(
   route: RouteSuccess<CommittedStream>,
   options: SseOptions,
 ): ReadableStream<Uint8Array> {
-  const state: SseState = { route, options, usage: undefined, finished: false, pending: undefined };
+  const state: SseState = {
+    route,
+    options,
+    usage: undefined,
+    finished: false,
+    pending: undefined,
+    outputChars: 0,
+    text: '',
+    toolCall: false,
+    seam: undefined,
+    billed: undefined,
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(options.format.start() + eventText(state, route.value.first)));
@@ -60,10 +93,46 @@ export function sseBody(
   });
 }
 
-/** The event as a chunk; a `finish` event's usage is kept for the usage chunk and the ledger. */
+/**
+ * The event as a chunk; a `finish` event's usage is kept for the usage chunk and the ledger. What
+ * goes out is counted (an interrupted stream is billed for it) and, when the stream may be
+ * continued, its text kept; a continuation's text passes the seam first.
+ */
 function eventText(state: SseState, event: StreamEvent): string {
-  if (event.type === 'finish') state.usage = event.usage ?? state.usage;
-  return state.options.format.event(event);
+  const { format } = state.options;
+  if (event.type === 'finish') {
+    state.usage = event.usage ?? state.usage;
+    return heldText(state) + format.event(event);
+  }
+  if (event.type === 'tool_call') {
+    state.toolCall = true;
+    state.outputChars += (event.name?.length ?? 0) + (event.argumentsDelta?.length ?? 0);
+    return heldText(state) + format.event(event);
+  }
+  if (event.type === 'reasoning') {
+    // Reasoning is output the caller is billed for, but never part of a continued answer's text.
+    state.outputChars += event.text?.length ?? 0;
+    return heldText(state) + format.event(event);
+  }
+  const text = state.seam ? state.seam.push(event.text) : event.text;
+  return text === '' ? '' : format.event(sent(state, event, text));
+}
+
+/**
+ * The text event that goes out with `text` (what the seam let through of `event`), counted as sent
+ * to the caller; the event itself, with its log probabilities, when the seam took nothing off.
+ */
+function sent(state: SseState, event: Extract<StreamEvent, { type: 'text' }>, text: string): StreamEvent {
+  state.outputChars += text.length;
+  if (state.route.resume) state.text += text;
+  return text === event.text ? event : { type: 'text', text };
+}
+
+/** The text a continuation's seam still holds, as a chunk ('' when none): it goes before any other event. */
+function heldText(state: SseState): string {
+  const held = state.seam?.flush() ?? '';
+  state.seam = undefined;
+  return held === '' ? '' : state.options.format.event(sent(state, { type: 'text', text: held }, held));
 }
 
 /**
@@ -79,13 +148,15 @@ async function nextStep(state: SseState): Promise<Step> {
   let silent = false;
   const idle = setTimeout(() => {
     silent = true;
-    state.options.abortCaller();
+    // The attempt alone ends (a continuation may follow); an answer without one ends the caller's call.
+    if (route.stop) route.stop(new AttemptTimeout(route.idleMs, 'idle'));
+    else state.options.abortCaller();
   }, route.idleMs);
   try {
     const next = await route.value.rest.next();
     return next.done ? { kind: 'done' } : { kind: 'event', event: next.value };
   } catch (error) {
-    return { kind: 'error', error: silent ? silenceError(route, route.idleMs) : error };
+    return { kind: 'error', error: silent ? silenceError(route, route.idleMs, error) : error };
   } finally {
     clearTimeout(idle);
   }
@@ -130,7 +201,12 @@ async function pullBatch(state: SseState, controller: ReadableStreamDefaultContr
   if (step.kind === 'done') return completed(state, controller, text);
   if (text !== '') controller.enqueue(encoder.encode(text));
   await failed(state, step.error, controller);
+  // Continued: a pull that enqueued nothing is not called again, so this one reads on.
+  if (!state.finished) await pullBatch(state, controller);
 }
+
+/** The caller's usage of the whole answer: the broken attempts' and the last one's. */
+const answerUsage = (state: SseState) => (state.billed ? addUsage(state.billed, state.usage) : state.usage);
 
 /**
  * The clean end in the caller's format, and the request settled. The caller gets the last event at
@@ -143,7 +219,7 @@ async function completed(
   controller: ReadableStreamDefaultController<Uint8Array>,
   text: string,
 ) {
-  controller.enqueue(encoder.encode(text + state.options.format.end(state.usage)));
+  controller.enqueue(encoder.encode(text + heldText(state) + state.options.format.end(answerUsage(state))));
   await state.route.settle({ usage: state.usage });
   try {
     controller.close();
@@ -172,7 +248,10 @@ async function cancelled(state: SseState) {
 
 /**
  * Settles the request with the failure and, unless the caller is gone, ends the stream with an
- * explicit error event (no clean end).
+ * explicit error event (no clean end). A stream that ended before its upstream reported usage is
+ * billed for the prompt and for what the caller received (`interruptedUsage`). When the route may
+ * resume (the pipeline continues after output), a continuation is asked for first: if one
+ * commits, the stream goes on from it and no error is written.
  */
 async function failed(
   state: SseState,
@@ -181,7 +260,26 @@ async function failed(
 ) {
   const { route } = state;
   const failure = asProviderError(route, error);
-  await route.settle({ error: failure, usage: state.usage });
+  const usageEstimated = state.usage === undefined;
+  const usage =
+    state.usage ??
+    interruptedUsage({
+      reportedInputTokens: failure.reportedInputTokens,
+      promptEstimate: route.value.promptTokens,
+      outputChars: state.outputChars,
+    });
+  if (controller && route.resume && failure.failureClass !== 'cancelled') {
+    const held = heldText(state);
+    if (held !== '') controller.enqueue(encoder.encode(held));
+    const next = await route.resume({
+      error: failure,
+      usage,
+      usageEstimated,
+      text: state.text,
+      toolCall: state.toolCall,
+    });
+    if (next) return continueWith(state, next, usage, controller);
+  } else await route.settle({ error: failure, usage, usageEstimated });
   if (!controller || failure.failureClass === 'cancelled') return;
   try {
     const message = `upstream stream from '${route.model}' failed after output started: ${failure.message}`;
@@ -192,23 +290,24 @@ async function failed(
   }
 }
 
-function asProviderError(route: RouteSuccess<CommittedStream>, error: unknown): ProviderError {
-  if (error instanceof ProviderError) return error;
-  return new ProviderError({
-    provider: route.provider,
-    model: route.model,
-    failureClass: 'network',
-    message: 'upstream stream failed',
-    cause: error,
-  });
-}
-
-function silenceError(route: RouteSuccess<CommittedStream>, ms: number): ProviderError {
-  return new ProviderError({
-    provider: route.provider,
-    model: route.model,
-    failureClass: 'timeout',
-    timeoutPhase: 'idle',
-    message: `no output for ${ms} ms`,
-  });
+/**
+ * The stream goes on from a committed continuation: the broken attempt's usage is kept for the
+ * caller's usage chunk, the seam checks the continuation's first characters against what the
+ * caller has, the format is told the label, and the continuation's first event goes out.
+ */
+function continueWith(
+  state: SseState,
+  next: RouteSuccess<CommittedStream>,
+  brokenUsage: Usage,
+  controller: ReadableStreamDefaultController<Uint8Array>,
+) {
+  state.billed = addUsage(state.billed ?? { inputTokens: 0, outputTokens: 0 }, brokenUsage);
+  state.route = next;
+  state.usage = undefined;
+  state.outputChars = 0;
+  state.finished = false;
+  state.seam = createSeam(state.text);
+  if (next.continued) state.options.format.continuedBy?.(next.continued);
+  const text = eventText(state, next.value.first);
+  if (text !== '') controller.enqueue(encoder.encode(text));
 }

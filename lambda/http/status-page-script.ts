@@ -95,7 +95,8 @@ export const STATUS_PAGE_SCRIPT = `
     return box;
   }
   function result(r) {
-    const text = r.reason + (r.failureClass && r.failureClass !== r.reason ? ': ' + r.failureClass : '');
+    const text = r.reason + (r.failureClass && r.failureClass !== r.reason ? ': ' + r.failureClass : '') +
+      (r.continued ? ', continued by ' + r.continued.by + ' at token ' + r.continued.atToken : '');
     if (FAILED.includes(r.reason)) return el('span', '\\u2715 ' + text, 'result-fail');
     if (r.reason === 'last_resort') return el('span', text, 'result-degraded');
     return el('span', text, r.reason === 'success' ? '' : 'muted');

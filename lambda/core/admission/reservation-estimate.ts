@@ -1,3 +1,4 @@
+import { estimateTokens } from '../chat/token-estimate.js';
 import type { Price } from '../ledger/cost.js';
 import { toNano } from './limit-plan.js';
 
@@ -23,7 +24,7 @@ export interface Reservation {
  * not reserved; the settlement counts them (docs/concepts.md#how-a-reservation-works).
  */
 export function estimateReservation(input: ReservationInput, charsPerToken: number): Reservation {
-  const inputTokens = Math.ceil(input.inputChars / charsPerToken);
+  const inputTokens = estimateTokens(input.inputChars, charsPerToken);
   const tokens = inputTokens + input.maxOutputTokens;
   if (!input.price) return { tokens, costNano: 0 };
   const usd =

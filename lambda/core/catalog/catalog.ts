@@ -51,6 +51,8 @@ export interface CatalogRoute {
   dimensions?: number | undefined;
   /** The model's `capabilities` overrides (docs/configuration.md#capabilities); undefined: none. */
   capabilities?: CapabilityOverrides | undefined;
+  /** The model's context window in tokens (docs/configuration.md#context-windows); undefined: not declared. */
+  contextWindow?: number | undefined;
 }
 
 /** One model of the catalog, with its provider's settings resolved: its first route. */
@@ -163,6 +165,7 @@ function indexModels(config: SwitchyardConfig): {
       maxOutputTokens: m.maxOutputTokens,
       dimensions: m.dimensions,
       capabilities: m.capabilities,
+      contextWindow: m.contextWindow,
     };
     models.set(key, { ...own, aliases: m.aliases, routes: [own, ...furtherRoutes(config, key, own)] });
     for (const alias of m.aliases) aliases.set(alias, key);
@@ -228,6 +231,7 @@ function pipelinePolicies(config: SwitchyardConfig): {
           }),
           substitution: p.substitution,
           maxTier: p.maxTier,
+          afterOutput: p.streaming.afterOutput,
         },
         breaker: { ...globalBreaker, ...stripUndefined(p.breaker ?? {}) },
       }),

@@ -23,6 +23,7 @@ import { priceSchema } from './price-schema.js';
 import { rateLimitSchema } from './rate-limit-config-schema.js';
 import { recoveryFields, recoverySettingsShape } from './recovery-config-schema.js';
 import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
+import { streamingSchema } from './streaming-config-schema.js';
 import { timeoutsField } from './timeouts-config-schema.js';
 
 /**
@@ -58,6 +59,13 @@ export const modelSchema = z.strictObject({
    * output limit). Default: none, so `limits.maxOutputTokens` applies.
    */
   maxOutputTokens: positiveInt.optional(),
+  /**
+   * The model's context window in tokens, prompt and output together, as its provider publishes
+   * it (docs/configuration.md#context-windows). The router passes over a model too small for a
+   * request, and after `context_length_exceeded` falls back only to a larger one. Default: none
+   * (never skipped for size).
+   */
+  contextWindow: positiveInt.optional(),
   /**
    * Makes this an embedding model whose vectors have this many numbers: it serves
    * `POST /v1/embeddings` only, and a chain falls back only among models of the same `dimensions`
@@ -138,6 +146,8 @@ export const pipelineSchema = z.strictObject({
   ...pipelineOutputFields,
   /** How far this pipeline may degrade: `substitution` and `maxTier`. */
   ...substitutionLimitsSchema.shape,
+  /** What a committed stream that breaks does (`afterOutput`). Default: `{ afterOutput: "error" }`. */
+  streaming: streamingSchema.prefault({}),
 });
 
 /**

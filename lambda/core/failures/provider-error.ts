@@ -41,6 +41,12 @@ export class ProviderError extends SwitchyardError {
   readonly timeoutPhase: TimeoutPhase | undefined;
   readonly callerSized: boolean;
   readonly setting: string | undefined;
+  /**
+   * Prompt tokens the upstream reported before its stream failed (Anthropic's `message_start`),
+   * set by the adapter that saw them; undefined when it reported none. The usage of an
+   * interrupted stream counts these before an estimate (docs/concepts.md#usage-of-interrupted-streams).
+   */
+  reportedInputTokens: number | undefined;
 
   constructor(fields: ProviderErrorFields) {
     super(fields.message, fields.cause === undefined ? undefined : { cause: fields.cause });

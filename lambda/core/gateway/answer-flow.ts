@@ -110,7 +110,8 @@ async function keep(
 
 /**
  * A stream (docs/design.md#structured-output): the suffix on every attempt; with a format, the
- * committed stream is checked when it ends. Streams have no post-processing and no last resort.
+ * committed stream is checked when it ends (and never continued after a break). Streams have no
+ * post-processing and no last resort.
  */
 export async function streamAnswer(
   ctx: AnswerContext,
@@ -119,10 +120,14 @@ export async function streamAnswer(
   const format = await formatCheck(chat.responseFormat, ctx.output.validator);
   if ('problem' in format) return refused(format.problem);
   const sent = withSystemSuffix(chat, ctx.policy.systemPromptSuffix);
-  const result = await routeStream(ctx.request, ctx.router, sent, chat);
+  // A checked stream is judged whole at its end: it is never continued after a break.
+  const request = format.check
+    ? { ...ctx.request, policy: { ...ctx.request.policy, afterOutput: 'error' as const } }
+    : ctx.request;
+  const result = await routeStream(request, ctx.router, sent, chat);
   if (!result.ok || !format.check) return result;
-  const { first, rest } = result.value;
+  const { first, rest, promptTokens } = result.value;
   const who = { provider: result.provider, model: result.model };
-  result.value = { first, rest: checkedStream(first, rest, format.check, who) };
+  result.value = { first, rest: checkedStream(first, rest, format.check, who), promptTokens };
   return result;
 }

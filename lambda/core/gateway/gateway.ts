@@ -8,6 +8,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import { type ChainSource, envVarName, resolveEffectiveChain } from '../catalog/chain-sources.js';
 import type { ChatRequest, ChatResult } from '../chat/chat-model.js';
 import { echoable } from '../chat/request-bounds.js';
+import { estimatePromptTokens } from '../chat/token-estimate.js';
 import type { EmbeddingRequest, EmbeddingResult } from '../embeddings/embedding-model.js';
 import type { LedgerSink } from '../ledger/ledger-entry.js';
 import type { Logger } from '../logger.js';
@@ -111,6 +112,10 @@ export interface Gateway {
 
 export { AD_HOC_PREFIX } from './resolve-target.js';
 
+/** A chat request's size for context-window fit: its prompt's estimate (a floor) plus the output it asks for. */
+const contextDemand = (chat: ChatRequest, charsPerToken: number) =>
+  estimatePromptTokens(chat, charsPerToken) + (chat.maxTokens ?? 0);
+
 const iso = (ms: number | undefined, now: number) =>
   ms !== undefined && ms > now ? new Date(ms).toISOString() : null;
 
@@ -151,7 +156,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const guard = createCanaryGuard(stateScopeIn((name) => catalog.hasPipeline(name)));
   const watching = { guard, clock, log: deps.log, policy: (p: string) => catalog.policy(p).breaker };
 
-  const answering = (target: Target, context: CallContext, stream: boolean): AnswerContext => ({
+  const answering = (
+    target: Target,
+    context: CallContext,
+    stream: boolean,
+    chat?: ChatRequest,
+  ): AnswerContext => ({
     request: {
       requestId: context.requestId,
       clientRequestId: context.clientRequestId,
@@ -160,6 +170,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
       policy: target.policy.route,
       signal: context.signal,
       stream,
+      // The admission's estimate of the prompt, plus the output asked for: models whose context
+      // window is smaller are passed over (docs/concepts.md#context-windows).
+      ...(chat ? { contextTokens: contextDemand(chat, catalog.config.admission.charsPerToken) } : {}),
     },
     router: routerFor(routerDeps, target, watchCanary(target, watching)),
     policy: outputPolicy(catalog.config, target.pipeline),
@@ -174,8 +187,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       // A canary this container aborted draws 1, which no share reaches: the stable chain.
       return splitCanary(target, guard.aborted(target.pipeline, target.canary.since) ? 1 : deps.random());
     },
-    generate: (target, chat, context) => generateAnswer(answering(target, context, false), chat),
-    stream: (target, chat, context) => streamAnswer(answering(target, context, true), chat),
+    generate: (target, chat, context) => generateAnswer(answering(target, context, false, chat), chat),
+    stream: (target, chat, context) => streamAnswer(answering(target, context, true, chat), chat),
     countTokens: (target, chat, input) => {
       const routesOf = (key: string) => routeKeysOf(key).flatMap((r) => deps.models.get(r) ?? []);
       return countTokens({ routesOf, clock, sleep: deps.sleep }, target, chat, input);

@@ -116,6 +116,16 @@ export interface AttemptLedgerEntry {
   rampShare?: number | undefined;
   /** While a canary runs: which chain the request drew; absent otherwise. */
   variant?: ChainVariant | undefined;
+  /**
+   * `true` when `usage` is the gateway's estimate: a stream that broke before its upstream
+   * reported usage (docs/concepts.md#usage-of-interrupted-streams). Absent otherwise.
+   */
+  usageEstimated?: true | undefined;
+  /**
+   * On an attempt that continues a broken stream: the route key that broke and the output tokens
+   * the caller had received by then (docs/concepts.md#streams-cut-after-output). Absent otherwise.
+   */
+  continuation?: { from: string; atToken: number } | undefined;
 }
 
 /** One line per request, written when it ends. */
@@ -150,6 +160,12 @@ export interface RequestLedgerEntry {
   stream: boolean;
   /** While a canary runs: which chain the request drew; absent otherwise. */
   variant?: ChainVariant | undefined;
+  /**
+   * A stream continued after a break (docs/concepts.md#streams-cut-after-output): the route key
+   * that broke first, the output tokens the caller had then, and the route key that finished it
+   * (the last one, when it was continued more than once). Absent otherwise.
+   */
+  continued?: { from: string; atToken: number; by: string } | undefined;
 }
 
 export type LedgerEntry = AttemptLedgerEntry | RequestLedgerEntry;

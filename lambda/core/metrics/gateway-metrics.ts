@@ -58,6 +58,10 @@ export function createGatewayMetrics(
     'switchyard_tokens_total',
     'Tokens used by attempts, by pipeline, model, provider and direction (input, output).',
   );
+  const continuations = createCounter(
+    'switchyard_stream_continuations_total',
+    'Streams continued after a break (streaming.afterOutput), by pipeline and terminal reason.',
+  );
   const openings = createCounter(
     'switchyard_breaker_openings_total',
     'Breaker openings this process reported, by pipeline, route and reason.',
@@ -77,6 +81,7 @@ export function createGatewayMetrics(
     const labels = { pipeline: pipelineLabel(e.pipeline), reason: e.reason };
     requests.inc(labels);
     requestSeconds.observe(labels, e.latencyMs / 1000);
+    if (e.continued) continuations.inc(labels);
   };
 
   return {
@@ -94,6 +99,7 @@ export function createGatewayMetrics(
       attemptSeconds.family(),
       spend.family(),
       tokens.family(),
+      continuations.family(),
       openings.family(),
       ...breakerGauges(breakers, pipelineLabel),
     ],

@@ -20,6 +20,7 @@ import type {
   RouteRequest,
   RouterDeps,
 } from './route-types.js';
+import type { ContinuedLabel } from './stream-continuation.js';
 
 /** A book without capability skips (a request that needs nothing a route may lack). */
 const NO_SKIPS: { unsupported: UnsupportedSkips } = { unsupported: { rest: () => [], all: () => [] } };
@@ -36,8 +37,15 @@ export interface EndedAttempt {
   phase: AttemptPhase;
   /** The failure, if it failed. */
   error?: ProviderError | undefined;
-  /** Tokens the attempt used, when the upstream said. */
+  /** Tokens the attempt used, when the upstream said (or, with `usageEstimated`, as the gateway estimated them). */
   usage?: Usage | undefined;
+  /** True when `usage` is the gateway's estimate (a stream that broke before its usage report). */
+  usageEstimated?: boolean | undefined;
+  /**
+   * A committed stream that broke and may be continued: the output tokens the caller had by then.
+   * The trail marks it `<route>:cut@<n>` and the request line waits for the continuation.
+   */
+  cutAt?: number | undefined;
 }
 
 /** The bookkeeping of one request: its attempts, trail, usage, cost, ledger lines and breaker samples. */
@@ -50,6 +58,10 @@ export class AttemptBook {
   private lastError: ProviderError | undefined;
   /** Providers that had no key here, with the setting that would give them one. */
   private readonly unconfigured = new Map<string, string | undefined>();
+  /** The model of the first committed attempt: the request line's `model` (and the headers'). */
+  private answered: string | undefined;
+  /** Set once a continuation committed: the request line's `continued`. */
+  private continued: ContinuedLabel | undefined;
 
   /**
    * `startedAt`: the request's start, ms since the epoch. `skips`: where the routes skipped for
@@ -67,11 +79,42 @@ export class AttemptBook {
     return this.trail.join(',');
   }
 
-  /** Counts a committed attempt (status 200 in the trail) before it settles. */
-  commit({ record, routeKey }: { record: AttemptRecord; routeKey: string }): void {
+  /**
+   * Counts a committed attempt before it settles: status 200 in the trail, or `continued` for a
+   * continuation of a broken stream (its `label` goes on the request line).
+   */
+  commit({ record, routeKey }: { record: AttemptRecord; routeKey: string }, label?: ContinuedLabel): void {
     this.attempts.push(record);
     this.markSkipped(record);
-    this.trail.push(`${routeKey}:200`);
+    this.answered ??= record.model;
+    if (label) this.continued = label;
+    this.trail.push(`${routeKey}:${label ? 'continued' : 200}`);
+  }
+
+  /**
+   * Routes or models passed over for a reason of their own go in the trail as `!<key>:<reason>`
+   * (not attempts: never called): `prefill` for a continuation's route that takes no prefill,
+   * `context` for a model whose context window is too small for the request.
+   */
+  skip(keys: readonly string[], reason: 'prefill' | 'context'): void {
+    for (const key of keys) this.trail.push(`!${key}:${reason}`);
+  }
+
+  /**
+   * Ends a request no route could be asked: `error` (the gateway's own) is its failure, and it
+   * stops (e.g. a request larger than every model's context window).
+   */
+  refuse(error: ProviderError): RouteFailure {
+    this.lastError = error;
+    return this.finish('stopped');
+  }
+
+  /**
+   * Ends a request whose committed stream broke and was not continued: its request line, as
+   * `partial` (or `cancelled`) with the failure that broke it, whatever a continuation tried after.
+   */
+  endBroken(error: ProviderError): void {
+    this.writeRequest(settledReason(error), this.answered, error.failureClass);
   }
 
   /**
@@ -109,7 +152,7 @@ export class AttemptBook {
       if (error.timeoutPhase) record.timeoutPhase = error.timeoutPhase;
       if (error.callerSized) record.callerSized = true;
     }
-    const mark = `${ended.routeKey}:${error ? (error.status ?? error.failureClass) : 200}`;
+    const mark = `${ended.routeKey}:${trailMark(ended)}`;
     if (phase === 'after_output') this.trail[this.trail.length - 1] = mark;
     else {
       this.attempts.push(record);
@@ -117,8 +160,10 @@ export class AttemptBook {
       this.trail.push(mark);
     }
     this.writeAttempt(ended);
-    // The committed attempt is the request's last: its request line comes before the sample.
-    if (phase === 'after_output') this.writeRequest(settledReason(error), record.model, error?.failureClass);
+    // The committed attempt is the request's last (unless a continuation follows): its request line
+    // comes before the sample.
+    if (phase === 'after_output' && ended.cutAt === undefined)
+      this.writeRequest(settledReason(error), this.answered ?? record.model, error?.failureClass);
     if (error && !isRouteSample(error)) return;
     // Breakers are per (pipeline, model, route): the route key is the model key for its own provider.
     await this.deps.breakers.record(this.request.pipeline, ended.routeKey, {
@@ -159,12 +204,13 @@ export class AttemptBook {
     return failure;
   }
 
-  private writeAttempt({ record, route, phase, usage }: EndedAttempt): void {
+  private writeAttempt({ record, route, phase, usage, usageEstimated }: EndedAttempt): void {
     const costUsd = costOf(usage, route.price);
     this.usage = addUsage(this.usage, usage);
     this.cost += costUsd ?? 0;
     const { requestId, pipeline } = this.request;
-    this.ledger({ type: 'attempt', requestId, pipeline, ...record, phase, usage, costUsd });
+    const estimated = usageEstimated && usage ? { usageEstimated: true as const } : {};
+    this.ledger({ type: 'attempt', requestId, pipeline, ...record, phase, usage, costUsd, ...estimated });
   }
 
   private writeRequest(
@@ -192,6 +238,7 @@ export class AttemptBook {
       costUsd: this.cost,
       stream,
       ...(outcome.degraded ? { degraded: outcome.degraded } : {}),
+      ...(this.continued ? { continued: this.continued } : {}),
     });
   }
 
@@ -203,6 +250,17 @@ export class AttemptBook {
       // the sink reports its own failures
     }
   }
+}
+
+/**
+ * The trail's word for how an attempt ended: `cut@<n>` for a broken stream a continuation may
+ * take over, the status (else the failure class) of a failure, `continued` for a continuation
+ * that finished, 200 for any other success.
+ */
+function trailMark({ error, cutAt, record }: EndedAttempt): string {
+  if (cutAt !== undefined) return `cut@${cutAt}`;
+  if (error) return String(error.status ?? error.failureClass);
+  return record.continuation ? 'continued' : '200';
 }
 
 /** How a committed request ended: fully, cut by its caller, or cut by the upstream. */

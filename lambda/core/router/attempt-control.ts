@@ -18,6 +18,11 @@ export interface AttemptDeadline {
   firstByte(): void;
   /** Ends the timer (the attempt finished, or its stream is committed); the caller's abort still counts. */
   stopTimer(): void;
+  /**
+   * Ends this attempt alone with `reason` (a committed stream's idle limit: an `AttemptTimeout`
+   * of phase `idle`), leaving the caller's signal as it is, so a continuation can still follow.
+   */
+  abort(reason: unknown): void;
 }
 
 /** The limits of one attempt, in ms from its start, each already capped by the request's deadline. */
@@ -83,6 +88,7 @@ export function startAttemptDeadline(
     },
     // A constant reason: aborting without one builds a DOMException (a stack trace) per attempt.
     stopTimer: () => timer.abort(TIMER_STOPPED),
+    abort: (reason) => deadline.abort(reason),
   };
 }
 

@@ -3,6 +3,7 @@ import { isRouteCooling, type RouteCooling } from '../breaker/route-cooling.js';
 import type { Tier } from '../dsl/types.js';
 import type { AttemptAction, AttemptStep, SkippedRoute, UnsupportedSkip } from '../ledger/ledger-entry.js';
 import { createCapabilityFilter } from './capability-filter.js';
+import { contextSkips, raiseFloor, type WindowBounds, windowAllows } from './context-window.js';
 import { type RecoveryGate, recoveryGate } from './recovery-gate.js';
 import type {
   AttemptRecord,
@@ -20,6 +21,8 @@ export interface PlannedAttempt {
   /** The route key: the breaker and trail key (the model key for a model's own provider). */
   routeKey: string;
   record: AttemptRecord;
+  /** Models passed over for their context window before this attempt (trail `!<model>:context`); absent when none. */
+  tooSmall?: string[] | undefined;
 }
 
 /** Which route each attempt of one request calls, from the breaker state and what failed so far. */
@@ -28,6 +31,10 @@ export interface AttemptPlanner {
   next(n: number): Promise<PlannedAttempt | undefined>;
   /** Leaves a failed route out of the rest of this request; `local` when it sent nothing (`not_configured`). */
   failed(routeKey: string, local: boolean): void;
+  /** The route refused the request as too long: only models with a larger context window remain. */
+  contextExceeded(routeKey: string): void;
+  /** The models passed over for their context window not yet in the trail, when no route is left at all; else undefined. */
+  allTooSmall(): string[] | undefined;
   /**
    * The pipeline limit that keeps this request from going on, if any: the chain goes on past the
    * allowed tiers and every allowed route has failed (or none can be called).
@@ -67,9 +74,14 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
   const allowed = request.tiers.slice(0, bound?.maxTier ?? request.tiers.length);
   // A route that cannot carry what the request needs is never selected, fail-open included.
   const capable = createCapabilityFilter(request.needs ?? [], deps.models, routesOf);
-  const callable = (route: string) =>
+  const configured = (route: string) =>
     !unconfigured.has(route) && deps.models(route) !== undefined && capable.carries(route);
+  // Context windows (docs/concepts.md#context-windows): a model too small for the request is never called.
+  const size: WindowBounds = { demand: request.contextTokens };
+  const fits = (route: string) => windowAllows(deps.models(route)?.contextWindow, size);
+  const callable = (route: string) => configured(route) && fits(route);
   let tiers = callableTiers(allowed, callable, routesOf);
+  const tooSmall = contextSkips(allowed, routesOf, configured, fits);
   let health: Health | undefined;
   let last: PlannedAttempt | undefined;
   // Routes already reported as skipped for account-route cooling: once per request each.
@@ -92,6 +104,7 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       // Another request (here or in another container) has this probe slot: select again without it.
       if (!admitted) return this.next(n);
       const tier = tiers.list[selection.tier]?.number ?? selection.tier + 1;
+      const passed = tooSmall.upTo(tier);
       const record = newRecord(n, {
         tier,
         model: selection.key,
@@ -104,8 +117,16 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
         ],
         ...admitted,
       });
-      last = { route, routeKey, record };
+      last = { route, routeKey, record, ...(passed.length > 0 ? { tooSmall: passed } : {}) };
       return last;
+    },
+    contextExceeded(routeKey) {
+      if (last?.routeKey === routeKey) tooSmall.seen(last.record.model);
+      size.floor = raiseFloor(size.floor, deps.models(routeKey)?.contextWindow);
+      tiers = callableTiers(allowed, callable, routesOf);
+    },
+    allTooSmall() {
+      return tiers.list.length === 0 && tooSmall.any() ? tooSmall.upTo(allowed.length) : undefined;
     },
     failed(routeKey, local) {
       failed.add(routeKey);

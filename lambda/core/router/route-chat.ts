@@ -1,8 +1,10 @@
 import { needsOf } from '../capabilities/request-needs.js';
 import type { ChatRequest, ChatResult, ChatStreamEvent } from '../chat/chat-model.js';
+import { estimatePromptTokens } from '../chat/token-estimate.js';
 import { ProviderError } from '../failures/provider-error.js';
 import type { AttemptCall, RouteRequest, RouteResult, RouterDeps } from './route-types.js';
 import { runAttempts } from './run-attempts.js';
+import { prefilled } from './stream-continuation.js';
 
 /**
  * Routes a plain (non-streaming) chat request; the ledger is complete when it resolves (but for a
@@ -30,11 +32,18 @@ export async function routeGenerate(
 export interface CommittedStream {
   first: ChatStreamEvent;
   rest: AsyncIterator<ChatStreamEvent>;
+  /**
+   * The prompt tokens of the request this attempt sent, estimated from its text
+   * (`estimatePromptTokens`): what a stream that breaks before its usage report is billed for
+   * input, unless the upstream reported its count (docs/concepts.md#usage-of-interrupted-streams).
+   */
+  promptTokens: number;
 }
 
 /**
  * Routes a streaming chat request up to the commit boundary: each attempt opens the stream and
- * waits for its first event. The caller pipes `first` and `rest`, then calls `settle` once.
+ * waits for its first event. The caller pipes `first` and `rest`, then calls `settle` once (or,
+ * when the stream breaks and the pipeline continues after output, `resume`).
  */
 export function routeStream(
   request: RouteRequest,
@@ -42,19 +51,24 @@ export function routeStream(
   chat: ChatRequest,
   callerInput: ChatRequest = chat,
 ): Promise<RouteResult<CommittedStream>> {
-  return runAttempts({ ...request, needs: needsOf(chat) }, deps, async (model, options) => {
-    // A stream's first byte is its first event, awaited here: the commit ends the attempt's timer.
-    const { onFirstByte: _headersAreNotTheFirstByte, ...streamOptions } = options;
-    const rest = model.stream(chat, { ...streamOptions, callerInput })[Symbol.asyncIterator]();
-    const head = await rest.next();
-    if (head.done) {
-      throw new ProviderError({
-        provider: model.provider,
-        model: model.key,
-        failureClass: 'malformed_response',
-        message: 'upstream stream ended before any output',
-      });
-    }
-    return { first: head.value, rest };
-  });
+  const opening =
+    (sent: ChatRequest): AttemptCall<CommittedStream> =>
+    async (model, options) => {
+      // A stream's first byte is its first event, awaited here: the commit ends the attempt's timer.
+      const { onFirstByte: _headersAreNotTheFirstByte, ...streamOptions } = options;
+      const rest = model.stream(sent, { ...streamOptions, callerInput })[Symbol.asyncIterator]();
+      const head = await rest.next();
+      if (head.done) {
+        throw new ProviderError({
+          provider: model.provider,
+          model: model.key,
+          failureClass: 'malformed_response',
+          message: 'upstream stream ended before any output',
+        });
+      }
+      return { first: head.value, rest, promptTokens: estimatePromptTokens(sent) };
+    };
+  const continues = (request.policy.afterOutput ?? 'error') !== 'error';
+  const continuation = continues ? { call: (text: string) => opening(prefilled(chat, text)) } : undefined;
+  return runAttempts({ ...request, needs: needsOf(chat) }, deps, opening(chat), continuation);
 }

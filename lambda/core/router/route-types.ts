@@ -13,6 +13,7 @@ import type {
   UnsupportedSkip,
 } from '../ledger/ledger-entry.js';
 import type { Clock, Random, Sleep } from '../time.js';
+import type { AfterOutputPolicy, ContinuedLabel } from './stream-continuation.js';
 
 /**
  * The time limits of one attempt on a route (docs/configuration.md#timeouts), each in ms and
@@ -43,6 +44,14 @@ export interface RouteModel {
   price?: Price | undefined;
   /** What the route can carry (its family's, with the model's overrides); undefined: everything. */
   capabilities?: Capabilities | undefined;
+  /**
+   * True when the route takes a trailing assistant message and continues it (its family's
+   * `capabilities.prefill`, narrowed per model): only such a route may continue a broken stream.
+   * Default false.
+   */
+  prefill?: boolean | undefined;
+  /** The model's context window in tokens (catalog `contextWindow`); undefined: not declared. */
+  contextWindow?: number | undefined;
 }
 
 /** Attempt settings of one pipeline (docs/design.md#the-attempt-loop), after per-pipeline overrides. */
@@ -57,6 +66,11 @@ export interface RoutePolicy {
   substitution: 'allow' | 'forbid';
   /** Highest tier (1-based) that may answer; undefined: every tier. Default undefined. */
   maxTier?: number | undefined;
+  /**
+   * What a committed stream that breaks does (`streaming.afterOutput`,
+   * docs/concepts.md#streams-cut-after-output). Default `error`.
+   */
+  afterOutput?: AfterOutputPolicy | undefined;
 }
 
 export interface RouterDeps {
@@ -97,6 +111,12 @@ export interface RouteRequest {
    */
   needs?: readonly Capability[] | undefined;
   /**
+   * The request's estimated size in tokens (prompt estimate plus the output it asks for, when it
+   * says): models whose `contextWindow` is smaller are passed over before any call
+   * (docs/concepts.md#context-windows). Absent: none is.
+   */
+  contextTokens?: number | undefined;
+  /**
    * A failure's request line waits for its `conclude` (a last resort may still answer,
    * docs/design.md#last-resort). Default: written when the loop ends.
    */
@@ -127,10 +147,28 @@ export type AttemptRecord = Pick<
   | 'skipped'
   | 'recovery'
   | 'rampShare'
+  | 'continuation'
 >;
 
-/** How a committed attempt finally ended: completely (with usage) or with an error after output. */
-export type Settlement = { usage?: Usage | undefined } | { error: ProviderError; usage?: Usage | undefined };
+/**
+ * How a committed attempt finally ended: completely (with usage) or with an error after output.
+ * `usageEstimated`: the usage is the gateway's estimate (docs/concepts.md#usage-of-interrupted-streams).
+ */
+export type Settlement =
+  | { usage?: Usage | undefined; usageEstimated?: boolean | undefined }
+  | { error: ProviderError; usage?: Usage | undefined; usageEstimated?: boolean | undefined };
+
+/** A committed stream that broke: the failure, the usage billed for it, and what the caller had. */
+export interface StreamBreak {
+  error: ProviderError;
+  /** The usage billed for the broken attempt (reported, else estimated). */
+  usage: Usage;
+  usageEstimated: boolean;
+  /** The answer's text so far, every attempt of it. */
+  text: string;
+  /** True once any tool-call event went out. */
+  toolCall: boolean;
+}
 
 export interface RouteSuccess<T> {
   ok: true;
@@ -146,12 +184,28 @@ export interface RouteSuccess<T> {
   /** The answering attempt's signal: aborted when the caller goes away. */
   signal: AbortSignal;
   /**
+   * Ends the answering attempt's upstream call alone (a committed stream's idle limit), with
+   * `reason` as its signal's reason; the caller's signal stays as it is. Absent on answers that
+   * did not come from an attempt (a last resort).
+   */
+  stop?: ((reason: unknown) => void) | undefined;
+  /**
    * Writes the answering attempt's ledger line and breaker sample and the request line. Called
    * once: at once for a plain answer, when the stream ends for a stream.
    */
   settle(settlement: Settlement): Promise<void>;
   /** Set when no route answered and the pipeline's last resort did (docs/design.md#last-resort). */
   degraded?: DegradedKind | undefined;
+  /**
+   * Streams whose pipeline continues after output (`streaming.afterOutput`): settles the broken
+   * attempt and asks a route that takes a prefill to continue. Resolves with the continuation,
+   * committed (its first event arrived), or undefined when none may or could continue: then the
+   * request line is written (`partial`, the original failure) and the caller gets the original
+   * error. Called instead of `settle`, at most once. Absent: nothing continues.
+   */
+  resume?: ((broken: StreamBreak) => Promise<RouteSuccess<T> | undefined>) | undefined;
+  /** On a continuation: its label (the route that broke, the caller's output tokens then, this route). */
+  continued?: ContinuedLabel | undefined;
 }
 
 export interface RouteFailure {

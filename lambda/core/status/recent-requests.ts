@@ -35,6 +35,10 @@ export interface RecentRequest {
   latencyMs: number;
   costUsd: number;
   stream: boolean;
+  /** The trail, e.g. `an:cut@40,an:continued` (docs/concepts.md#evidence-headers-and-the-ledger). */
+  route: string;
+  /** A stream continued after a break: the route that broke, the caller's output tokens then, the route that continued; null otherwise. */
+  continued: { from: string; atToken: number; by: string } | null;
   attempts: RecentAttempt[];
 }
 
@@ -96,6 +100,8 @@ export function createRecentRequests(
       latencyMs: e.latencyMs,
       costUsd: e.costUsd,
       stream: e.stream,
+      route: e.route,
+      continued: e.continued ?? null,
       attempts,
     });
     if (ended.length > size) ended.length = size;

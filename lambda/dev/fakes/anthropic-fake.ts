@@ -7,6 +7,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import {
   anthropicLastUserText,
   anthropicMessages,
+  anthropicPrefill,
   anthropicPromptChars,
   countTokensRequestSchema,
   messagesRequestSchema,
@@ -79,6 +80,15 @@ async function messages(ex: Exchange, script: FakeScript): Promise<void> {
     return ex.json(status, anthropicErrorBody(status, body.model, fault, requestId), headers);
   }
 
+  const prefill = anthropicPrefill(body);
+  // As the Messages API does: a prefill that ends in whitespace is refused.
+  if (prefill !== undefined && prefill !== prefill.trimEnd()) {
+    return ex.json(
+      400,
+      anthropicInvalidRequest('messages: final assistant content cannot end with trailing whitespace'),
+      headers,
+    );
+  }
   const meta: AnthropicAnswerMeta = { id: `msg_fake_${record.seq}`, model: body.model, seq: record.seq };
   if (fault.malformed) {
     const kind = fault.malformed === 'schema' ? 'schema' : 'unparseable';
@@ -96,6 +106,7 @@ async function messages(ex: Exchange, script: FakeScript): Promise<void> {
     stop: body.stop_sequences,
     toolsOffered: (body.tools?.length ?? 0) > 0,
     toolIdPrefix: 'toolu_',
+    prefill,
   });
   if (!stream) {
     const answer = messageBody(meta, plan, fault);
@@ -107,6 +118,7 @@ async function messages(ex: Exchange, script: FakeScript): Promise<void> {
     cutAfterChunks: cut.afterChunks,
     error: midStreamError ? anthropicErrorBody(status, body.model, fault) : undefined,
   });
+  if (cut.malformed) frames.push(...malformedEvents('unparseable'));
   ex.writeHead(200, { ...headers, ...SSE_HEADERS });
   await ex.frames(frames, fault.chunkDelayMs ?? 0, cut.ending);
 }

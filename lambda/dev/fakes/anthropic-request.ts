@@ -85,3 +85,9 @@ export function anthropicMessages(body: Prompt): { role: string; text: string }[
     ...body.messages.map((message) => ({ role: message.role, text: contentText(message.content) })),
   ];
 }
+
+/** The text of a trailing assistant message (a prefill the model continues), if the conversation ends with one. */
+export function anthropicPrefill(body: MessagesRequestBody): string | undefined {
+  const last = body.messages.at(-1);
+  return last?.role === 'assistant' ? contentText(last.content) : undefined;
+}

@@ -4,7 +4,12 @@
  * real `@aws-sdk/client-bedrock-runtime` raises the right exception class.
  */
 import type { OutgoingHttpHeaders } from 'node:http';
-import { bedrockLastUserText, bedrockPromptChars, converseRequestSchema } from './bedrock-request.js';
+import {
+  bedrockLastUserText,
+  bedrockPrefill,
+  bedrockPromptChars,
+  converseRequestSchema,
+} from './bedrock-request.js';
 import {
   bedrockError,
   converseBody,
@@ -98,6 +103,7 @@ async function handleBedrock(ex: Exchange, script: FakeScript): Promise<void> {
     stop: body.inferenceConfig?.stopSequences,
     toolsOffered: (body.toolConfig?.tools.length ?? 0) > 0,
     toolIdPrefix: 'tooluse_',
+    prefill: bedrockPrefill(body),
   });
   const latencyMs = Date.now() - record.at;
   if (!stream) {

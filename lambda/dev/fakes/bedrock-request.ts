@@ -50,3 +50,10 @@ export function bedrockPromptChars(body: ConverseRequestBody): number {
   }
   return chars;
 }
+
+/** The text of a trailing assistant message (a prefill the model continues), if the conversation ends with one. */
+export function bedrockPrefill(body: ConverseRequestBody): string | undefined {
+  const last = body.messages.at(-1);
+  if (last?.role !== 'assistant') return undefined;
+  return last.content.map((block) => block.text ?? '').join('');
+}

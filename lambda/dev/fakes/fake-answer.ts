@@ -54,6 +54,11 @@ export interface AnswerInput {
   toolsOffered: boolean;
   /** Prefix of tool-call ids: `call_` (OpenAI) or `tooluse_` (Bedrock). */
   toolIdPrefix: string;
+  /**
+   * The text of a trailing assistant message (a prefill), on the fakes that continue one: when
+   * the answer starts with it, only what follows is written (less `prefillEchoWords` words).
+   */
+  prefill?: string | undefined;
 }
 
 /** The signature the fakes sign scripted reasoning with: `sig_fake_<seq>` (the request's sequence number). */
@@ -85,7 +90,11 @@ export function planAnswer(input: AnswerInput): AnswerPlan {
       completionTokens: tokensFor(fault.toolCall.name.length + json.length),
     };
   }
-  let text = fault.text ?? `Hello from ${input.model}.`;
+  let text = continuationOf(
+    fault.text ?? `Hello from ${input.model}.`,
+    input.prefill,
+    fault.prefillEchoWords,
+  );
   let finish: FakeFinish = 'stop';
   let stopSequence: string | undefined;
   for (const stop of input.stop ?? []) {
@@ -109,6 +118,17 @@ export function planAnswer(input: AnswerInput): AnswerPlan {
     promptTokens,
     completionTokens: tokensFor(text.length),
   };
+}
+
+/**
+ * What a model writes after a prefill: the rest of `text` when it starts with `prefill`, backed up
+ * by `echoWords` words (written again); the whole `text` when it does not (the model starts over).
+ */
+export function continuationOf(text: string, prefill: string | undefined, echoWords = 0): string {
+  if (prefill === undefined || prefill === '' || !text.startsWith(prefill)) return text;
+  const words = splitWords(prefill);
+  const echoed = words.slice(Math.max(0, words.length - echoWords)).join('');
+  return text.slice(prefill.length - echoed.length);
 }
 
 /** Splits text into word pieces that keep their leading whitespace, like model tokens. */

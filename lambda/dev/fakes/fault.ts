@@ -47,6 +47,17 @@ export const faultSchema = z
     /** Streaming: send N content chunks, then go silent with the connection open (a stalled upstream). */
     stallAfterChunks: z.int().nonnegative().optional(),
     /**
+     * Streaming (OpenAI and Anthropic fakes): send N content chunks, then one event whose payload
+     * is not JSON, then end the stream (a corrupt event mid-answer).
+     */
+    malformedAfterChunks: z.int().nonnegative().optional(),
+    /**
+     * Prefill (Anthropic and Bedrock fakes: a request whose last message is the assistant's):
+     * the continuation starts this many words before the end of the prefill, writing them again
+     * (a model that repeats itself at the seam). Default 0: exactly what follows the prefill.
+     */
+    prefillEchoWords: z.int().nonnegative().optional(),
+    /**
      * Answer 200 with a bad body. `true` or `'unparseable'`: not valid JSON (streaming: an event
      * whose payload is not JSON). `'schema'`: valid JSON of the wrong shape.
      */
@@ -167,18 +178,24 @@ export function parseFault(fault: unknown): Fault {
 export type StreamEnding = 'end' | 'destroy' | 'stall';
 
 /**
- * The chunk count after which a streamed answer stops (`cutAfterChunks`, else `stallAfterChunks`),
- * and how it stops. An in-stream error event ends the stream cleanly after its chunks.
+ * The chunk count after which a streamed answer stops (`cutAfterChunks`, else `stallAfterChunks`,
+ * else `malformedAfterChunks`), and how it stops. An in-stream error event, and a corrupt event
+ * (`malformed`: the fake appends its own), end the stream cleanly after their chunks.
  */
 export function streamCut(
   fault: Fault,
   midStreamError: boolean,
-): { afterChunks: number | undefined; ending: StreamEnding } {
+): { afterChunks: number | undefined; ending: StreamEnding; malformed: boolean } {
   const ending: StreamEnding =
     fault.cutAfterChunks !== undefined && !midStreamError
       ? 'destroy'
       : fault.stallAfterChunks !== undefined
         ? 'stall'
         : 'end';
-  return { afterChunks: fault.cutAfterChunks ?? fault.stallAfterChunks, ending };
+  const afterChunks = fault.cutAfterChunks ?? fault.stallAfterChunks ?? fault.malformedAfterChunks;
+  const malformed =
+    fault.cutAfterChunks === undefined &&
+    fault.stallAfterChunks === undefined &&
+    fault.malformedAfterChunks !== undefined;
+  return { afterChunks, ending, malformed };
 }

@@ -128,6 +128,7 @@ async function chatCompletions(ex: Exchange, script: FakeScript): Promise<void> 
     },
     fault,
   );
+  if (cut.malformed) frames.push(malformedStream('unparseable', meta)[0] as string);
   ex.writeHead(midStreamError ? 200 : status, { ...headers, ...SSE_HEADERS });
   const chunkDelayMs = fault.chunkDelayMs ?? Math.ceil(writingMs / Math.max(1, plan.chunks.length));
   await ex.frames(frames, chunkDelayMs, cut.ending);

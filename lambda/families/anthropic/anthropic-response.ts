@@ -183,6 +183,8 @@ export function createAnthropicStreamMapper(subject: ErrorSubject): StreamMapper
           return [];
       }
     },
+    // `message_start` carries the prompt's count: an interrupted stream is billed for it.
+    reportedInputTokens: () => usage?.inputTokens,
     end() {
       if (!stopped) throw malformedResponse(subject, 'stream ended without message_stop');
       return { type: 'finish', finishReason: stopReason ?? 'other', usage };

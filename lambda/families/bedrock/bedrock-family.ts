@@ -1,6 +1,7 @@
 import type { ProviderFamily } from '../provider-family.js';
 import { createBedrockChatModel } from './bedrock-chat-model.js';
 import { type BedrockProviderConfig, bedrockProviderSchema } from './bedrock-config-schema.js';
+import { bedrockTakesPrefill } from './bedrock-prefill.js';
 import { BEDROCK_SIGNALS } from './bedrock-signals.js';
 
 /** `type: "bedrock"`: the Bedrock Runtime Converse API, signed with IAM credentials (no key); chat only. */
@@ -9,10 +10,11 @@ export const bedrockFamily = {
   schema: bedrockProviderSchema,
   keyed: false,
   embeddings: false,
+  acceptsPrefill: bedrockTakesPrefill,
   traceName: 'aws.bedrock',
   // Converse: image and document blocks with bytes (no URL, and the gateway fetches none), media in
-  // toolResult, tools, reasoning content, cache points, prefill (model-dependent: override per
-  // model); no log probabilities.
+  // toolResult, tools, reasoning content, cache points, prefill (model-dependent: `acceptsPrefill`
+  // narrows it to Claude; a model's own capabilities override); no log probabilities.
   capabilities: {
     images: true,
     imageUrls: false,

@@ -10,6 +10,8 @@ export interface StreamMapper<E> {
   push(event: E): ChatStreamEvent[];
   /** The single `finish` event, once the stream has ended. */
   end(): ChatStreamEvent;
+  /** Prompt tokens the upstream reported so far (before its final usage), if it reports them early. */
+  reportedInputTokens?(): number | undefined;
 }
 
 /**
@@ -86,7 +88,9 @@ export function createAttemptCalls(
         completed = true;
         yield finish;
       } catch (error) {
-        throw fail(error, call);
+        const failure = fail(error, call);
+        failure.reportedInputTokens ??= mapper.reportedInputTokens?.();
+        throw failure;
       } finally {
         // A consumer that stops early (or an error) must not leave the upstream request running;
         // a stream that ended cleanly keeps its keep-alive socket.

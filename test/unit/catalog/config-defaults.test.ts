@@ -87,6 +87,7 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       chain: 'a',
       substitution: 'allow',
       breaker: { openMs: 1_000 },
+      streaming: { afterOutput: 'error' },
     });
   });
 

@@ -29,6 +29,17 @@ describe('gateway metrics from ledger lines', () => {
     expect(sampleValue(f, 'switchyard_requests_total', { pipeline: 'p', reason: 'exhausted' })).toBe(1);
   });
 
+  it('counts continued streams by pipeline and terminal reason, and no other request', () => {
+    const m = createGatewayMetrics([100]);
+    m.record(request({ route: 'a:cut@4,a:continued', continued: { from: 'a', atToken: 4, by: 'a' } }));
+    m.record(request({ requestId: 'r2', reason: 'partial', route: 'a:network' }));
+    const f = scrape(m);
+    expect(
+      sampleValue(f, 'switchyard_stream_continuations_total', { pipeline: 'p', reason: 'success' }),
+    ).toBe(1);
+    expect(sampleValue(f, 'switchyard_stream_continuations_total', { reason: 'partial' })).toBe(0);
+  });
+
   it('puts a latency exactly on a bucket bound into that bucket, and one just above into the next', () => {
     const m = createGatewayMetrics([100, 1000]);
     m.record(attempt({ latencyMs: 100 }));

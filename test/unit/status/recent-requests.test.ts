@@ -45,6 +45,16 @@ describe('recent requests', () => {
     ]);
   });
 
+  it('shows the trail and the continuation of a continued stream, null for any other', () => {
+    const recent = createRecentRequests(5, createFakeClock(0));
+    const continued = { from: 'a', atToken: 40, by: 'a' };
+    recent.record(request('r1', { route: 'a:cut@40,a:continued', continued }));
+    recent.record(request('r2', { route: 'a:200' }));
+    const [plain, resumed] = recent.list();
+    expect(resumed).toMatchObject({ route: 'a:cut@40,a:continued', continued });
+    expect(plain).toMatchObject({ route: 'a:200', continued: null });
+  });
+
   it('keeps the attempt trail of a request that fell back', () => {
     const recent = createRecentRequests(5, createFakeClock(0));
     recent.record(attempt('r1', { outcome: 'rate_limited', status: 429 }));
