@@ -61,6 +61,8 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
   // Routes already reported as skipped for account-route cooling: once per request each.
   const reported = new Set<string>();
   const recovering = recoveryGate(deps);
+  // Every route attempted so far in this request: a return to one is a retry, whatever came between.
+  const tried = new Set<string>();
 
   return {
     async next(n) {
@@ -81,12 +83,13 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
         tier: tiers.list[selection.tier]?.number ?? selection.tier + 1,
         model: selection.key,
         provider: route.model.provider,
-        action: actionOf(failOpen, routeKey, last?.routeKey),
-        step: stepOf(selection.key, routeKey, last),
+        action: actionOf(failOpen, routeKey, last?.routeKey, tried),
+        step: stepOf(selection.key, routeKey, last, tried),
         skipped: skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported),
         ...admitted,
       });
       last = { route, routeKey, record };
+      tried.add(routeKey);
       return last;
     },
     failed(routeKey, local) {
@@ -254,18 +257,31 @@ function routeState(
   };
 }
 
-function actionOf(failOpen: boolean, routeKey: string, previous: string | undefined): AttemptAction {
+/** `retry` for a route already attempted in this request (just before or earlier), `fallback` for a new one. */
+function actionOf(
+  failOpen: boolean,
+  routeKey: string,
+  previous: string | undefined,
+  tried: ReadonlySet<string>,
+): AttemptAction {
   if (failOpen) return 'fail-open';
   if (previous === undefined) return 'first';
-  return previous === routeKey ? 'retry' : 'fallback';
+  return tried.has(routeKey) ? 'retry' : 'fallback';
 }
 
+/**
+ * What the attempt is to the ones before it (docs/design.md#vocabulary): a route already attempted
+ * in this request is a `retry`, even when other models came between (`alpha:503,beta:503,alpha:503`
+ * is `first,substitute,retry`); the previous attempt's model through a new route is a `route`
+ * step; anything else a `substitute`.
+ */
 function stepOf(
   model: string,
   routeKey: string,
   previous: PlannedAttempt | undefined,
+  tried: ReadonlySet<string>,
 ): AttemptStep | undefined {
   if (!previous) return undefined;
-  if (previous.record.model !== model) return 'substitute';
-  return previous.routeKey === routeKey ? 'retry' : 'route';
+  if (tried.has(routeKey)) return 'retry';
+  return previous.record.model === model ? 'route' : 'substitute';
 }
