@@ -221,6 +221,7 @@ function pipelinePolicies(config: SwitchyardConfig): {
             maxAttempts: p.maxAttempts,
             deadlineMs: p.deadlineMs,
             fallbackOnContextLength: p.fallbackOnContextLength,
+            retry: p.retry,
           }),
           substitution: p.substitution,
           maxTier: p.maxTier,

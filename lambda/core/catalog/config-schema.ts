@@ -20,6 +20,7 @@ import { metricsSchema, statusPageSchema } from './observe-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
 import { rateLimitSchema } from './rate-limit-config-schema.js';
 import { recoveryFields, recoverySettingsShape } from './recovery-config-schema.js';
+import { retrySchema } from './retry-config-schema.js';
 import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
 import { timeoutsField } from './timeouts-config-schema.js';
 
@@ -121,6 +122,8 @@ export const routerSchema = z.strictObject({
   deadlineMs: attemptFields.deadlineMs.default(15_000),
   /** Default false. */
   fallbackOnContextLength: attemptFields.fallbackOnContextLength.default(false),
+  /** Default `drain` (docs/configuration.md#retry-policy). */
+  retry: retrySchema.prefault('drain'),
 });
 
 export const pipelineSchema = z.strictObject({
@@ -129,6 +132,8 @@ export const pipelineSchema = z.strictObject({
   description: z.string().optional(),
   /** Attempt settings of this pipeline; each field left out keeps the `router` value. */
   ...z.strictObject(attemptFields).partial().shape,
+  /** This pipeline's retry policy (docs/configuration.md#retry-policy). Default: the `router` block's. */
+  retry: retrySchema.optional(),
   /** Per-pipeline breaker overrides. */
   breaker: breakerOverridesSchema.optional(),
   /** Structured output repair, substitute post-processing, prompt suffix, last resort. */

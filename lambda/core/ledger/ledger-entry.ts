@@ -100,6 +100,11 @@ export interface AttemptLedgerEntry {
   rampShare?: number | undefined;
   /** While a canary runs: which chain the request drew; absent otherwise. */
   variant?: ChainVariant | undefined;
+  /**
+   * Ms the loop waited before this attempt: a retry policy `contract` same-route retry's jittered
+   * backoff or the upstream's `Retry-After` (docs/concepts.md#retry-policy); absent otherwise.
+   */
+  waitedMs?: number | undefined;
 }
 
 /** One line per request, written when it ends. */

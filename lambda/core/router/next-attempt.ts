@@ -1,8 +1,10 @@
 import { type BreakerSnapshot, isCooling } from '../breaker/breaker-state.js';
 import { isRouteCooling, type RouteCooling } from '../breaker/route-cooling.js';
 import type { Tier } from '../dsl/types.js';
+import type { ProviderError } from '../failures/provider-error.js';
 import type { AttemptAction, AttemptStep, SkippedRoute } from '../ledger/ledger-entry.js';
 import { type RecoveryGate, recoveryGate } from './recovery-gate.js';
+import { sameRouteRetry } from './retry-policy.js';
 import type {
   AttemptRecord,
   LimitHit,
@@ -19,14 +21,20 @@ export interface PlannedAttempt {
   /** The route key: the breaker and trail key (the model key for a model's own provider). */
   routeKey: string;
   record: AttemptRecord;
+  /** Ms to wait before the call: a `contract` retry's backoff or `Retry-After`; absent: none. */
+  waitMs?: number | undefined;
 }
 
 /** Which route each attempt of one request calls, from the breaker state and what failed so far. */
 export interface AttemptPlanner {
   /** Selects afresh for attempt `n`; undefined when no allowed route can be called. */
   next(n: number): Promise<PlannedAttempt | undefined>;
-  /** Leaves a failed route out of the rest of this request; `local` when it sent nothing (`not_configured`). */
-  failed(routeKey: string, local: boolean): void;
+  /**
+   * Leaves a failed route out of the rest of this request; `local` when it sent nothing
+   * (`not_configured`). With retry policy `contract`, `error` may earn the route one same-route
+   * retry first (docs/concepts.md#retry-policy).
+   */
+  failed(routeKey: string, local: boolean, error?: ProviderError): void;
   /**
    * The pipeline limit that keeps this request from going on, if any: the chain goes on past the
    * allowed tiers and every allowed route has failed (or none can be called).
@@ -47,7 +55,11 @@ export function tierLimit(policy: RoutePolicy): LimitHit | undefined {
  * the tiers (substitution). Every selection reads the breaker state again, which by then holds
  * the previous attempt's sample; a local failure writes nothing, so it is not read again.
  */
-export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): AttemptPlanner {
+export function createAttemptPlanner(
+  request: RouteRequest,
+  deps: RouterDeps,
+  deadline = deps.clock.now() + request.policy.deadlineMs,
+): AttemptPlanner {
   const routesOf = (model: string) => deps.routesOf?.(model) ?? [model];
   const failed = new Set<string>();
   // A route not in the catalog can never be called, nor one found not configured in this request.
@@ -63,11 +75,47 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
   const recovering = recoveryGate(deps);
   // Every route attempted so far in this request: a return to one is a retry, whatever came between.
   const tried = new Set<string>();
+  // Routes retried once already under `contract`, and the retry the last failure earned, if any.
+  const retried = new Set<string>();
+  let pendingRetry: number | undefined;
+
+  /**
+   * The same route once more, as the route stands when the wait ends (`at`): a `Retry-After` cooling
+   * has ended by then, an opened breaker has not. Undefined when it is blocked then, or its probe
+   * slot went to another request: the loop selects as usual.
+   */
+  const retryPlan = async (previous: PlannedAttempt, n: number, waitMs: number, at: number) => {
+    const { routeKey, route } = previous;
+    if (!health) return undefined;
+    const state = routeState(health, at, new Set(), tiers.routesOf, recovering);
+    if (state.isBlocked(routeKey)) return undefined;
+    const admitted = await recovering.admit(request.pipeline, routeKey, health.snapshots.get(routeKey), at);
+    if (!admitted) return undefined;
+    retried.add(routeKey);
+    const { tier, model, provider } = previous.record;
+    const record = newRecord(n, {
+      tier,
+      model,
+      provider,
+      action: 'retry',
+      step: 'retry',
+      waitedMs: waitMs,
+      ...admitted,
+    });
+    last = { route, routeKey, record, waitMs };
+    return last;
+  };
 
   return {
     async next(n) {
       health ??= await readHealth(request.pipeline, tiers, deps);
       const now = deps.clock.now();
+      if (pendingRetry !== undefined && last) {
+        const waitMs = pendingRetry;
+        pendingRetry = undefined;
+        const retry = await retryPlan(last, n, waitMs, now + waitMs);
+        if (retry) return retry;
+      }
       const routes = routeState(health, now, failed, tiers.routesOf, recovering);
       const selection =
         sameModelFirst(last, tiers, routes) ?? selectModel(tiers.list, routes.asModels, deps.random);
@@ -92,8 +140,14 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       tried.add(routeKey);
       return last;
     },
-    failed(routeKey, local) {
+    failed(routeKey, local, error) {
       failed.add(routeKey);
+      const timing = { nowMs: deps.clock.now(), deadlineMs: deadline };
+      const retry =
+        !local && error
+          ? sameRouteRetry(request.policy.retry, error, retried.has(routeKey), timing, deps.random)
+          : undefined;
+      pendingRetry = retry?.waitMs;
       if (local) {
         unconfigured.add(routeKey);
         tiers = callableTiers(allowed, callable, routesOf);

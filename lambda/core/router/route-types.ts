@@ -1,4 +1,5 @@
 import type { Breakers } from '../breaker/breakers.js';
+import type { RetrySettings } from '../catalog/retry-config-schema.js';
 import type { CallOptions, ChatModel, Usage } from '../chat/chat-model.js';
 import type { Tier } from '../dsl/types.js';
 import type { ProviderError } from '../failures/provider-error.js';
@@ -53,6 +54,8 @@ export interface RoutePolicy {
   substitution: 'allow' | 'forbid';
   /** Highest tier (1-based) that may answer; undefined: every tier. Default undefined. */
   maxTier?: number | undefined;
+  /** Whether a failed route is retried within the request (docs/concepts.md#retry-policy). Default: `drain` (none). */
+  retry?: RetrySettings | undefined;
 }
 
 export interface RouterDeps {
@@ -118,6 +121,7 @@ export type AttemptRecord = Pick<
   | 'skipped'
   | 'recovery'
   | 'rampShare'
+  | 'waitedMs'
 >;
 
 /** How a committed attempt finally ended: completely (with usage) or with an error after output. */

@@ -40,7 +40,7 @@ export async function runAttempts<T>(
   const startedAt = clock.now();
   const deadline = startedAt + policy.deadlineMs;
   const book = new AttemptBook(request, deps, startedAt);
-  const planner = createAttemptPlanner(request, deps);
+  const planner = createAttemptPlanner(request, deps, deadline);
   // Attempts that reached (or tried to reach) an upstream: local failures do not use up the budget.
   let sent = 0;
   // A structured-output repair that goes back to the model that answered wrongly.
@@ -52,6 +52,8 @@ export async function runAttempts<T>(
     const planned = repeat ? retryOf(repeat, n) : await planner.next(n);
     repeat = undefined;
     if (!planned) return book.finish('exhausted', planner.limit());
+    // A `contract` retry waits out its backoff or `Retry-After` first; a caller who leaves ends it.
+    if (planned.waitMs && !(await waited(deps, planned.waitMs, signal))) return book.finish('cancelled');
     // The breaker read may have taken the rest of the budget: no attempt without time to run it.
     if (clock.now() >= deadline) return book.finish('deadline');
 
@@ -72,7 +74,7 @@ export async function runAttempts<T>(
     await book.record({ ...planned, startedAt: startedAttemptAt, phase: 'before_output', error, usage });
     const local = FAILURE_POLICY[error.failureClass].local;
     if (error instanceof SchemaInvalidError && error.repairSameModel) repeat = planned;
-    else planner.failed(planned.routeKey, local);
+    else planner.failed(planned.routeKey, local, error);
     if (local) continue;
     sent += 1;
     if (error.failureClass === 'cancelled') return book.finish('cancelled');
@@ -82,6 +84,16 @@ export async function runAttempts<T>(
     if (!fallsBack) return book.finish('stopped');
   }
   return clock.now() >= deadline ? book.finish('deadline') : book.finish('exhausted', planner.limit());
+}
+
+/** Sleeps `ms` through the injected sleep; false when the caller went away meanwhile. */
+async function waited(deps: RouterDeps, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  try {
+    await deps.sleep(ms, signal);
+    return !signal?.aborted;
+  } catch {
+    return false;
+  }
 }
 
 /** Attempt `n` on the model of `planned` again (docs/design.md#structured-output: a repair on the same model). */
