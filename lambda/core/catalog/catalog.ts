@@ -222,6 +222,7 @@ function pipelinePolicies(config: SwitchyardConfig): {
             deadlineMs: p.deadlineMs,
             fallbackOnContextLength: p.fallbackOnContextLength,
             retry: p.retry,
+            selection: p.selection,
           }),
           substitution: p.substitution,
           maxTier: p.maxTier,

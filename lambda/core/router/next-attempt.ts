@@ -14,6 +14,8 @@ import type {
   RouterDeps,
 } from './route-types.js';
 import { type Selection, selectModel } from './select-model.js';
+import { selectionStrategy } from './selection-strategies.js';
+import type { SelectionContext } from './selection-strategy.js';
 
 /** The next attempt to make: the route to call, its key and its record, still without an outcome. */
 export interface PlannedAttempt {
@@ -73,6 +75,13 @@ export function createAttemptPlanner(
   // Routes already reported as skipped for account-route cooling: once per request each.
   const reported = new Set<string>();
   const recovering = recoveryGate(deps);
+  const strategy = selectionStrategy(request.policy.selection);
+  const context = (now: number): Omit<SelectionContext, 'random'> => ({
+    now,
+    signal: (route) =>
+      deps.signals?.read(route) ?? { latencyMs: undefined, freshness: 0, successRate: 1, inFlight: 0 },
+    price: (route) => deps.models(route)?.price,
+  });
   // Every route attempted so far in this request: a return to one is a retry, whatever came between.
   const tried = new Set<string>();
   // Routes retried once already under `contract`, and the retry the last failure earned, if any.
@@ -118,8 +127,9 @@ export function createAttemptPlanner(
       }
       const routes = routeState(health, now, failed, tiers.routesOf, recovering);
       const selection =
-        sameModelFirst(last, tiers, routes) ?? selectModel(tiers.list, routes.asModels, deps.random);
-      const routeKey = selection && routes.pick(selection.key);
+        sameModelFirst(last, tiers, routes) ??
+        selectModel(tiers.list, routes.asModels, deps.random, strategy, context(now));
+      const routeKey = selection && (selection.route ?? routes.pick(selection.key));
       const route = routeKey !== undefined ? deps.models(routeKey) : undefined;
       if (!selection || routeKey === undefined || !route) return undefined;
       const failOpen = routes.isBlocked(routeKey);
@@ -135,6 +145,7 @@ export function createAttemptPlanner(
         step: stepOf(selection.key, routeKey, last, tried),
         skipped: skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported),
         ...admitted,
+        ...(selection.decision ? { selection: selection.decision } : {}),
       });
       last = { route, routeKey, record };
       tried.add(routeKey);
@@ -297,6 +308,7 @@ function routeState(
     asModels: {
       isBlocked: (model: string) => firstEligible(model) === undefined,
       hasFailed: (model: string) => routesOf(model).every((route) => failed.has(route)),
+      eligibleRoutes: (model: string) => routesOf(model).filter(eligible),
     },
     /** The route of a selected model: healthy and unfailed, else unfailed (fail-open), else a healthy one, else the first. */
     pick: (model: string) => {

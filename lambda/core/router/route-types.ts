@@ -1,5 +1,6 @@
 import type { Breakers } from '../breaker/breakers.js';
 import type { RetrySettings } from '../catalog/retry-config-schema.js';
+import type { SelectionSettings } from '../catalog/selection-config-schema.js';
 import type { CallOptions, ChatModel, Usage } from '../chat/chat-model.js';
 import type { Tier } from '../dsl/types.js';
 import type { ProviderError } from '../failures/provider-error.js';
@@ -12,6 +13,7 @@ import type {
   TerminalReason,
 } from '../ledger/ledger-entry.js';
 import type { Clock, Random, Sleep } from '../time.js';
+import type { RouteSignals } from './route-signals.js';
 
 /**
  * The time limits of one attempt on a route (docs/configuration.md#timeouts), each in ms and
@@ -56,6 +58,8 @@ export interface RoutePolicy {
   maxTier?: number | undefined;
   /** Whether a failed route is retried within the request (docs/concepts.md#retry-policy). Default: `drain` (none). */
   retry?: RetrySettings | undefined;
+  /** How a route is chosen inside a tier (docs/concepts.md#selection-strategies). Default: `weighted`. */
+  selection?: SelectionSettings | undefined;
 }
 
 export interface RouterDeps {
@@ -71,6 +75,11 @@ export interface RouterDeps {
    */
   routesOf?(modelKey: string): readonly string[];
   ledger: LedgerSink;
+  /**
+   * This container's route signals (latency, success, in flight), fed by every attempt and read by
+   * the `adaptive` and `cost` strategies. Default: none (those strategies then know nothing).
+   */
+  signals?: RouteSignals | undefined;
 }
 
 export interface RouteRequest {
@@ -122,6 +131,7 @@ export type AttemptRecord = Pick<
   | 'recovery'
   | 'rampShare'
   | 'waitedMs'
+  | 'selection'
 >;
 
 /** How a committed attempt finally ended: completely (with usage) or with an error after output. */

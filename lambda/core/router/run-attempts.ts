@@ -9,6 +9,7 @@ import { SchemaInvalidError } from '../failures/schema-invalid-error.js';
 import { toProviderError } from '../failures/to-provider-error.js';
 import { AttemptBook } from './attempt-book.js';
 import { type AttemptLimits, abortable, startAttemptDeadline } from './attempt-control.js';
+import { attemptSignals } from './attempt-signals.js';
 import { createAttemptPlanner, type PlannedAttempt } from './next-attempt.js';
 import type {
   AttemptCall,
@@ -58,6 +59,7 @@ export async function runAttempts<T>(
     if (clock.now() >= deadline) return book.finish('deadline');
 
     const startedAttemptAt = clock.now();
+    const signals = attemptSignals(deps.signals, planned.routeKey);
     const outcome = await attempt(
       call,
       planned.route,
@@ -66,10 +68,12 @@ export async function runAttempts<T>(
       signal,
     );
     if (outcome.ok) {
+      signals.answered(clock.now() - startedAttemptAt);
       book.commit(planned);
-      return committed(outcome.value, outcome.signal, planned, startedAttemptAt, book);
+      return committed(outcome.value, outcome.signal, planned, startedAttemptAt, book, signals.finish);
     }
     const { error } = outcome;
+    signals.failed(error, clock.now() - startedAttemptAt);
     const usage = error instanceof SchemaInvalidError ? error.usage : undefined;
     await book.record({ ...planned, startedAt: startedAttemptAt, phase: 'before_output', error, usage });
     const local = FAILURE_POLICY[error.failureClass].local;
@@ -175,6 +179,7 @@ function committed<T>(
   { record, route, routeKey }: PlannedAttempt,
   startedAt: number,
   book: AttemptBook,
+  over: () => void,
 ): RouteSuccess<T> {
   let settled = false;
   return {
@@ -189,6 +194,7 @@ function committed<T>(
     async settle(settlement: Settlement) {
       if (settled) return;
       settled = true;
+      over();
       const error = 'error' in settlement ? settlement.error : undefined;
       await book.record({
         record,

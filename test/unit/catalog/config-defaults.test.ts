@@ -31,6 +31,7 @@ describe('config defaults: the schema fills every field a file leaves out', () =
         deadlineMs: 15_000,
         fallbackOnContextLength: false,
         retry: { policy: 'drain', backoffMs: 200, maxRetryAfterMs: 5_000, marginMs: 2_000 },
+        selection: { strategy: 'weighted' },
       },
       aws: config.aws,
       schedules: {},
