@@ -52,6 +52,7 @@ export function buildSwitchyardApp(app: App, options: Partial<SwitchyardAppOptio
   );
   const [primary, ...others] = stacks as [SwitchyardStack, ...SwitchyardStack[]];
   // A replica of the global table exists once the primary's stack has created it.
-  if (config.aws.breakerState === 'global') for (const stack of others) stack.addDependency(primary);
+  if (config.aws.breakerState === 'global')
+    for (const stack of others) stack.addStackDependency(primary, "the global breaker table's replica");
   return primary;
 }
