@@ -2,7 +2,8 @@ import { type BreakerSnapshot, isCooling } from '../breaker/breaker-state.js';
 import { isRouteCooling, type RouteCooling } from '../breaker/route-cooling.js';
 import type { Tier } from '../dsl/types.js';
 import type { ProviderError } from '../failures/provider-error.js';
-import type { AttemptAction, AttemptStep, SkippedRoute } from '../ledger/ledger-entry.js';
+import type { SkippedRoute } from '../ledger/ledger-entry.js';
+import { actionOf, stepOf } from './attempt-labels.js';
 import { type RecoveryGate, recoveryGate } from './recovery-gate.js';
 import { sameRouteRetry } from './retry-policy.js';
 import type {
@@ -321,33 +322,4 @@ function routeState(
       );
     },
   };
-}
-
-/** `retry` for a route already attempted in this request (just before or earlier), `fallback` for a new one. */
-function actionOf(
-  failOpen: boolean,
-  routeKey: string,
-  previous: string | undefined,
-  tried: ReadonlySet<string>,
-): AttemptAction {
-  if (failOpen) return 'fail-open';
-  if (previous === undefined) return 'first';
-  return tried.has(routeKey) ? 'retry' : 'fallback';
-}
-
-/**
- * What the attempt is to the ones before it (docs/design.md#vocabulary): a route already attempted
- * in this request is a `retry`, even when other models came between (`alpha:503,beta:503,alpha:503`
- * is `first,substitute,retry`); the previous attempt's model through a new route is a `route`
- * step; anything else a `substitute`.
- */
-function stepOf(
-  model: string,
-  routeKey: string,
-  previous: PlannedAttempt | undefined,
-  tried: ReadonlySet<string>,
-): AttemptStep | undefined {
-  if (!previous) return undefined;
-  if (tried.has(routeKey)) return 'retry';
-  return previous.record.model === model ? 'route' : 'substitute';
 }
