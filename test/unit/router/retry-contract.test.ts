@@ -171,9 +171,9 @@ describe('retry policy contract', () => {
 describe('sameRouteRetry', () => {
   const timing = { nowMs: 0, deadlineMs: 15_000 };
   it.each([
-    ['timeout', undefined],
-    ['malformed_response', undefined],
-    ['upstream_auth', undefined],
+    ['timeout', 1_000],
+    ['malformed_response', 1_000],
+    ['upstream_auth', 1_000],
     ['rate_limited', undefined],
   ] as const)('does not retry %s (Retry-After %s)', (failureClass, retryAfterMs) => {
     expect(sameRouteRetry(contract, { failureClass, retryAfterMs }, false, timing, () => 0)).toBeUndefined();

@@ -76,11 +76,37 @@ describe('adaptive strategy (power of two choices, peak-EWMA)', () => {
   });
 
   it('gives a tie to the higher weight, and with equal weights to the first route drawn', () => {
-    const sameCost = contextOf({ A: known(600), B: known(300) }, () => 0);
-    expect(adaptiveStrategy.choose([member('A', 1), member('B', 2)], sameCost)?.route).toBe('B');
+    // A: 600 / 1 = 600; B: 1200 / 2 = 600. A is drawn first, B wins on weight.
+    const sameCost = contextOf({ A: known(600), B: known(1_200) }, () => 0);
+    expect(adaptiveStrategy.choose([member('A', 1), member('B', 2)], sameCost)).toMatchObject({
+      route: 'B',
+      decision: { score: 600, rival: { route: 'A', score: 600 } },
+    });
+    // Drawn the other way round, the higher weight still wins: A first would keep it on a tie.
+    expect(adaptiveStrategy.choose([member('B', 2), member('A', 1)], sameCost)?.route).toBe('B');
     const draws = [0.99, 0]; // first draw B (index 1), second draw A
     const tie = contextOf({ A: known(500), B: known(500) }, () => draws.shift() ?? 0);
     expect(adaptiveStrategy.choose([member('A'), member('B')], tie)?.route).toBe('B');
+  });
+
+  it('reads a route without signals at the neutral latency, and a tier with no latency known at all by load and weight', () => {
+    expect(adaptiveCost(undefined, 1, 700)).toBe(700);
+    const nothing = contextOf({}, () => 0);
+    expect(adaptiveStrategy.choose([member('A'), member('B')], nothing)?.decision).toEqual({
+      strategy: 'adaptive',
+      score: 1,
+      rival: { route: 'B', score: 1 },
+    });
+  });
+
+  it('measures an unknown route against the best latency seen, not the worst', () => {
+    const draws = [0.99, 0.99]; // C (index 2) first, then B (index 1)
+    const ctx = contextOf({ A: known(500), B: known(900) }, () => draws.shift() ?? 0);
+    expect(adaptiveStrategy.choose([member('A'), member('B'), member('C')], ctx)).toMatchObject({
+      route: 'C',
+      decision: { score: 500, rival: { route: 'B', score: 900 } },
+    });
+    expect(adaptiveStrategy.name).toBe('adaptive');
   });
 
   it('spreads evenly over routes that are all equal', () => {
