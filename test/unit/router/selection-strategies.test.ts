@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adaptiveCost, adaptiveStrategy } from '../../../lambda/core/router/adaptive-strategy.js';
-import { costStrategy } from '../../../lambda/core/router/cost-strategy.js';
+import { blendedPrice, costStrategy } from '../../../lambda/core/router/cost-strategy.js';
 import { createRouteSignals, type RouteSignal } from '../../../lambda/core/router/route-signals.js';
 import { selectModel } from '../../../lambda/core/router/select-model.js';
 import type { SelectionContext, TierCandidate } from '../../../lambda/core/router/selection-strategy.js';
@@ -211,6 +211,19 @@ describe('cost strategy', () => {
       { A: 0.1, B: 3, C: 2 },
     );
     expect(strategy.choose([member('A'), member('B'), member('C')], ctx)?.route).toBe('C');
+  });
+
+  it('blends input and output price, and names the cheapest other route as the rival', () => {
+    expect(blendedPrice({ inputPerMTok: 1, outputPerMTok: 2 })).toBe(3);
+    expect(blendedPrice(undefined)).toBe(Number.POSITIVE_INFINITY);
+    const ctx = contextOf({}, () => 0, { A: 3, B: 0.5, C: 1 });
+    expect(strategy.choose([member('A'), member('B'), member('C')], ctx)?.decision).toEqual({
+      strategy: 'cost',
+      score: 0.5,
+      rival: { route: 'C', score: 1 },
+    });
+    expect(strategy.name).toBe('cost');
+    expect(strategy.choose([], ctx)).toBeUndefined();
   });
 
   it('puts a route without a price after every priced one', () => {
