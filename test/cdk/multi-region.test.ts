@@ -40,7 +40,7 @@ describe('two regions, a custom domain, breaker state global', () => {
     regions: ['us-east-1', 'eu-west-1'],
     domain: DOMAIN,
     breakerState: 'global',
-    bedrockProfiles: { 'eu-west-1': { 'llama-br': EU_LLAMA } },
+    regionalModels: { 'eu-west-1': { 'llama-br': EU_LLAMA } },
   });
   const us = template('us-east-1');
   const eu = template('eu-west-1');
@@ -158,19 +158,21 @@ describe('region settings are checked, naming the field', () => {
     ],
     [{ regions: ['us-east-1'], domain: { ...DOMAIN, name: 'llm.example.org' } }, 'aws.domain.name'],
     [
-      { regions: ['us-east-1'], bedrockProfiles: { 'eu-west-1': { 'llama-br': EU_LLAMA } } },
-      'aws.bedrockProfiles.eu-west-1',
+      { regions: ['us-east-1'], regionalModels: { 'eu-west-1': { 'llama-br': EU_LLAMA } } },
+      'aws.regionalModels.eu-west-1',
     ],
   ])('refuses case %# naming %s', (aws, field) => {
     expect(parse(aws)).toThrow(new RegExp(field.replaceAll('.', '\\.')));
   });
 
-  it('refuses a profile for a model that is not on Bedrock', () => {
+  it('refuses a regional model id for a model the config does not have', () => {
     const config = parseConfig({
       ...STACK_CONFIG,
-      aws: { regions: ['eu-west-1'], bedrockProfiles: { 'eu-west-1': { 'gpt-mini': EU_LLAMA } } },
+      aws: { regions: ['eu-west-1'], regionalModels: { 'eu-west-1': { 'no-such-model': EU_LLAMA } } },
     });
-    expect(() => configForRegion(config, 'eu-west-1')).toThrow(/aws\.bedrockProfiles\.eu-west-1\.gpt-mini/);
+    expect(() => configForRegion(config, 'eu-west-1')).toThrow(
+      /aws\.regionalModels\.eu-west-1\.no-such-model/,
+    );
   });
 
   it('leaves the config alone outside aws.regions', () => {

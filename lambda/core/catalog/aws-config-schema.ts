@@ -111,7 +111,7 @@ const awsFields = z.strictObject({
   capacity: awsCapacitySchema.prefault({}),
   streaming: awsStreamingSchema.prefault({}),
   tracing: awsTracingSchema.prefault({}),
-  /** More than one region: `regions`, `domain`, `breakerState`, `bedrockProfiles`. */
+  /** More than one region: `regions`, `domain`, `breakerState`, `regionalModels`. */
   ...awsRegionFields,
 });
 

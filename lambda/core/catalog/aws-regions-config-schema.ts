@@ -1,8 +1,8 @@
 /**
  * The fields of the `aws` section for a deployment to more than one region
  * (docs/operations.md#a-second-region): the regions, a custom domain with Route 53 latency records
- * and health checks, where breaker state lives, and each region's Bedrock inference profiles. Read
- * at synth time, and by the Lambda for its own region's profiles.
+ * and health checks, where breaker state lives, and each region's model ids (inference profiles).
+ * Read at synth time, and by the Lambda for its own region's model ids.
  */
 import * as z from 'zod';
 import { chainName, name } from './config-fields.js';
@@ -48,7 +48,7 @@ export const awsDomainSchema = z.strictObject({
 /** Where breaker, cooling and admission state lives when there are several regions. */
 export const BREAKER_STATE_SCOPES = ['regional', 'global'] as const;
 
-/** The region fields of `aws`; spread into the `aws` schema. */
+/** The region fields of `aws`; spread into the `aws` schema. `regionalModels` is applied by lambda/aws/regional-config.ts. */
 export const awsRegionFields = {
   /**
    * The regions to deploy to, one stack each; the first is the primary (it owns a global
@@ -70,11 +70,12 @@ export const awsRegionFields = {
    */
   breakerState: z.enum(BREAKER_STATE_SCOPES).default('regional'),
   /**
-   * Per region, the Bedrock model id (an inference profile such as `eu.meta.llama3-3-70b-instruct-v1:0`)
-   * each Bedrock model key uses there. In a multi-region deployment every Bedrock provider calls
-   * its own stack's region; a model without an entry keeps its configured id. Default none.
+   * Per region, the upstream model id a model key uses there (for Bedrock, the inference profile
+   * of the region's geography, such as `eu.meta.llama3-3-70b-instruct-v1:0`). In a multi-region
+   * deployment every Bedrock provider calls its own stack's region; a model without an entry
+   * keeps its configured id. Default none.
    */
-  bedrockProfiles: z.record(awsRegionName, z.record(chainName, name)).default({}),
+  regionalModels: z.record(awsRegionName, z.record(chainName, name)).default({}),
 };
 
 /** The cross-field rules of the region fields, with the path of the field at fault. */
@@ -83,7 +84,7 @@ export function checkRegionFields(
     regions?: string[] | undefined;
     domain?: z.infer<typeof awsDomainSchema> | undefined;
     breakerState: (typeof BREAKER_STATE_SCOPES)[number];
-    bedrockProfiles: Record<string, Record<string, string>>;
+    regionalModels: Record<string, Record<string, string>>;
   },
   issue: (path: (string | number)[], message: string) => void,
 ): void {
@@ -101,8 +102,7 @@ export function checkRegionFields(
   }
   if (aws.breakerState === 'global' && regions.length < 2)
     issue(['breakerState'], "'global' needs at least two aws.regions");
-  for (const region of Object.keys(aws.bedrockProfiles)) {
-    if (!regions.includes(region))
-      issue(['bedrockProfiles', region], `'${region}' is not one of aws.regions`);
+  for (const region of Object.keys(aws.regionalModels)) {
+    if (!regions.includes(region)) issue(['regionalModels', region], `'${region}' is not one of aws.regions`);
   }
 }
