@@ -6,9 +6,11 @@ import { createApiFunction } from './constructs/api-function.js';
 import { BreakerTable } from './constructs/breaker-table.js';
 import { JobQueues } from './constructs/job-queues.js';
 import { Operations } from './constructs/operations.js';
+import { RegionalDomain } from './constructs/regional-domain.js';
 import { ScheduledJobs } from './constructs/scheduled-jobs.js';
 import { acknowledgeStageLogs, SwitchyardApi } from './constructs/switchyard-api.js';
 import { checkDeployable, deploySettings } from './deploy-settings.js';
+import type { RegionPlacement } from './multi-region.js';
 import { recordStage } from './stage-names.js';
 import { workerTimeoutSeconds } from './worker-timeout.js';
 
@@ -16,6 +18,8 @@ export interface SwitchyardStackProps extends StackProps {
   config: SwitchyardConfig;
   /** The config file bundled with the handler (validated already). */
   configFile: string;
+  /** One region of `aws.regions` (docs/operations.md#a-second-region); absent: a single-region stack. */
+  placement?: RegionPlacement | undefined;
 }
 
 /**
@@ -36,7 +40,7 @@ export class SwitchyardStack extends Stack {
     checkDeployable(config, settings);
     const { ssmPrefix } = settings;
 
-    const breakers = new BreakerTable(this, 'BreakerTable');
+    const breakers = new BreakerTable(this, 'BreakerTable', props.placement?.breakerTable);
     // Follows the longest pipeline deadline, so a job never outlives its worker.
     const workerTimeout = workerTimeoutSeconds(config);
     const queues = new JobQueues(this, 'Jobs', {
@@ -90,6 +94,14 @@ export class SwitchyardStack extends Stack {
       alarmNamePrefix: this.stackName,
     });
     deployment.watch(rollbackAlarms(operations.alarms));
+    const domain =
+      config.aws.domain && props.placement
+        ? new RegionalDomain(this, 'Domain', {
+            api: gateway.api,
+            domain: config.aws.domain,
+            region: props.placement.region,
+          })
+        : undefined;
 
     const output = (name: string, value: string, description: string) =>
       new CfnOutput(this, name, { value, description });
@@ -116,6 +128,10 @@ export class SwitchyardStack extends Stack {
       output('ScheduleGroupName', group, 'aws scheduler list-schedules --group-name <this>');
     }
     output('DashboardName', operations.dashboardName, 'The CloudWatch dashboard');
+    if (domain && config.aws.domain) {
+      output('DomainUrl', `https://${config.aws.domain.name}/v1`, 'baseURL for OpenAI clients, every region');
+      output('HealthCheckId', domain.healthCheck.healthCheckId, "This region's Route 53 health check");
+    }
 
     acknowledgeFindings(gateway);
     acknowledgeStageLogs(gateway, config.aws.apiGatewayLogs);

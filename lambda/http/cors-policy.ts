@@ -10,6 +10,7 @@ export const EXPOSED_HEADERS = [
   'x-switchyard-attempts',
   'x-switchyard-route',
   'x-switchyard-steps',
+  'x-switchyard-selection',
   'x-switchyard-model',
   'x-switchyard-degraded',
   'x-switchyard-chain-variant',

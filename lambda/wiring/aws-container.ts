@@ -14,6 +14,7 @@ import * as z from 'zod';
 import { parseEnv } from '../aws/aws-env.js';
 import { createDocumentClient } from '../aws/dynamodb-client.js';
 import { createEmfMetrics, type EmfMetrics } from '../aws/emf-metrics.js';
+import { configForRegion } from '../aws/regional-config.js';
 import { isSsmName, type RemoteKeyReaders, SSM_BATCH_SIZE } from '../aws/remote-keys.js';
 import { loadConfig } from '../config/config-file.js';
 import type { SwitchyardConfig } from '../config/switchyard-config.js';
@@ -59,7 +60,11 @@ export function createAwsContainer(env: NodeJS.ProcessEnv = process.env): AwsCon
   });
   const ssm = new SSMClient(bounded());
   const secretsManager = new SecretsManagerClient(bounded());
-  const { config } = loadConfig({ env, cwd: env.LAMBDA_TASK_ROOT ?? process.cwd() });
+  // One region of a multi-region deployment: its own Bedrock region and inference profiles.
+  const config = configForRegion(
+    loadConfig({ env, cwd: env.LAMBDA_TASK_ROOT ?? process.cwd() }).config,
+    env.AWS_REGION,
+  );
   return {
     env,
     config,

@@ -12,6 +12,9 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
+/** The API's one stage: its URLs are `https://<api>.execute-api.<region>.amazonaws.com/prod/...`. */
+export const API_STAGE_NAME = 'prod';
+
 export interface SwitchyardApiProps {
   handler: IFunction;
   /**
@@ -67,7 +70,7 @@ export class SwitchyardApi extends Construct {
       // The root's `ANY /` (which `addProxy` adds) goes to the app too, not to an empty MOCK.
       defaultIntegration: integration,
       deployOptions: {
-        stageName: 'prod',
+        stageName: API_STAGE_NAME,
         ...logging,
         dataTraceEnabled: false, // request bodies hold prompts: never log them
         throttlingRateLimit: props.rateLimit,

@@ -120,7 +120,8 @@ describe('substitution limits over HTTP', () => {
     expect(body.error).toMatchObject({ type: 'api_error', code: 'substitution_forbidden' });
     expect(body.error.message).toContain('substitution: forbid');
     expect(h.received('model-b')).toBe(0);
-    expect(res.headers.get('x-switchyard-steps')).toBe('first,route,route');
+    // a, a~azure, then a again: a route already tried in this request is a retry.
+    expect(res.headers.get('x-switchyard-steps')).toBe('first,route,retry');
     expect(lastRequest()).toMatchObject({ reason: 'exhausted', limit: 'substitution' });
   });
 

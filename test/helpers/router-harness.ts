@@ -18,6 +18,7 @@ import type {
   RequestLedgerEntry,
 } from '../../lambda/core/ledger/ledger-entry.js';
 import { routeGenerate } from '../../lambda/core/router/route-chat.js';
+import { createRouteSignals } from '../../lambda/core/router/route-signals.js';
 import type { AttemptTimeouts, RouteModel, RoutePolicy } from '../../lambda/core/router/route-types.js';
 import { createMemoryBreakerStore } from '../../lambda/stores/memory-breaker-store.js';
 import { seededRandom } from '../../lambda/wiring/seeded-random.js';
@@ -98,6 +99,7 @@ export function createRouterHarness(options: HarnessOptions) {
     models: (key: string) => routes.get(key),
     routesOf: (model: string) => options.routes?.[model] ?? [model],
     ledger: (entry: LedgerEntry) => ledger.push(entry),
+    signals: createRouteSignals(clock.now),
   };
   let requests = 0;
   return {

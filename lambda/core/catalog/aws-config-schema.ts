@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { awsAlarmsSchema } from './aws-alarms-schema.js';
 import { awsDeployFields, defaultSsmPrefix } from './aws-deploy-config-schema.js';
+import { awsRegionFields, checkRegionFields } from './aws-regions-config-schema.js';
 
 /** How much of the account's capacity the deployment may take (AWS mode, read at synth time). */
 export const awsCapacitySchema = z.strictObject({
@@ -110,12 +111,18 @@ const awsFields = z.strictObject({
   capacity: awsCapacitySchema.prefault({}),
   streaming: awsStreamingSchema.prefault({}),
   tracing: awsTracingSchema.prefault({}),
+  /** More than one region: `regions`, `domain`, `breakerState`, `regionalModels`. */
+  ...awsRegionFields,
 });
 
 /** AWS mode settings, with the SSM prefix filled from the stage when the file names none. */
-export const awsSchema = awsFields.transform((aws) => ({
-  ...aws,
-  ssmPrefix: aws.ssmPrefix ?? defaultSsmPrefix(aws.stage),
-}));
+export const awsSchema = awsFields
+  .superRefine((aws, ctx) =>
+    checkRegionFields(aws, (path, message) => ctx.addIssue({ code: 'custom', path, message })),
+  )
+  .transform((aws) => ({
+    ...aws,
+    ssmPrefix: aws.ssmPrefix ?? defaultSsmPrefix(aws.stage),
+  }));
 
 export type AwsConfig = z.output<typeof awsSchema>;

@@ -228,6 +228,8 @@ function pipelinePolicies(config: SwitchyardConfig): {
             maxAttempts: p.maxAttempts,
             deadlineMs: p.deadlineMs,
             fallbackOnContextLength: p.fallbackOnContextLength,
+            retry: p.retry,
+            selection: p.selection,
           }),
           substitution: p.substitution,
           maxTier: p.maxTier,

@@ -22,7 +22,9 @@ import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from 
 import { priceSchema } from './price-schema.js';
 import { rateLimitSchema } from './rate-limit-config-schema.js';
 import { recoveryFields, recoverySettingsShape } from './recovery-config-schema.js';
+import { retrySchema } from './retry-config-schema.js';
 import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
+import { selectionSchema } from './selection-config-schema.js';
 import { streamingSchema } from './streaming-config-schema.js';
 import { timeoutsField } from './timeouts-config-schema.js';
 
@@ -132,6 +134,10 @@ export const routerSchema = z.strictObject({
   deadlineMs: attemptFields.deadlineMs.default(15_000),
   /** Default false. */
   fallbackOnContextLength: attemptFields.fallbackOnContextLength.default(false),
+  /** Default `drain` (docs/configuration.md#retry-policy). */
+  retry: retrySchema.prefault('drain'),
+  /** Default `{ "strategy": "weighted" }` (docs/configuration.md#selection-strategies). */
+  selection: selectionSchema.prefault('weighted'),
 });
 
 export const pipelineSchema = z.strictObject({
@@ -140,6 +146,10 @@ export const pipelineSchema = z.strictObject({
   description: z.string().optional(),
   /** Attempt settings of this pipeline; each field left out keeps the `router` value. */
   ...z.strictObject(attemptFields).partial().shape,
+  /** This pipeline's retry policy (docs/configuration.md#retry-policy). Default: the `router` block's. */
+  retry: retrySchema.optional(),
+  /** How this pipeline chooses a route inside a tier (docs/configuration.md#selection-strategies). Default: the `router` block's. */
+  selection: selectionSchema.optional(),
   /** Per-pipeline breaker overrides. */
   breaker: breakerOverridesSchema.optional(),
   /** Structured output repair, substitute post-processing, prompt suffix, last resort. */

@@ -15,6 +15,7 @@ import type { Logger } from '../logger.js';
 import { outputPolicy } from '../output/output-policy.js';
 import type { CommittedStream } from '../router/route-chat.js';
 import { routeEmbed } from '../router/route-embed.js';
+import { createRouteSignals, type RouteSignals } from '../router/route-signals.js';
 import type { RouteModel, RouteResult, RouterDeps } from '../router/route-types.js';
 import type { Clock, Random, Sleep } from '../time.js';
 import { type AnswerContext, generateAnswer, type OutputDeps, streamAnswer } from './answer-flow.js';
@@ -41,6 +42,8 @@ export interface GatewayDeps {
   envOverrides?: (name: string) => boolean;
   /** Structured-output validator, last-resort cache and the digest of its keys. */
   output: OutputDeps;
+  /** This container's route signals (docs/concepts.md#selection-strategies). Default: a fresh set on `clock`. */
+  signals?: RouteSignals | undefined;
 }
 
 /** Per-request context. */
@@ -133,6 +136,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     models: (key) => deps.models.get(key),
     routesOf: routeKeysOf,
     ledger: deps.ledger,
+    signals: deps.signals ?? createRouteSignals(() => clock.now()),
   };
 
   // An override names a pipeline the config lacks only in a name no configured pipeline shares

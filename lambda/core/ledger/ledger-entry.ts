@@ -65,6 +65,23 @@ export interface UnsupportedSkip {
 export type SkippedRoute = CoolingSkip | UnsupportedSkip;
 
 /**
+ * The score that decided which route a selection strategy chose (docs/concepts.md#selection-strategies).
+ * Lower scores win.
+ */
+export interface SelectionDecision {
+  /** The strategy that chose: `adaptive` or `cost` (a `weighted` choice records none). */
+  strategy: string;
+  /**
+   * The chosen route's score. `adaptive`: its cost, latency ms × (in flight + 1) / (success rate ×
+   * weight); `cost`: its blended price, input + output US$ per million tokens (null in JSON for a
+   * route without a price).
+   */
+  score: number;
+  /** The route it was compared with and that route's score; absent when it was the only one. */
+  rival?: { route: string; score: number } | undefined;
+}
+
+/**
  * How a `ramp` breaker let an attempt through (docs/concepts.md#breaker-recovery): `probe`, the
  * one attempt of a probe slot while it is open; `ramp`, admitted by the ramp's share.
  */
@@ -126,6 +143,13 @@ export interface AttemptLedgerEntry {
    * the caller had received by then (docs/concepts.md#streams-cut-after-output). Absent otherwise.
    */
   continuation?: { from: string; atToken: number } | undefined;
+  /**
+   * Ms the loop waited before this attempt: a retry policy `contract` same-route retry's jittered
+   * backoff or the upstream's `Retry-After` (docs/concepts.md#retry-policy); absent otherwise.
+   */
+  waitedMs?: number | undefined;
+  /** How a non-default selection strategy chose this route, and by what score; absent for `weighted`. */
+  selection?: SelectionDecision | undefined;
 }
 
 /** One line per request, written when it ends. */

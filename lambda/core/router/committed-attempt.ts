@@ -48,13 +48,17 @@ export interface LoopState<T> {
   deliveredTokens?: number | undefined;
 }
 
-/** The answer of a committed attempt; `settle` records it once the answer (or stream) has ended. */
+/**
+ * The answer of a committed attempt; `settle` records it once the answer (or stream) has ended.
+ * `over` is called once when it has (the route's in-flight count for selection signals).
+ */
 export function committed<T>(
   loop: LoopState<T>,
   outcome: { value: T; signal: AbortSignal; stop: (reason: unknown) => void },
   planned: PlannedAttempt,
   startedAt: number,
   label?: ContinuedLabel,
+  over: () => void = () => {},
 ): RouteSuccess<T> {
   const { book } = loop;
   const { record, route, routeKey } = planned;
@@ -80,6 +84,7 @@ export function committed<T>(
     ...(label ? { continued: label } : {}),
     async settle(settlement: Settlement) {
       if (!once()) return;
+      over();
       const error = 'error' in settlement ? settlement.error : undefined;
       await book.record({
         ...ended,
@@ -92,6 +97,7 @@ export function committed<T>(
       ? {
           async resume(broken: StreamBreak) {
             if (!once()) return undefined;
+            over();
             const { error, usage, usageEstimated } = broken;
             if (refuseContinuation(afterOutput, error.failureClass, broken) !== undefined) {
               await book.record({ ...ended, error, usage, usageEstimated });

@@ -1,10 +1,13 @@
 import { type BreakerSnapshot, isCooling } from '../breaker/breaker-state.js';
 import { isRouteCooling, type RouteCooling } from '../breaker/route-cooling.js';
 import type { Tier } from '../dsl/types.js';
-import type { AttemptAction, AttemptStep, SkippedRoute, UnsupportedSkip } from '../ledger/ledger-entry.js';
+import type { ProviderError } from '../failures/provider-error.js';
+import type { SkippedRoute, UnsupportedSkip } from '../ledger/ledger-entry.js';
+import { actionOf, stepOf } from './attempt-labels.js';
 import { createCapabilityFilter } from './capability-filter.js';
 import { contextSkips, raiseFloor, type WindowBounds, windowAllows } from './context-window.js';
 import { type RecoveryGate, recoveryGate } from './recovery-gate.js';
+import { sameRouteRetry } from './retry-policy.js';
 import type {
   AttemptRecord,
   LimitHit,
@@ -14,6 +17,8 @@ import type {
   RouterDeps,
 } from './route-types.js';
 import { type Selection, selectModel } from './select-model.js';
+import { selectionStrategy } from './selection-strategies.js';
+import type { SelectionContext } from './selection-strategy.js';
 
 /** The next attempt to make: the route to call, its key and its record, still without an outcome. */
 export interface PlannedAttempt {
@@ -23,14 +28,20 @@ export interface PlannedAttempt {
   record: AttemptRecord;
   /** Models passed over for their context window before this attempt (trail `!<model>:context`); absent when none. */
   tooSmall?: string[] | undefined;
+  /** Ms to wait before the call: a `contract` retry's backoff or `Retry-After`; absent: none. */
+  waitMs?: number | undefined;
 }
 
 /** Which route each attempt of one request calls, from the breaker state and what failed so far. */
 export interface AttemptPlanner {
   /** Selects afresh for attempt `n`; undefined when no allowed route can be called. */
   next(n: number): Promise<PlannedAttempt | undefined>;
-  /** Leaves a failed route out of the rest of this request; `local` when it sent nothing (`not_configured`). */
-  failed(routeKey: string, local: boolean): void;
+  /**
+   * Leaves a failed route out of the rest of this request; `local` when it sent nothing
+   * (`not_configured`). With retry policy `contract`, `error` may earn the route one same-route
+   * retry first (docs/concepts.md#retry-policy).
+   */
+  failed(routeKey: string, local: boolean, error?: ProviderError): void;
   /** The route refused the request as too long: only models with a larger context window remain. */
   contextExceeded(routeKey: string): void;
   /** The models passed over for their context window not yet in the trail, when no route is left at all; else undefined. */
@@ -65,7 +76,11 @@ export function tierLimit(policy: RoutePolicy): LimitHit | undefined {
  * the tiers (substitution). Every selection reads the breaker state again, which by then holds
  * the previous attempt's sample; a local failure writes nothing, so it is not read again.
  */
-export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): AttemptPlanner {
+export function createAttemptPlanner(
+  request: RouteRequest,
+  deps: RouterDeps,
+  deadline = deps.clock.now() + request.policy.deadlineMs,
+): AttemptPlanner {
   const routesOf = (model: string) => deps.routesOf?.(model) ?? [model];
   const failed = new Set<string>();
   // A route not in the catalog can never be called, nor one found not configured in this request.
@@ -87,15 +102,61 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
   // Routes already reported as skipped for account-route cooling: once per request each.
   const reported = new Set<string>();
   const recovering = recoveryGate(deps);
+  const strategy = selectionStrategy(request.policy.selection);
+  const context = (now: number): Omit<SelectionContext, 'random'> => ({
+    now,
+    signal: (route) =>
+      deps.signals?.read(route) ?? { latencyMs: undefined, freshness: 0, successRate: 1, inFlight: 0 },
+    price: (route) => deps.models(route)?.price,
+  });
+  // Every route attempted so far in this request: a return to one is a retry, whatever came between.
+  const tried = new Set<string>();
+  // Routes retried once already under `contract`, and the retry the last failure earned, if any.
+  const retried = new Set<string>();
+  let pendingRetry: number | undefined;
+
+  /**
+   * The same route once more, as the route stands when the wait ends (`at`): a `Retry-After` cooling
+   * has ended by then, an opened breaker has not. Undefined when it is blocked then, or its probe
+   * slot went to another request: the loop selects as usual.
+   */
+  const retryPlan = async (previous: PlannedAttempt, n: number, waitMs: number, at: number) => {
+    const { routeKey, route } = previous;
+    if (!health) return undefined;
+    const state = routeState(health, at, new Set(), tiers.routesOf, recovering);
+    if (state.isBlocked(routeKey)) return undefined;
+    const admitted = await recovering.admit(request.pipeline, routeKey, health.snapshots.get(routeKey), at);
+    if (!admitted) return undefined;
+    retried.add(routeKey);
+    const { tier, model, provider } = previous.record;
+    const record = newRecord(n, {
+      tier,
+      model,
+      provider,
+      action: 'retry',
+      step: 'retry',
+      waitedMs: waitMs,
+      ...admitted,
+    });
+    last = { route, routeKey, record, waitMs };
+    return last;
+  };
 
   return {
     async next(n) {
       health ??= await readHealth(request.pipeline, tiers, deps);
       const now = deps.clock.now();
+      if (pendingRetry !== undefined && last) {
+        const waitMs = pendingRetry;
+        pendingRetry = undefined;
+        const retry = await retryPlan(last, n, waitMs, now + waitMs);
+        if (retry) return retry;
+      }
       const routes = routeState(health, now, failed, tiers.routesOf, recovering);
       const selection =
-        sameModelFirst(last, tiers, routes) ?? selectModel(tiers.list, routes.asModels, deps.random);
-      const routeKey = selection && routes.pick(selection.key);
+        sameModelFirst(last, tiers, routes) ??
+        selectModel(tiers.list, routes.asModels, deps.random, strategy, context(now));
+      const routeKey = selection && (selection.route ?? routes.pick(selection.key));
       const route = routeKey !== undefined ? deps.models(routeKey) : undefined;
       if (!selection || routeKey === undefined || !route) return undefined;
       const failOpen = routes.isBlocked(routeKey);
@@ -109,15 +170,17 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
         tier,
         model: selection.key,
         provider: route.model.provider,
-        action: actionOf(failOpen, routeKey, last?.routeKey),
-        step: stepOf(selection.key, routeKey, last),
+        action: actionOf(failOpen, routeKey, last?.routeKey, tried),
+        step: stepOf(selection.key, routeKey, last, tried),
         skipped: [
           ...capable.report(allowed, tier),
           ...skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported),
         ],
         ...admitted,
+        ...(selection.decision ? { selection: selection.decision } : {}),
       });
       last = { route, routeKey, record, ...(passed.length > 0 ? { tooSmall: passed } : {}) };
+      tried.add(routeKey);
       return last;
     },
     contextExceeded(routeKey) {
@@ -128,8 +191,14 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
     allTooSmall() {
       return tiers.list.length === 0 && tooSmall.any() ? tooSmall.upTo(allowed.length) : undefined;
     },
-    failed(routeKey, local) {
+    failed(routeKey, local, error) {
       failed.add(routeKey);
+      const timing = { nowMs: deps.clock.now(), deadlineMs: deadline };
+      const retry =
+        !local && error
+          ? sameRouteRetry(request.policy.retry, error, retried.has(routeKey), timing, deps.random)
+          : undefined;
+      pendingRetry = retry?.waitMs;
       if (local) {
         unconfigured.add(routeKey);
         tiers = callableTiers(allowed, callable, routesOf);
@@ -280,6 +349,7 @@ function routeState(
     asModels: {
       isBlocked: (model: string) => firstEligible(model) === undefined,
       hasFailed: (model: string) => routesOf(model).every((route) => failed.has(route)),
+      eligibleRoutes: (model: string) => routesOf(model).filter(eligible),
     },
     /** The route of a selected model: healthy and unfailed, else unfailed (fail-open), else a healthy one, else the first. */
     pick: (model: string) => {
@@ -292,20 +362,4 @@ function routeState(
       );
     },
   };
-}
-
-function actionOf(failOpen: boolean, routeKey: string, previous: string | undefined): AttemptAction {
-  if (failOpen) return 'fail-open';
-  if (previous === undefined) return 'first';
-  return previous === routeKey ? 'retry' : 'fallback';
-}
-
-function stepOf(
-  model: string,
-  routeKey: string,
-  previous: PlannedAttempt | undefined,
-): AttemptStep | undefined {
-  if (!previous) return undefined;
-  if (previous.record.model !== model) return 'substitute';
-  return previous.routeKey === routeKey ? 'retry' : 'route';
 }

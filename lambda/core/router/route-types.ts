@@ -1,5 +1,7 @@
 import type { Breakers } from '../breaker/breakers.js';
 import type { Capabilities, Capability } from '../capabilities/capability.js';
+import type { RetrySettings } from '../catalog/retry-config-schema.js';
+import type { SelectionSettings } from '../catalog/selection-config-schema.js';
 import type { CallOptions, ChatModel, Usage } from '../chat/chat-model.js';
 import type { Tier } from '../dsl/types.js';
 import type { ProviderError } from '../failures/provider-error.js';
@@ -13,6 +15,7 @@ import type {
   UnsupportedSkip,
 } from '../ledger/ledger-entry.js';
 import type { Clock, Random, Sleep } from '../time.js';
+import type { RouteSignals } from './route-signals.js';
 import type { AfterOutputPolicy, ContinuedLabel } from './stream-continuation.js';
 
 /**
@@ -71,6 +74,10 @@ export interface RoutePolicy {
    * docs/concepts.md#streams-cut-after-output). Default `error`.
    */
   afterOutput?: AfterOutputPolicy | undefined;
+  /** Whether a failed route is retried within the request (docs/concepts.md#retry-policy). Default: `drain` (none). */
+  retry?: RetrySettings | undefined;
+  /** How a route is chosen inside a tier (docs/concepts.md#selection-strategies). Default: `weighted`. */
+  selection?: SelectionSettings | undefined;
 }
 
 export interface RouterDeps {
@@ -86,6 +93,11 @@ export interface RouterDeps {
    */
   routesOf?(modelKey: string): readonly string[];
   ledger: LedgerSink;
+  /**
+   * This container's route signals (latency, success, in flight), fed by every attempt and read by
+   * the `adaptive` and `cost` strategies. Default: none (those strategies then know nothing).
+   */
+  signals?: RouteSignals | undefined;
 }
 
 export interface RouteRequest {
@@ -148,6 +160,8 @@ export type AttemptRecord = Pick<
   | 'recovery'
   | 'rampShare'
   | 'continuation'
+  | 'waitedMs'
+  | 'selection'
 >;
 
 /**

@@ -2,6 +2,7 @@ import { FAILURE_POLICY } from '../failures/failure-class.js';
 import { ProviderError } from '../failures/provider-error.js';
 import { SchemaInvalidError } from '../failures/schema-invalid-error.js';
 import { AttemptBook } from './attempt-book.js';
+import { attemptSignals } from './attempt-signals.js';
 import { type Continuation, committed, type LoopState } from './committed-attempt.js';
 import { type AttemptPlanner, createAttemptPlanner, type PlannedAttempt } from './next-attempt.js';
 import { attempt, attemptLimits } from './one-attempt.js';
@@ -27,7 +28,7 @@ export async function runAttempts<T>(
   const { policy, signal } = request;
   const startedAt = clock.now();
   const deadline = startedAt + policy.deadlineMs;
-  const planner = createAttemptPlanner(request, deps);
+  const planner = createAttemptPlanner(request, deps, deadline);
   const book = new AttemptBook(request, deps, startedAt, planner);
   // Attempts that reached (or tried to reach) an upstream: local failures do not use up the budget.
   // A continuation after the commit spends from the same count.
@@ -42,10 +43,13 @@ export async function runAttempts<T>(
     repeat = undefined;
     if (!planned) return noRouteLeft(book, planner, request);
     if (planned.tooSmall) book.skip(planned.tooSmall, 'context');
+    // A `contract` retry waits out its backoff or `Retry-After` first; a caller who leaves ends it.
+    if (planned.waitMs && !(await waited(deps, planned.waitMs, signal))) return book.finish('cancelled');
     // The breaker read may have taken the rest of the budget: no attempt without time to run it.
     if (clock.now() >= deadline) return book.finish('deadline');
 
     const startedAttemptAt = clock.now();
+    const signals = attemptSignals(deps.signals, planned.routeKey);
     const outcome = await attempt(
       call,
       planned.route,
@@ -54,16 +58,18 @@ export async function runAttempts<T>(
       signal,
     );
     if (outcome.ok) {
+      signals.answered(clock.now() - startedAttemptAt);
       book.commit(planned);
       loop.sent += 1;
-      return committed(loop, outcome, planned, startedAttemptAt);
+      return committed(loop, outcome, planned, startedAttemptAt, undefined, signals.finish);
     }
     const { error } = outcome;
+    signals.failed(error, clock.now() - startedAttemptAt);
     const usage = error instanceof SchemaInvalidError ? error.usage : undefined;
     await book.record({ ...planned, startedAt: startedAttemptAt, phase: 'before_output', error, usage });
     const local = FAILURE_POLICY[error.failureClass].local;
     if (error instanceof SchemaInvalidError && error.repairSameModel) repeat = planned;
-    else planner.failed(planned.routeKey, local);
+    else planner.failed(planned.routeKey, local, error);
     if (local) continue;
     loop.sent += 1;
     if (error.failureClass === 'cancelled') return book.finish('cancelled');
@@ -93,6 +99,16 @@ function noRouteLeft(book: AttemptBook, planner: AttemptPlanner, request: RouteR
       message: `the request (about ${request.contextTokens ?? 0} tokens) is larger than the context window of every model of the chain: ${small.join(', ')}`,
     }),
   );
+}
+
+/** Sleeps `ms` through the injected sleep; false when the caller went away meanwhile. */
+async function waited(deps: RouterDeps, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  try {
+    await deps.sleep(ms, signal);
+    return !signal?.aborted;
+  } catch {
+    return false;
+  }
 }
 
 /** Attempt `n` on the model of `planned` again (docs/design.md#structured-output: a repair on the same model). */

@@ -20,6 +20,8 @@ describe('config: the aws section (alarm e-mail, capacity, streaming)', () => {
       capacity: { workerMaxConcurrency: 10, stageRateLimit: 500 },
       streaming: { integrationTimeoutSeconds: 29 },
       tracing: { execWrapper: '/opt/otel-handler' },
+      breakerState: 'regional',
+      regionalModels: {},
       alarms: {
         minRequests: 20,
         exhaustedPercent: 1,

@@ -26,7 +26,13 @@ describe('config defaults: the schema fills every field a file leaves out', () =
         rampStepMs: 60_000,
       },
       rateLimit: { coolMs: 5_000, readCacheMs: 1_000 },
-      router: { maxAttempts: 3, deadlineMs: 15_000, fallbackOnContextLength: false },
+      router: {
+        maxAttempts: 3,
+        deadlineMs: 15_000,
+        fallbackOnContextLength: false,
+        retry: { policy: 'drain', backoffMs: 200, maxRetryAfterMs: 5_000, marginMs: 2_000 },
+        selection: { strategy: 'weighted' },
+      },
       aws: config.aws,
       schedules: {},
       jobs: { maxReceiveCount: 3, retentionDays: 14, maxQueuedPerKey: 100 },
@@ -72,7 +78,12 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       breaker: { openMs: 60_000 },
       jobs: { retentionDays: 7 },
     });
-    expect(config.router).toEqual({ maxAttempts: 3, deadlineMs: 9_000, fallbackOnContextLength: false });
+    expect(config.router).toMatchObject({
+      maxAttempts: 3,
+      deadlineMs: 9_000,
+      fallbackOnContextLength: false,
+    });
+    expect(config.router.retry.policy).toBe('drain');
     expect(config.breaker.openMs).toBe(60_000);
     expect(config.breaker.windowMs).toBe(900_000);
     expect(config.jobs).toEqual({ maxReceiveCount: 3, retentionDays: 7, maxQueuedPerKey: 100 });

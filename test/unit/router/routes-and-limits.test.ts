@@ -63,6 +63,38 @@ describe('routes of one model', () => {
   });
 });
 
+describe('step labels of a return to a route already tried', () => {
+  it('labels a return to the first model after every route failed a retry, not a substitute', async () => {
+    const h = createRouterHarness({
+      models: { alpha: [UNAVAILABLE], beta: [UNAVAILABLE] },
+      tiers: tiersOf([['alpha'], ['beta']]),
+    });
+    const result = await h.route();
+    expect(result.route).toBe('alpha:503,beta:503,alpha:503');
+    expect(h.attemptLines().map((l) => [l.action, l.step ?? 'first'])).toEqual([
+      ['first', 'first'],
+      ['fallback', 'substitute'],
+      ['retry', 'retry'],
+    ]);
+  });
+
+  it('labels the other route of a model tried before a route step when it is new to the request', async () => {
+    const h = createRouterHarness({
+      models: { A: [UNAVAILABLE], 'A~azure': [UNAVAILABLE], B: [UNAVAILABLE] },
+      routes: { A: ['A', 'A~azure'] },
+      tiers: tiersOf([['A'], ['B']]),
+      policy: { maxAttempts: 4 },
+    });
+    await h.route();
+    expect(h.attemptLines().map((l) => `${l.model}:${l.step ?? 'first'}`)).toEqual([
+      'A:first',
+      'A:route',
+      'B:substitute',
+      'A:retry',
+    ]);
+  });
+});
+
 describe('substitution limits', () => {
   const failingChain = {
     models: { A: [UNAVAILABLE], B: [UNAVAILABLE], C: [OK] },

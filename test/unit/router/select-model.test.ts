@@ -36,7 +36,7 @@ describe('selection', () => {
       { ...none, isBlocked: (k) => k !== 'C' },
       Math.random,
     );
-    expect(selection).toEqual({ key: 'C', tier: 1, failOpen: false });
+    expect(selection).toEqual({ key: 'C', tier: 1, failOpen: false, route: 'C' });
   });
 
   it('fails open to the first tier when nothing is eligible, preferring members that have not failed', () => {
@@ -105,6 +105,7 @@ describe('selection', () => {
       key: 'B',
       tier: 0,
       failOpen: false,
+      route: 'B',
     });
   });
 });
