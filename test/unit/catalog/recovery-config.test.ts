@@ -40,11 +40,41 @@ describe('breaker recovery config', () => {
     [{ probeSuccesses: 0 }, /breaker\.probeSuccesses/],
     [{ probeIntervalMs: 1.5 }, /breaker\.probeIntervalMs/],
     [{ rampStepMs: -1 }, /breaker\.rampStepMs/],
+    [{ probeSchedule: [{ untilMs: 60_000 }] }, /breaker\.probeSchedule\[0\]\.everyMs/],
+    [{ probeSchedule: [{ untilMs: 60_000, everyMs: 0 }] }, /breaker\.probeSchedule\[0\]\.everyMs/],
+    [
+      {
+        probeSchedule: [
+          { untilMs: 60_000, everyMs: 5_000 },
+          { untilMs: 60_000, everyMs: 15_000 },
+        ],
+      },
+      /breaker\.probeSchedule: steps must end later/,
+    ],
+    [{ probeSchedule: [{ untilMs: 60_000, everyMs: 5_000, jitter: 1 }] }, /breaker\.probeSchedule\[0\]/],
+    [{ probeLeaseMs: 0 }, /breaker\.probeLeaseMs/],
   ])('refuses %j, naming the field', (breaker, message) => {
     expect(() => withBreaker(breaker)).toThrow(message);
   });
 
   it('accepts a ramp that stops short of 100 % (the breaker closes after its last step)', () => {
     expect(withBreaker({ recovery: 'ramp', rampSteps: [20, 60] }).breaker.rampSteps).toEqual([20, 60]);
+  });
+
+  it('a pipeline may set its own probe schedule; `[]` is the fixed slot of probeIntervalMs', () => {
+    const config = parseConfig({
+      ...minimal,
+      pipelines: {
+        fast: {
+          chain: 'a',
+          breaker: { recovery: 'ramp', probeSchedule: [{ untilMs: 30_000, everyMs: 2_000 }] },
+        },
+        fixed: { chain: 'a', breaker: { recovery: 'ramp', probeSchedule: [] } },
+      },
+    });
+    const catalog = createCatalog(config);
+    expect(catalog.policy('fast').breaker.probeSchedule).toEqual([{ untilMs: 30_000, everyMs: 2_000 }]);
+    expect(catalog.policy('fixed').breaker.probeSchedule).toEqual([]);
+    expect(catalog.policy('fixed').breaker.probeLeaseMs).toBe(30_000);
   });
 });
