@@ -4,10 +4,13 @@
  * same trace with the same seeds, and prints what each strategy made of it. The last two rows
  * are Switchyard's defaults and the same with recovery `ramp`.
  *
- *   tsx bench/spike-sim/run.ts [--seed 0]
+ *   tsx bench/spike-sim/run.ts [--seed 0] [--scenario demo-day|recovery]
+ *
+ * `--scenario recovery`: a primary down 60 s then healthy (recovery-scenario.ts).
  */
 import { parseArgs } from 'node:util';
 import { seededRandom } from '../../lambda/wiring/seeded-random.js';
+import { runRecoveryScenario } from './recovery-scenario.js';
 import { ATTEMPT_TIMEOUT_MS, CHAIN, PROVIDERS, START, TRACE } from './scenario.js';
 import { createSimProvider, type ProviderStats } from './sim-provider.js';
 import { type Strategy, strategies, tiersOf } from './strategies.js';
@@ -16,7 +19,12 @@ import { VirtualTime } from './virtual-time.js';
 
 const FIRST_TIER = new Set(tiersOf(CHAIN)[0]?.members.map((m) => m.key));
 
-const { values } = parseArgs({ options: { seed: { type: 'string', default: '0' } } });
+const { values } = parseArgs({
+  options: { seed: { type: 'string', default: '0' }, scenario: { type: 'string', default: 'demo-day' } },
+});
+if (values.scenario !== 'demo-day' && values.scenario !== 'recovery') {
+  throw new Error('--scenario must be demo-day (the default) or recovery');
+}
 const SEED = Number(values.seed);
 if (!Number.isInteger(SEED) || SEED < 0) throw new Error('--seed must be a non-negative integer');
 
@@ -169,6 +177,12 @@ function rampGoal(outcomes: readonly Outcome[]): string {
 
 async function main(): Promise<void> {
   const started = performance.now();
+  if (values.scenario === 'recovery') {
+    const lines = await runRecoveryScenario(SEED);
+    lines.push(`(in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return;
+  }
   // A 429 is an everyday answer here: hundreds of thousands of errors and aborts are created,
   // and capturing a stack trace for each was half the run time. The simulation never prints one.
   const stackTraceLimit = Error.stackTraceLimit;
