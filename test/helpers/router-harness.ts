@@ -5,6 +5,7 @@ import {
   createBreakers,
   type RouteCoolingOptions,
 } from '../../lambda/core/breaker/breakers.js';
+import type { RouteCapacity } from '../../lambda/core/capacity/route-capacity.js';
 import type { Tier } from '../../lambda/core/dsl/types.js';
 import type {
   AttemptLedgerEntry,
@@ -39,6 +40,8 @@ export interface HarnessOptions {
   store?: BreakerStore;
   /** Account-route cooling; absent: a 429 acts on the pipeline's own breaker only. */
   routeCooling?: RouteCoolingOptions;
+  /** Bulkheads and declared quotas; absent: none. */
+  capacity?: RouteCapacity;
 }
 
 /** The real router over scripted models, a fake clock, a seeded random source and a memory store. */
@@ -84,6 +87,7 @@ export function createRouterHarness(options: HarnessOptions) {
     models: (key: string) => routes.get(key),
     routesOf: (model: string) => options.routes?.[model] ?? [model],
     ledger: (entry: LedgerEntry) => ledger.push(entry),
+    capacity: options.capacity,
   };
   let requests = 0;
   return {

@@ -1,3 +1,4 @@
+import type { CapacityRefusal } from '../capacity/route-capacity.js';
 import type { Usage } from '../chat/chat-model.js';
 import { type FailureClass, isRouteSample } from '../failures/failure-class.js';
 import type { ProviderError } from '../failures/provider-error.js';
@@ -6,6 +7,7 @@ import type {
   AttemptPhase,
   DegradedKind,
   LedgerEntry,
+  SkippedRoute,
   SubstitutionLimit,
   TerminalReason,
 } from '../ledger/ledger-entry.js';
@@ -70,7 +72,14 @@ export class AttemptBook {
    * can start with it), so readers that count attempts drop those entries.
    */
   private markSkipped(record: AttemptRecord): void {
-    for (const skip of record.skipped ?? []) this.trail.push(`!${skip.route}:cooling`);
+    this.markSkips(record.skipped ?? []);
+  }
+
+  /** `!<route key>:cooling`, `!<route key>:full` or `!<route key>:quota` (docs/concepts.md#bulkheads). */
+  private markSkips(skipped: readonly SkippedRoute[]): void {
+    for (const skip of skipped) {
+      this.trail.push(`!${skip.route}:${skip.reason === 'route_cooling' ? 'cooling' : skip.reason}`);
+    }
   }
 
   /**
@@ -120,10 +129,17 @@ export class AttemptBook {
    * leaves that to the failure's `conclude` (a last resort may still answer). `limit`: the
    * pipeline limit that kept the request from degrading further, when one did.
    */
-  finish(reason: RouteFailure['reason'], limit?: LimitHit): RouteFailure {
+  finish(
+    reason: RouteFailure['reason'],
+    limit?: LimitHit,
+    capacity?: { refusal: CapacityRefusal | undefined; skipped: readonly SkippedRoute[] },
+  ): RouteFailure {
+    // Routes refused for capacity after the last attempt: no attempt carries them, the trail does.
+    if (capacity) this.markSkips(capacity.skipped);
     const failure = {
       ok: false as const,
       reason,
+      ...(capacity?.refusal ? { capacity: capacity.refusal } : {}),
       attempts: this.attempts,
       route: this.route(),
       error: this.lastError,

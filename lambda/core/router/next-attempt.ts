@@ -1,7 +1,9 @@
 import { type BreakerSnapshot, isCooling } from '../breaker/breaker-state.js';
 import { isRouteCooling, type RouteCooling } from '../breaker/route-cooling.js';
+import type { CapacityLease, CapacityRefusal } from '../capacity/route-capacity.js';
 import type { Tier } from '../dsl/types.js';
 import type { AttemptAction, AttemptStep, SkippedRoute } from '../ledger/ledger-entry.js';
+import { capacityGate } from './capacity-gate.js';
 import { type RecoveryGate, recoveryGate } from './recovery-gate.js';
 import type {
   AttemptRecord,
@@ -19,6 +21,8 @@ export interface PlannedAttempt {
   /** The route key: the breaker and trail key (the model key for a model's own provider). */
   routeKey: string;
   record: AttemptRecord;
+  /** The attempt's in-flight slots (docs/concepts.md#bulkheads): released when the attempt ends. */
+  lease?: CapacityLease | undefined;
 }
 
 /** Which route each attempt of one request calls, from the breaker state and what failed so far. */
@@ -32,6 +36,11 @@ export interface AttemptPlanner {
    * allowed tiers and every allowed route has failed (or none can be called).
    */
   limit(): LimitHit | undefined;
+  /**
+   * When routes refused attempts for capacity (full, quota): why, when to try again, and the
+   * refusals no attempt has reported yet; undefined when none refused.
+   */
+  capacity(): { refusal: CapacityRefusal; skipped: SkippedRoute[] } | undefined;
 }
 
 /** The highest tier a request may use, and which setting says so; undefined: every tier. */
@@ -54,7 +63,10 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
   const unconfigured = new Set<string>();
   const bound = tierLimit(request.policy);
   const allowed = request.tiers.slice(0, bound?.maxTier ?? request.tiers.length);
-  const callable = (route: string) => !unconfigured.has(route) && deps.models(route) !== undefined;
+  const capacity = capacityGate(deps, request.tokenEstimate ?? 0);
+  // A full or used-up route is left out like an unconfigured one: not even fail-open sends to it.
+  const callable = (route: string) =>
+    !unconfigured.has(route) && !capacity.refuses(route) && deps.models(route) !== undefined;
   let tiers = callableTiers(allowed, callable, routesOf);
   let health: Health | undefined;
   let last: PlannedAttempt | undefined;
@@ -74,19 +86,31 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       if (!selection || routeKey === undefined || !route) return undefined;
       const failOpen = routes.isBlocked(routeKey);
       const snapshot = health.snapshots.get(routeKey);
+      // A full or used-up route is left out for the rest of the request: select again without it.
+      const lease = await capacity.take(routeKey);
+      if (!lease) {
+        tiers = callableTiers(allowed, callable, routesOf);
+        return this.next(n);
+      }
       const admitted = failOpen ? {} : await recovering.admit(request.pipeline, routeKey, snapshot, now);
       // Another request (here or in another container) has this probe slot: select again without it.
-      if (!admitted) return this.next(n);
+      if (!admitted) {
+        lease.release();
+        return this.next(n);
+      }
       const record = newRecord(n, {
         tier: tiers.list[selection.tier]?.number ?? selection.tier + 1,
         model: selection.key,
         provider: route.model.provider,
         action: actionOf(failOpen, routeKey, last?.routeKey),
         step: stepOf(selection.key, routeKey, last),
-        skipped: skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported),
+        skipped: [
+          ...capacity.drainSkipped(),
+          ...skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported),
+        ],
         ...admitted,
       });
-      last = { route, routeKey, record };
+      last = { route, routeKey, record, lease };
       return last;
     },
     failed(routeKey, local) {
@@ -100,6 +124,10 @@ export function createAttemptPlanner(request: RouteRequest, deps: RouterDeps): A
       if (!bound || request.tiers.length <= bound.maxTier) return undefined;
       const every = tiers.list.flatMap((t) => t.members.flatMap((m) => tiers.routesOf(m.key)));
       return every.every((route) => failed.has(route)) ? bound : undefined;
+    },
+    capacity() {
+      const refusal = capacity.exhausted();
+      return refusal && { refusal, skipped: capacity.drainSkipped() };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { attemptTokenEstimate } from '../capacity/create-route-capacity.js';
 import type { ChatRequest, ChatResult, ChatStreamEvent } from '../chat/chat-model.js';
 import { ProviderError } from '../failures/provider-error.js';
 import type { AttemptCall, RouteRequest, RouteResult, RouterDeps } from './route-types.js';
@@ -15,9 +16,19 @@ export async function routeGenerate(
   chat: ChatRequest,
   call: AttemptCall<ChatResult> = (model, options) => model.generate(chat, { ...options, callerInput: chat }),
 ): Promise<RouteResult<ChatResult>> {
-  const result = await runAttempts({ ...request, maxOutputTokens: chat.maxTokens }, deps, call);
+  const result = await runAttempts(
+    { ...request, maxOutputTokens: chat.maxTokens, tokenEstimate: quotaTokens(deps, chat) },
+    deps,
+    call,
+  );
   if (result.ok) await result.settle({ usage: result.value.usage });
   return result;
+}
+
+/** Tokens an attempt reserves under declared token quotas; 0 (not computed) without capacity limits. */
+function quotaTokens(deps: RouterDeps, chat: ChatRequest): number {
+  if (!deps.capacity) return 0;
+  return attemptTokenEstimate(JSON.stringify(chat.messages).length, chat.maxTokens);
 }
 
 /**
@@ -39,7 +50,7 @@ export function routeStream(
   chat: ChatRequest,
   callerInput: ChatRequest = chat,
 ): Promise<RouteResult<CommittedStream>> {
-  return runAttempts(request, deps, async (model, options) => {
+  return runAttempts({ ...request, tokenEstimate: quotaTokens(deps, chat) }, deps, async (model, options) => {
     // A stream's first byte is its first event, awaited here: the commit ends the attempt's timer.
     const { onFirstByte: _headersAreNotTheFirstByte, ...streamOptions } = options;
     const rest = model.stream(chat, { ...streamOptions, callerInput })[Symbol.asyncIterator]();

@@ -1,4 +1,5 @@
 import type { Breakers } from '../breaker/breakers.js';
+import type { CapacityRefusal, RouteCapacity } from '../capacity/route-capacity.js';
 import type { CallOptions, ChatModel, Usage } from '../chat/chat-model.js';
 import type { Tier } from '../dsl/types.js';
 import type { ProviderError } from '../failures/provider-error.js';
@@ -68,6 +69,8 @@ export interface RouterDeps {
    */
   routesOf?(modelKey: string): readonly string[];
   ledger: LedgerSink;
+  /** Bulkheads and declared quotas (docs/concepts.md#bulkheads). Absent: none. */
+  capacity?: RouteCapacity | undefined;
 }
 
 export interface RouteRequest {
@@ -87,6 +90,8 @@ export interface RouteRequest {
    * requests that set none.
    */
   maxOutputTokens?: number | undefined;
+  /** Tokens one attempt reserves under a declared `tokensPerMinute` quota (`attemptTokenEstimate`). Default 0. */
+  tokenEstimate?: number | undefined;
   /**
    * A failure's request line waits for its `conclude` (a last resort may still answer,
    * docs/design.md#last-resort). Default: written when the loop ends.
@@ -150,6 +155,8 @@ export interface RouteFailure {
   reason: Exclude<TerminalReason, 'success' | 'partial'>;
   /** The substitution limit that kept the request from going on, when one did. */
   limit?: LimitHit | undefined;
+  /** Set when routes were full or out of quota (docs/concepts.md#bulkheads): why, and when to try again. */
+  capacity?: CapacityRefusal | undefined;
   attempts: AttemptRecord[];
   route: string;
   /** The failure that ended the request, if an attempt was made. */

@@ -51,9 +51,12 @@ export async function runAttempts<T>(
     if (clock.now() >= deadline) return book.finish('deadline');
     const planned = repeat ? retryOf(repeat, n) : await planner.next(n);
     repeat = undefined;
-    if (!planned) return book.finish('exhausted', planner.limit());
+    if (!planned) return book.finish('exhausted', planner.limit(), planner.capacity());
     // The breaker read may have taken the rest of the budget: no attempt without time to run it.
-    if (clock.now() >= deadline) return book.finish('deadline');
+    if (clock.now() >= deadline) {
+      planned.lease?.release();
+      return book.finish('deadline');
+    }
 
     const startedAttemptAt = clock.now();
     const outcome = await attempt(
@@ -63,6 +66,8 @@ export async function runAttempts<T>(
       deps,
       signal,
     );
+    // A failed attempt gives its in-flight slots back now, a committed one when it settles.
+    if (!outcome.ok) planned.lease?.release();
     if (outcome.ok) {
       book.commit(planned);
       return committed(outcome.value, outcome.signal, planned, startedAttemptAt, book);
@@ -160,7 +165,7 @@ async function attempt<T>(
 function committed<T>(
   value: T,
   signal: AbortSignal,
-  { record, route, routeKey }: PlannedAttempt,
+  { record, route, routeKey, lease }: PlannedAttempt,
   startedAt: number,
   book: AttemptBook,
 ): RouteSuccess<T> {
@@ -177,6 +182,7 @@ function committed<T>(
     async settle(settlement: Settlement) {
       if (settled) return;
       settled = true;
+      lease?.release();
       const error = 'error' in settlement ? settlement.error : undefined;
       await book.record({
         record,

@@ -78,3 +78,38 @@ describe('breaker recovery config', () => {
     expect(catalog.policy('fixed').breaker.probeLeaseMs).toBe(30_000);
   });
 });
+
+describe('capacity config', () => {
+  const twoRoutes = {
+    providers: {
+      fake: { type: 'openai', baseURL: 'http://127.0.0.1:9/v1' },
+      other: { type: 'openai', baseURL: 'http://127.0.0.1:9/v1' },
+    },
+    models: { a: { provider: 'fake', model: 'model-a', routes: [{ provider: 'other' }] } },
+  };
+  const withCapacity = (capacity: Record<string, unknown>) => parseConfig({ ...twoRoutes, capacity });
+
+  it('accepts bulkheads on a provider and on a further route, and a quota on an account route', () => {
+    const config = withCapacity({
+      providers: { fake: { maxInFlight: 5 } },
+      routes: { 'a~other': { maxInFlight: 2 } },
+      quotas: { other: { 'model-a': { requestsPerMinute: 60, tokensPerMinute: 10_000 } } },
+    });
+    expect(config.capacity).toMatchObject({ shared: false, leaseMs: 120_000 });
+    expect(config.capacity.routes['a~other']).toEqual({ maxInFlight: 2 });
+  });
+
+  it.each([
+    [{ providers: { nobody: { maxInFlight: 1 } } }, /capacity\.providers\.nobody: names no provider/],
+    [{ routes: { b: { maxInFlight: 1 } } }, /capacity\.routes\.b: names no route/],
+    [{ routes: { a: { maxInFlight: 0 } } }, /capacity\.routes\.a\.maxInFlight/],
+    [
+      { quotas: { fake: { 'model-x': { requestsPerMinute: 1 } } } },
+      /capacity\.quotas\.fake\.model-x: no model calls/,
+    ],
+    [{ quotas: { fake: { 'model-a': {} } } }, /capacity\.quotas\.fake\.model-a: declare requestsPerMinute/],
+    [{ leaseMs: 10 }, /capacity\.leaseMs/],
+  ])('refuses %j, naming the field', (capacity, message) => {
+    expect(() => withCapacity(capacity)).toThrow(message);
+  });
+});
