@@ -1,10 +1,10 @@
 import type { AdmissionStore } from '../admission/admission-store.js';
 import type { PlannedLimit } from '../admission/limit-plan.js';
-import { takeLimit } from '../admission/take-limit.js';
 import { accountRouteId } from '../breaker/route-cooling.js';
 import type { CapacitySettings } from '../catalog/capacity-config-schema.js';
 import type { Clock } from '../time.js';
 import type { GiveBack, InFlightCounter } from './in-flight.js';
+import { createQuotaCounter } from './quota-counter.js';
 import { type CapacityGrant, NO_LEASE, type RouteCapacity } from './route-capacity.js';
 
 /** Where a route key calls: its provider's name and the upstream model id. */
@@ -47,7 +47,8 @@ interface Quota {
  * cooling keys it), so every model key and pipeline that calls it shares it.
  */
 export function createRouteCapacity(options: RouteCapacityOptions): RouteCapacity {
-  const { settings, clock, inFlight, quotaStore } = options;
+  const { settings, clock, inFlight } = options;
+  const quotas = createQuotaCounter(options.quotaStore);
   const bulkheadsOf = (routeKey: string): Bulkhead[] => {
     const target = options.routeOf(routeKey);
     const found: Bulkhead[] = [];
@@ -95,13 +96,13 @@ export function createRouteCapacity(options: RouteCapacityOptions): RouteCapacit
         }
         for (const quota of quotasOf(routeKey)) {
           const amount = quota.kind === 'requests' ? 1 : Math.max(1, tokens);
-          const taken = await takeLimit(quotaStore, quota.limit, amount, now);
+          const taken = await quotas.take(quota.limit, amount, now);
           if (!taken.ok) {
             giveAll(gives);
             return { ok: false, reason: 'quota', retryAfterMs: Math.max(1_000, taken.resetAt - now) };
           }
           // A later refusal gives the reservation back, as the in-flight slots.
-          gives.push(() => quotaStore.add(taken.hold.slot, -taken.hold.amount));
+          gives.push(taken.giveBack);
         }
       } catch (error) {
         options.onStoreError?.(error);

@@ -6,6 +6,7 @@ import {
   createSharedInFlight,
   type InFlightCounter,
 } from '../../../lambda/core/capacity/in-flight.js';
+import { createQuotaCounter } from '../../../lambda/core/capacity/quota-counter.js';
 import { createDynamoDbAdmissionStore } from '../../../lambda/stores/dynamodb-admission-store.js';
 import { createMemoryAdmissionStore } from '../../../lambda/stores/memory-admission-store.js';
 import { openBreakerTable, type RunningDynalite, startDynalite } from '../../helpers/dynalite.js';
@@ -23,6 +24,49 @@ afterAll(() => dynalite.stop());
 const closers: (() => void)[] = [];
 afterEach(() => {
   for (const close of closers.splice(0)) close();
+});
+
+/** The same state, seen through another container's admission store (for quota counters). */
+const stores: { name: string; open(clock: FakeClock): Promise<() => AdmissionStore> }[] = [
+  {
+    name: 'memory admission store',
+    async open(clock) {
+      const store = createMemoryAdmissionStore(clock);
+      return () => store;
+    },
+  },
+  {
+    name: 'DynamoDB breaker table',
+    async open() {
+      const table = await openBreakerTable(dynalite);
+      closers.push(table.close);
+      return () =>
+        createDynamoDbAdmissionStore({
+          client: createDocumentClient(table.connect().client),
+          tableName: table.tableName,
+        });
+    },
+  },
+];
+
+describe.each(stores)('declared quota counter: $name', ({ open }) => {
+  const limit = { scope: 'route', name: 'acct/model-a', kind: 'requests', cap: 5, field: 'q' } as const;
+
+  it('of 20 takes at once from four containers against 5 a minute, exactly 5 pass; a minute later there is room again', async () => {
+    const clock = createFakeClock(START);
+    const store = await open(clock);
+    const containers = Array.from({ length: 4 }, () => createQuotaCounter(store()));
+    const taken = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => containers[i % 4]?.take(limit, 1, clock.now())),
+    );
+    expect(taken.filter((t) => t?.ok)).toHaveLength(5);
+    expect(taken.find((t) => t && !t.ok)).toEqual({ ok: false, resetAt: START + 60_000 });
+    // Ten seconds on, the container's cached earlier slices still hold the five.
+    clock.set(START + 10_000);
+    expect((await containers[0]?.take(limit, 1, clock.now()))?.ok).toBe(false);
+    clock.set(START + 60_000);
+    expect((await containers[0]?.take(limit, 1, clock.now()))?.ok).toBe(true);
+  });
 });
 
 interface Fixture {
