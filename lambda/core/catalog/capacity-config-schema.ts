@@ -1,6 +1,6 @@
 /**
  * Bulkheads and declared quotas (docs/concepts.md#bulkheads, docs/concepts.md#declared-quotas;
- * fields: docs/configuration.md#capacity): how many attempts may be in flight per provider and per
+ * fields: docs/configuration.md#capacity-bulkheads-and-declared-quotas): how many attempts may be in flight per provider and per
  * route, and what an account route (provider + upstream model) may spend per minute.
  */
 import * as z from 'zod';
