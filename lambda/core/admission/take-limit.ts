@@ -25,7 +25,7 @@ export interface Hold {
 export type TakeResult = { ok: true; hold: Hold } | { ok: false; resetAt: number };
 
 /** When enough of the oldest slices leave the window for `amount` to fit under `cap`. */
-export function rateResetAt(slices: Map<string, number>, cap: number, amount: number, now: number): number {
+function rateResetAt(slices: Map<string, number>, cap: number, amount: number, now: number): number {
   let used = 0;
   for (const v of slices.values()) used += v;
   const ordered = [...slices.entries()].sort(([a], [b]) => (a < b ? -1 : 1));

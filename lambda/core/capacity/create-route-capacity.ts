@@ -48,7 +48,7 @@ interface Quota {
  */
 export function createRouteCapacity(options: RouteCapacityOptions): RouteCapacity {
   const { settings, clock, inFlight } = options;
-  const quotas = createQuotaCounter(options.quotaStore);
+  const quotas = createQuotaCounter(options.quotaStore, settings.quotaMinuteMs);
   const bulkheadsOf = (routeKey: string): Bulkhead[] => {
     const target = options.routeOf(routeKey);
     const found: Bulkhead[] = [];

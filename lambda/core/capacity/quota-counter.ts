@@ -6,15 +6,8 @@
  * them again before it is final.
  */
 import type { AdmissionStore } from '../admission/admission-store.js';
-import {
-  firstLiveSlice,
-  RATE_SLICE_MS,
-  RATE_WINDOW_MS,
-  sliceBucket,
-  sliceStart,
-} from '../admission/admission-windows.js';
+import { RATE_SLICE_MS, RATE_WINDOW_MS, sliceBucket } from '../admission/admission-windows.js';
 import { counterName, type PlannedLimit } from '../admission/limit-plan.js';
-import { rateResetAt } from '../admission/take-limit.js';
 import type { GiveBack } from './in-flight.js';
 
 /** A reservation, or when the quota has room again (ms since the epoch). */
@@ -25,7 +18,34 @@ export interface QuotaCounter {
   take(limit: PlannedLimit, amount: number, now: number): Promise<QuotaTake>;
 }
 
-export function createQuotaCounter(store: AdmissionStore): QuotaCounter {
+/** Slices of a quota minute, as admission's (a 60 s minute has 10 s slices). */
+const SLICES = RATE_WINDOW_MS / RATE_SLICE_MS;
+
+/** When enough of the oldest slices leave the minute for `amount` to fit under `cap`. */
+function resetAt(
+  slices: Map<string, number>,
+  cap: number,
+  amount: number,
+  fallback: number,
+  minuteMs: number,
+) {
+  let used = 0;
+  for (const v of slices.values()) used += v;
+  for (const [bucket, value] of [...slices.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    used -= value;
+    if (used + amount <= cap) return Number(bucket) + minuteMs;
+  }
+  return fallback;
+}
+
+/**
+ * A quota counter on `store`. `minuteMs` is the length of the quota minute: 60000, but for a
+ * clock that runs faster (the demo's, `capacity.quotaMinuteMs`).
+ */
+export function createQuotaCounter(store: AdmissionStore, minuteMs = RATE_WINDOW_MS): QuotaCounter {
+  const sliceMs = Math.max(1, Math.floor(minuteMs / SLICES));
+  const sliceStart = (now: number) => now - (now % sliceMs);
+  const firstLiveSlice = (now: number) => sliceStart(now) - (SLICES - 1) * sliceMs;
   const earlier = new Map<string, { slice: number; slices: Map<string, number> }>();
   const readEarlier = async (counter: string, now: number, fresh: boolean) => {
     const slice = sliceStart(now);
@@ -54,7 +74,10 @@ export function createQuotaCounter(store: AdmissionStore): QuotaCounter {
         const after = amount <= ceiling ? await store.take(slot, amount, ceiling) : undefined;
         if (after !== undefined) return { ok: true, giveBack: () => store.add(slot, -amount) };
       }
-      return { ok: false, resetAt: rateResetAt(slices, limit.cap, amount, now) };
+      return {
+        ok: false,
+        resetAt: resetAt(slices, limit.cap, amount, current + SLICES * sliceMs, SLICES * sliceMs),
+      };
     },
   };
 }

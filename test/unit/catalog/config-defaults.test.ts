@@ -67,7 +67,14 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       metrics: { enabled: false, latencyBucketsMs: [50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000] },
       statusPage: { enabled: false, recentRequests: 50, refreshMs: 2_000 },
       cors: { allowOrigins: [], maxAgeSeconds: 600 },
-      capacity: { shared: false, leaseMs: 120_000, providers: {}, routes: {}, quotas: {} },
+      capacity: {
+        shared: false,
+        leaseMs: 120_000,
+        quotaMinuteMs: 60_000,
+        providers: {},
+        routes: {},
+        quotas: {},
+      },
     });
     expect('auth' in config).toBe(false);
   });
