@@ -1,6 +1,6 @@
 import type { AdmissionStore } from '../core/admission/admission-store.js';
 import { createRouteCapacity } from '../core/capacity/create-route-capacity.js';
-import { createMemoryInFlight, createSharedInFlight } from '../core/capacity/in-flight.js';
+import { createMemoryInFlight, createSharedInFlight, withLocalFallback } from '../core/capacity/in-flight.js';
 import type { RouteCapacity } from '../core/capacity/route-capacity.js';
 import type { Catalog } from '../core/catalog/catalog.js';
 import type { Logger } from '../core/logger.js';
@@ -26,10 +26,18 @@ export function routeCapacityFor(
   if (declared === 0) return undefined;
   const shared = settings.shared && sharedStore !== undefined;
   const store = shared ? sharedStore : createMemoryAdmissionStore(clock);
+  const local = createMemoryInFlight(settings.leaseMs);
+  const onStoreError = (error: unknown) =>
+    log.warn('capacity store call failed; counting in this process', {
+      error: error instanceof Error ? error.name : 'unknown',
+    });
   return createRouteCapacity({
     settings,
     clock,
-    inFlight: shared ? createSharedInFlight(store, settings.leaseMs) : createMemoryInFlight(settings.leaseMs),
+    // A store that cannot answer degrades to this process's own count, never to no bulkhead at all.
+    inFlight: shared
+      ? withLocalFallback(createSharedInFlight(store, settings.leaseMs), local, onStoreError)
+      : local,
     quotaStore: store,
     routeOf: (key) => {
       const route = catalog.routes.get(key);

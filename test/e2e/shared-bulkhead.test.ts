@@ -7,10 +7,12 @@ import { DYNALITE_ENV, type RunningDynalite, startDynalite } from '../helpers/dy
 import { spawnServe } from '../helpers/serve-process.js';
 
 const children: ChildProcess[] = [];
+const outputs: (() => string)[] = [];
 const fakes: FakeUpstream[] = [];
 let dynalite: RunningDynalite | undefined;
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
+  outputs.splice(0);
   for (const fake of fakes.splice(0)) await fake.close();
   await dynalite?.stop();
 });
@@ -25,6 +27,7 @@ async function startServe(config: string, endpoint: string) {
   });
   children.push(serve.proc);
   const url = await serve.url(20_000);
+  outputs.push(serve.output);
   return async () => {
     const response = await fetch(`${url}/v1/chat/completions`, {
       method: 'POST',
@@ -63,7 +66,10 @@ describe('a shared bulkhead: two switchyard serve processes on one DynamoDB tabl
 
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
     expect(primary.inFlightPeak).toBeGreaterThan(0);
-    expect(primary.inFlightPeak).toBeLessThanOrEqual(5);
+    // A store call that outlives the gateway's 1 s bound (a starved machine) degrades that take to
+    // the process's own count, logged: then each of the two gateways keeps its own 5.
+    const degraded = outputs.some((output) => output().includes('capacity store call failed'));
+    expect(primary.inFlightPeak).toBeLessThanOrEqual(degraded ? 10 : 5);
     const skipped = results.filter((r) => r.route === '!a:full,b:200');
     expect(skipped.length).toBeGreaterThan(0);
     expect(skipped.length + results.filter((r) => r.route === 'a:200').length).toBe(50);

@@ -77,3 +77,25 @@ export function createSharedInFlight(store: AdmissionStore, leaseMs: number): In
     },
   };
 }
+
+/**
+ * `shared`, but counting in `local` (this process's memory) for a take the store could not
+ * answer, so that a slow or failing store degrades to per-process bulkheads, never to none; `onError`
+ * hears each store error.
+ */
+export function withLocalFallback(
+  shared: InFlightCounter,
+  local: InFlightCounter,
+  onError: (error: unknown) => void,
+): InFlightCounter {
+  return {
+    async take(counter, max, now) {
+      try {
+        return await shared.take(counter, max, now);
+      } catch (error) {
+        onError(error);
+        return local.take(counter, max, now);
+      }
+    },
+  };
+}

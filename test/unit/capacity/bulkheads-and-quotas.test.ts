@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRouteCapacity } from '../../../lambda/core/capacity/create-route-capacity.js';
-import { createMemoryInFlight } from '../../../lambda/core/capacity/in-flight.js';
+import { createMemoryInFlight, withLocalFallback } from '../../../lambda/core/capacity/in-flight.js';
 import { capacitySchema } from '../../../lambda/core/catalog/capacity-config-schema.js';
 import { terminalError } from '../../../lambda/core/router/terminal-error.js';
 import { createMemoryAdmissionStore } from '../../../lambda/stores/memory-admission-store.js';
@@ -140,5 +140,21 @@ describe('declared quotas', () => {
     expect((await h.route({ maxTokens: 100 })).route).toBe('A:200');
     expect((await h.route({ maxTokens: 100 })).route).toBe('A:200');
     expect((await h.route({ maxTokens: 100 })).route).toBe('!A:quota,B:200');
+  });
+});
+
+describe('a shared in-flight counter whose store fails', () => {
+  it('counts in the process instead, and reports each store error', async () => {
+    const errors: unknown[] = [];
+    const broken = {
+      take: async () => {
+        throw new Error('store timed out');
+      },
+    };
+    const counter = withLocalFallback(broken, createMemoryInFlight(60_000), (e) => errors.push(e));
+    expect(await counter.take('route:a', 2, 0)).toBeDefined();
+    expect(await counter.take('route:a', 2, 0)).toBeDefined();
+    expect(await counter.take('route:a', 2, 0)).toBeUndefined();
+    expect(errors).toHaveLength(3);
   });
 });
