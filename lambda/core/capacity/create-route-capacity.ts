@@ -5,7 +5,7 @@ import type { CapacitySettings } from '../catalog/capacity-config-schema.js';
 import type { Clock } from '../time.js';
 import type { GiveBack, InFlightCounter } from './in-flight.js';
 import { createQuotaCounter } from './quota-counter.js';
-import { type CapacityGrant, NO_LEASE, type RouteCapacity } from './route-capacity.js';
+import type { CapacityGrant, RouteCapacity } from './route-capacity.js';
 
 /** Where a route key calls: its provider's name and the upstream model id. */
 export interface RouteTarget {
@@ -84,33 +84,37 @@ export function createRouteCapacity(options: RouteCapacityOptions): RouteCapacit
 
     async acquire(routeKey, tokens): Promise<CapacityGrant> {
       const now = clock.now();
-      const gives: GiveBack[] = [];
+      const slots: GiveBack[] = [];
+      const reservations: GiveBack[] = [];
       try {
         for (const bulkhead of bulkheadsOf(routeKey)) {
           const give = await inFlight.take(bulkhead.counter, bulkhead.max, now);
           if (!give) {
-            giveAll(gives);
+            giveAll(slots);
             return { ok: false, reason: 'full', retryAfterMs: FULL_RETRY_AFTER_MS };
           }
-          gives.push(give);
+          slots.push(give);
         }
+      } catch (error) {
+        // Only a counter without a fallback throws: the attempt goes, without the slots it could not take.
+        options.onStoreError?.(error);
+      }
+      try {
         for (const quota of quotasOf(routeKey)) {
           const amount = quota.kind === 'requests' ? 1 : Math.max(1, tokens);
           const taken = await quotas.take(quota.limit, amount, now);
           if (!taken.ok) {
-            giveAll(gives);
+            giveAll([...slots, ...reservations]);
             return { ok: false, reason: 'quota', retryAfterMs: Math.max(1_000, taken.resetAt - now) };
           }
           // A later refusal gives the reservation back, as the in-flight slots.
-          gives.push(taken.giveBack);
+          reservations.push(taken.giveBack);
         }
       } catch (error) {
+        // A quota the store cannot count lets the attempt go; its in-flight slots stay taken.
         options.onStoreError?.(error);
-        giveAll(gives);
-        return { ok: true, lease: NO_LEASE };
       }
       // The quota reservations stay spent: only the in-flight slots come back at the attempt's end.
-      const inFlightGives = gives.slice(0, bulkheadsOf(routeKey).length);
       let released = false;
       return {
         ok: true,
@@ -118,7 +122,7 @@ export function createRouteCapacity(options: RouteCapacityOptions): RouteCapacit
           release() {
             if (released) return;
             released = true;
-            giveAll(inFlightGives);
+            giveAll(slots);
           },
         },
       };

@@ -158,3 +158,34 @@ describe('a shared in-flight counter whose store fails', () => {
     expect(errors).toHaveLength(3);
   });
 });
+
+describe('a quota whose store fails', () => {
+  it('lets the attempt go but keeps its in-flight slot until the attempt ends', async () => {
+    const errors: unknown[] = [];
+    const failing = {
+      read: async () => {
+        throw new Error('store down');
+      },
+      take: async () => undefined,
+      add: async () => {},
+    };
+    const capacity = createRouteCapacity({
+      settings: capacitySchema.parse({
+        routes: { A: { maxInFlight: 1 } },
+        quotas: { pa: { 'model-a': { requestsPerMinute: 5 } } },
+      }),
+      clock: { now: () => 0 },
+      inFlight: createMemoryInFlight(60_000),
+      quotaStore: failing,
+      routeOf: (key) => TARGETS[key],
+      onStoreError: (e) => errors.push(e),
+    });
+    const first = await capacity.acquire('A', 0);
+    expect(first.ok).toBe(true);
+    expect(await capacity.acquire('A', 0)).toMatchObject({ ok: false, reason: 'full' });
+    if (first.ok) first.lease.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await capacity.acquire('A', 0)).ok).toBe(true);
+    expect(errors).toHaveLength(2);
+  });
+});
