@@ -4,10 +4,13 @@
  * same trace with the same seeds, and prints what each strategy made of it. The last two rows
  * are Switchyard's defaults and the same with recovery `ramp`.
  *
- *   tsx bench/spike-sim/run.ts [--seed 0]
+ *   tsx bench/spike-sim/run.ts [--seed 0] [--scenario demo-day|recovery]
+ *
+ * `--scenario recovery`: a primary down 60 s then healthy (recovery-scenario.ts).
  */
 import { parseArgs } from 'node:util';
 import { seededRandom } from '../../lambda/wiring/seeded-random.js';
+import { runRecoveryScenario } from './recovery-scenario.js';
 import { ATTEMPT_TIMEOUT_MS, CHAIN, PROVIDERS, START, TRACE } from './scenario.js';
 import { createSimProvider, type ProviderStats } from './sim-provider.js';
 import { type Strategy, strategies, tiersOf } from './strategies.js';
@@ -16,7 +19,16 @@ import { VirtualTime } from './virtual-time.js';
 
 const FIRST_TIER = new Set(tiersOf(CHAIN)[0]?.members.map((m) => m.key));
 
-const { values } = parseArgs({ options: { seed: { type: 'string', default: '0' } } });
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '0' },
+    scenario: { type: 'string', default: 'demo-day' },
+    only: { type: 'string' },
+  },
+});
+if (values.scenario !== 'demo-day' && values.scenario !== 'recovery') {
+  throw new Error('--scenario must be demo-day (the default) or recovery');
+}
 const SEED = Number(values.seed);
 if (!Number.isInteger(SEED) || SEED < 0) throw new Error('--seed must be a non-negative integer');
 
@@ -47,6 +59,9 @@ async function simulate(strategy: Strategy, arrivals: readonly Arrival[]): Promi
     models: new Map(sims.map((s) => [s.model.key, s.model])),
     random: seededRandom(SEED * 1_000 + 7),
     timeoutMs: ATTEMPT_TIMEOUT_MS,
+    quotas: new Map(
+      PROVIDERS.map((p) => [p.modelKey, { perMinute: p.quotaPerMinute, burstSeconds: p.burstSeconds }]),
+    ),
   });
   const latencies = new Float64Array(arrivals.length);
   let finished = 0;
@@ -140,12 +155,21 @@ const limited = (o: Outcome) => o.stats.reduce((n, s) => n + s.rateLimited, 0);
 const successRate = (o: Outcome) => (100 * o.succeeded) / o.requests;
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
-/** The goals of Switchyard's defaults (the next-to-last row), against the strategies before it. */
+const DEFAULTS = 'Switchyard defaults';
+const RAMP = 'Switchyard with ramp';
+const QUOTAS = 'Switchyard defaults, quotas declared';
+const QUOTAS_BURST = 'Switchyard defaults, tier-1 quotas declared at the burst';
+const named = (outcomes: readonly Outcome[], name: string) => outcomes.find((o) => o.name === name);
+
+/** The goals of Switchyard's defaults, against the strategies that are not Switchyard's defaults or variants of them. */
 function goals(outcomes: readonly Outcome[]): string[] {
-  const sy = outcomes[outcomes.length - 2] as Outcome;
+  const sy = named(outcomes, DEFAULTS);
+  if (!sy) return [];
   const calls = sy.stats.reduce((n, s) => n + s.calls, 0) / sy.requests;
   const success = successRate(sy);
-  const others = outcomes.slice(0, -2).map(limited);
+  const others = outcomes
+    .filter((o) => ![DEFAULTS, RAMP, QUOTAS, QUOTAS_BURST].includes(o.name))
+    .map(limited);
   const fewest = others.every((n) => limited(sy) < n);
   return [
     `goal: Switchyard ≥ 99.9 % success while capacity suffices — ${met(success >= 99.9)} (${success.toFixed(2)} %)`,
@@ -155,33 +179,61 @@ function goals(outcomes: readonly Outcome[]): string[] {
 }
 
 /** The ramp's goal (issue 16): fewer calls into rate-limiting routes than the defaults, at the same success rate. */
-function rampGoal(outcomes: readonly Outcome[]): string {
-  const defaults = outcomes[outcomes.length - 2] as Outcome;
-  const ramp = outcomes[outcomes.length - 1] as Outcome;
+function rampGoal(outcomes: readonly Outcome[]): string[] {
+  const defaults = named(outcomes, DEFAULTS);
+  const ramp = named(outcomes, RAMP);
+  if (!defaults || !ramp) return [];
   const same = successRate(ramp).toFixed(2) === successRate(defaults).toFixed(2);
   const fewer = limited(ramp) < limited(defaults);
-  return (
+  return [
     'goal: with ramp, fewer calls into rate-limiting routes than the defaults at the same success rate — ' +
-    `${met(same && fewer)} (${int(limited(ramp))} vs ${int(limited(defaults))}; ` +
-    `${successRate(ramp).toFixed(2)} % vs ${successRate(defaults).toFixed(2)} %)`
-  );
+      `${met(same && fewer)} (${int(limited(ramp))} vs ${int(limited(defaults))}; ` +
+      `${successRate(ramp).toFixed(2)} % vs ${successRate(defaults).toFixed(2)} %)`,
+  ];
+}
+
+/** The declared quotas' goal (issue 29 item 3): no call into a 429 while the declared quotas are right. */
+function quotaGoal(outcomes: readonly Outcome[]): string[] {
+  return [QUOTAS, QUOTAS_BURST].flatMap((name) => {
+    const quotas = named(outcomes, name);
+    if (!quotas) return [];
+    return [
+      `goal: ${name.replace('Switchyard defaults, ', '')}, no call into rate-limiting routes — ` +
+        `${met(limited(quotas) === 0)} (${int(limited(quotas))}; ${successRate(quotas).toFixed(2)} % success)`,
+    ];
+  });
 }
 
 async function main(): Promise<void> {
   const started = performance.now();
+  if (values.scenario === 'recovery') {
+    const lines = await runRecoveryScenario(SEED);
+    lines.push(`(in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return;
+  }
   // A 429 is an everyday answer here: hundreds of thousands of errors and aborts are created,
   // and capturing a stack trace for each was half the run time. The simulation never prints one.
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   const trace = generateTrace(TRACE, seededRandom(SEED));
   const outcomes: Outcome[] = [];
-  for (const strategy of strategies(CHAIN, 'officialA')) {
+  const only = values.only;
+  for (const strategy of strategies(CHAIN, 'officialA').filter((s) => !only || s.name.includes(only))) {
     process.stderr.write(`simulating: ${strategy.name}…\n`);
     outcomes.push(await simulate(strategy, trace.arrivals));
   }
   Error.stackTraceLimit = stackTraceLimit;
   const unfinished = outcomes.filter((o) => o.unfinished > 0);
-  const lines = [...describe(trace), '', table(outcomes), '', ...goals(outcomes), rampGoal(outcomes)];
+  const lines = [
+    ...describe(trace),
+    '',
+    table(outcomes),
+    '',
+    ...goals(outcomes),
+    ...rampGoal(outcomes),
+    ...quotaGoal(outcomes),
+  ];
   for (const o of unfinished) lines.push(`warning: ${o.name} left ${o.unfinished} requests unfinished`);
   lines.push(
     `(${outcomes.length} strategies × one virtual hour in ${((performance.now() - started) / 1000).toFixed(1)} s)`,

@@ -5,6 +5,10 @@
 import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
 import { type Breakers, createBreakers } from '../../lambda/core/breaker/breakers.js';
 import { accountRouteId } from '../../lambda/core/breaker/route-cooling.js';
+import { createRouteCapacity } from '../../lambda/core/capacity/create-route-capacity.js';
+import { createMemoryInFlight } from '../../lambda/core/capacity/in-flight.js';
+import type { RouteCapacity } from '../../lambda/core/capacity/route-capacity.js';
+import { capacitySchema } from '../../lambda/core/catalog/capacity-config-schema.js';
 import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
 import { deriveTimeouts } from '../../lambda/core/catalog/derive-timeouts.js';
 import { rateLimitSchema } from '../../lambda/core/catalog/rate-limit-config-schema.js';
@@ -14,6 +18,7 @@ import type { Tier } from '../../lambda/core/dsl/types.js';
 import { routeGenerate } from '../../lambda/core/router/route-chat.js';
 import type { RouteModel, RoutePolicy, RouterDeps } from '../../lambda/core/router/route-types.js';
 import type { Random } from '../../lambda/core/time.js';
+import { createMemoryAdmissionStore } from '../../lambda/stores/memory-admission-store.js';
 import { createMemoryBreakerStore } from '../../lambda/stores/memory-breaker-store.js';
 import { createCooldownRouter } from './cooldown-router.js';
 import type { VirtualTime } from './virtual-time.js';
@@ -25,6 +30,8 @@ export interface StrategyContext {
   random: Random;
   /** Upper bound of one attempt, in ms. */
   timeoutMs: number;
+  /** Each provider's requests per minute, by model key, for strategies that declare quotas. */
+  quotas?: ReadonlyMap<string, { perMinute: number; burstSeconds: number }>;
 }
 
 /** Routes one request of `pipeline`; resolves whether the caller got an answer. */
@@ -57,6 +64,7 @@ function realLoop(
   chain: string,
   policy: Partial<RoutePolicy>,
   breakers: (context: StrategyContext) => Breakers,
+  capacity?: (context: StrategyContext) => RouteCapacity,
 ): (context: StrategyContext) => Route {
   return (context) => {
     const tiers = tiersOf(chain);
@@ -73,6 +81,7 @@ function realLoop(
       breakers: breakers(context),
       models: (key) => routes.get(key),
       ledger: () => {},
+      capacity: capacity?.(context),
     };
     const full: RoutePolicy = { ...DEFAULT_ROUTE_POLICY, ...policy };
     return async (pipeline, requestId) => {
@@ -89,6 +98,7 @@ function realLoop(
 /** The six strategies, in the order they are printed. */
 export function strategies(chain: string, single: string): Strategy[] {
   const groups = tiersOf(chain).map((tier) => tier.members.map((m) => m.key));
+  const firstTier = (key: string) => groups[0]?.includes(key) ?? false;
   return [
     {
       name: `single provider (${single}, 1 attempt)`,
@@ -125,7 +135,48 @@ export function strategies(chain: string, single: string): Strategy[] {
     { name: 'Switchyard defaults', build: realLoop(chain, {}, switchyard(DEFAULT_BREAKER_POLICY)) },
     // Recovery `ramp` with the seed's numbers (30 s probes, 3 successes, 10/25/50/100 %, 1 min each).
     { name: 'Switchyard with ramp', build: realLoop(chain, {}, switchyard(RAMP_POLICY)) },
+    // The defaults, with each provider's quota declared (issue 29 item 3, docs/concepts.md#declared-quotas):
+    // first its nominal rpm, which the providers' 15 s burst buckets do not honour in a burst, then
+    // the rate a bucket guarantees in any minute (its depth: a full burst, no refill counted on).
+    {
+      name: 'Switchyard defaults, quotas declared',
+      build: realLoop(chain, {}, switchyard(DEFAULT_BREAKER_POLICY), declaredQuotas('rpm')),
+    },
+    {
+      name: 'Switchyard defaults, tier-1 quotas declared at the burst',
+      build: realLoop(chain, {}, switchyard(DEFAULT_BREAKER_POLICY), declaredQuotas('burst', firstTier)),
+    },
   ];
+}
+
+/**
+ * Each simulated provider's quota, declared as the account route's `requestsPerMinute` (the
+ * scenario's providers are one account each, serving one model of the same name): `rpm`, its
+ * nominal requests per minute; `burst`, the depth of its bucket (what any minute surely allows)
+ * for the providers `atBurst` names, the nominal rate for the others.
+ */
+function declaredQuotas(
+  as: 'rpm' | 'burst',
+  atBurst: (key: string) => boolean = () => true,
+): (context: StrategyContext) => RouteCapacity {
+  return (context) => {
+    const quotas: Record<string, Record<string, { requestsPerMinute: number }>> = {};
+    for (const key of context.models.keys()) {
+      const quota = context.quotas?.get(key);
+      if (!quota) continue;
+      const burst = as === 'burst' && atBurst(key);
+      const rpm = burst ? Math.floor((quota.perMinute * quota.burstSeconds) / 60) : quota.perMinute;
+      quotas[key] = { [key]: { requestsPerMinute: rpm } };
+    }
+    const settings = capacitySchema.parse({ quotas });
+    return createRouteCapacity({
+      settings,
+      clock: context.time,
+      inFlight: createMemoryInFlight(settings.leaseMs),
+      quotaStore: createMemoryAdmissionStore(context.time),
+      routeOf: (key) => ({ provider: key, model: key }),
+    });
+  };
 }
 
 /** The default breakers but for recovery `ramp` (docs/concepts.md#breaker-recovery). */

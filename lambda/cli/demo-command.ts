@@ -13,7 +13,7 @@ import {
   type StopSignal,
 } from './cli-io.js';
 
-export const DEMO_USAGE = 'usage: switchyard demo [--seconds N] [--report PATH] [--quiet]';
+export const DEMO_USAGE = 'usage: switchyard demo [--seconds N] [--report PATH] [--quiet] [--declare-quotas]';
 
 /** Default report file, relative to the working directory. */
 export const DEFAULT_REPORT = 'demo-report.html';
@@ -29,6 +29,8 @@ const flagsSchema = z.object({
   report: z.string().trim().min(1, '--report must name a file').default(DEFAULT_REPORT),
   /** No live view: only the summary. */
   quiet: z.boolean().default(false),
+  /** Declare each simulated provider's quota to the gateway (docs/concepts.md#declared-quotas). */
+  'declare-quotas': z.boolean().default(false),
 });
 
 /** Fails before the run, not a minute later, when the report cannot be written where asked. */
@@ -69,6 +71,7 @@ export async function demoCommand(
       seconds: { type: 'string' },
       report: { type: 'string' },
       quiet: { type: 'boolean' },
+      'declare-quotas': { type: 'boolean' },
     },
     allowPositionals: true,
   });
@@ -96,6 +99,7 @@ export async function demoCommand(
     // Never the last column: filling it makes some terminals wrap, and the redraw would drift.
     width: Math.max(40, Math.min(79, (process.stdout.columns ?? 80) - 1)),
     signal: stop.signal,
+    declareQuotas: flags['declare-quotas'],
   });
   if (!result.completed) {
     io.stderr('switchyard demo: stopped before the run completed; the report covers part of it\n');

@@ -5,6 +5,7 @@ import {
   WINDOW_BUCKETS,
 } from '../core/breaker/breaker-policy.js';
 import { type AttemptSample, isCountedFailure, type OpenReason } from '../core/breaker/breaker-state.js';
+import { firstProbeDelay } from '../core/breaker/probe-schedule.js';
 import {
   attemptsAttribute,
   BREAKER_ATTRIBUTES,
@@ -98,6 +99,15 @@ export function recordUpdate(
   }
   let condition =
     'attribute_not_exists(#pk) OR (#exp > :nowSec AND (attribute_not_exists(#lb) OR #lb >= :floor))';
+  if (sample.probe && sample.nextProbeAt !== undefined) {
+    // The probe's outcome sets the next slot, only while the item still probes (else `applySample` decides).
+    names['#ou'] = n.openUntil;
+    names['#pr'] = n.probing;
+    values[':nextProbe'] = sample.nextProbeAt;
+    values[':true'] = true;
+    set.push('#ou = :nextProbe');
+    condition = `(${condition}) AND #pr = :true`;
+  }
   if (sample.retryAfterMs !== undefined && sample.retryAfterMs > 0) {
     names['#cool'] = n.coolUntil;
     values[':cool'] = sample.at + Math.min(sample.retryAfterMs, policy.openMs);
@@ -127,7 +137,7 @@ const RECOVERY_ATTRIBUTES = [n.probeAt, n.rampStart, n.rampStepMs, n.rampSteps] 
  * The opening as one conditional `UpdateItem`: it succeeds only while the breaker is closed (or
  * ramping), so of several containers that saw the threshold crossed exactly one opens it. The 429
  * streak starts over and a ramp in progress ends, as `applyOpening` does; with recovery `ramp`
- * it is open until the first probe slot and recovers through probes.
+ * it is open until the first probe slot of the probe schedule and recovers through probes.
  */
 export function openUpdate(now: number, reason: OpenReason, policy: BreakerPolicy): UpdateParts {
   const ramp = policy.recovery === 'ramp';
@@ -153,7 +163,7 @@ export function openUpdate(now: number, reason: OpenReason, policy: BreakerPolic
     ConditionExpression: 'attribute_not_exists(#ou) OR #ou <= :now',
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: {
-      ':until': now + (ramp ? policy.probeIntervalMs : policy.openMs),
+      ':until': now + (ramp ? firstProbeDelay(policy, reason) : policy.openMs),
       ':now': now,
       ':reason': reason,
       ':zero': 0,

@@ -20,8 +20,9 @@ const n = BREAKER_ATTRIBUTES;
 /**
  * A probe-slot claim as one conditional `UpdateItem` (docs/concepts.md#breaker-recovery): it
  * succeeds only while the breaker still recovers through probes and its `openUntil` is the slot
- * the caller saw and has passed, and it moves `openUntil` to the next slot, so of every container
- * that saw the slot exactly one wins it.
+ * the caller saw and has passed, and it leases the slot to the claimer (`openUntil` moves
+ * `probeLeaseMs` ahead; the probe's recorded outcome sets the next slot), so of every container
+ * that saw the slot exactly one wins it and one probe runs at a time.
  */
 export function claimProbeUpdate({ now, slot, policy }: ProbeClaim): UpdateParts {
   return {
@@ -35,7 +36,7 @@ export function claimProbeUpdate({ now, slot, policy }: ProbeClaim): UpdateParts
       '#rev': n.rev,
     },
     ExpressionAttributeValues: {
-      ':next': now + policy.probeIntervalMs,
+      ':next': now + policy.probeLeaseMs,
       ':now': now,
       ':slot': slot,
       ':true': true,

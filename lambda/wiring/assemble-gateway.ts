@@ -32,6 +32,7 @@ import { createMemoryAnswerCache } from '../stores/memory-answer-cache.js';
 import { createAjvSchemaValidator } from '../validation/ajv-schema-validator.js';
 import { jobRunAdmission } from './job-run-admission.js';
 import { createObservers } from './observe-gateway.js';
+import { routeCapacityFor } from './route-capacity-wiring.js';
 import { sha256Digest } from './sha256-digest.js';
 import { systemClock, systemRandom, systemSleep } from './system-time.js';
 import { traceLedger } from './trace-ledger.js';
@@ -139,6 +140,7 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     ledger: meter.sink,
     log,
     envOverrides: options.envOverrides,
+    capacity: routeCapacityFor(catalog, options.admissionStore, clock, log),
     output: {
       validator: createAjvSchemaValidator({ bounds: config.structuredOutput }),
       answers: options.answers ?? createMemoryAnswerCache(config.answerCache),

@@ -5,7 +5,8 @@ import { seededRandom } from '../../lambda/wiring/seeded-random.js';
 import { createFakeClock, type FakeClock } from '../helpers/fake-clock.js';
 import { type GatewayHarness, HELLO, startGatewayHarness } from '../helpers/gateway-harness.js';
 
-const PROBE = DEFAULT_BREAKER_POLICY.probeIntervalMs;
+/** The probe schedule's first step: a young opening probes every 5 s. */
+const PROBE = DEFAULT_BREAKER_POLICY.probeSchedule[0]?.everyMs ?? 0;
 const STEP = DEFAULT_BREAKER_POLICY.rampStepMs;
 /** Requests per ramp step; the share of each step must land within ±5 points of its target. */
 const PER_STEP = 300;
@@ -40,7 +41,7 @@ async function breakerA(harness: GatewayHarness) {
   return data.find((b: { model: string }) => b.model === 'a');
 }
 
-/** Opens a with two 429s, then lets it answer and sends one request into each of three probe slots. */
+/** Opens a with two 429s, then lets it answer: the first probe slot, then two probes right after each success. */
 async function openAndProbe(harness: GatewayHarness): Promise<void> {
   harness.openai.setDefault('model-a', { status: 429 });
   expect(await trail(harness)).toBe('a:429,b:200');
@@ -50,12 +51,11 @@ async function openAndProbe(harness: GatewayHarness): Promise<void> {
   for (let i = 0; i < 20; i++) expect(await trail(harness)).toBe('b:200');
   expect(await breakerA(harness)).toMatchObject({ state: 'open', phase: 'open', recovery: 'ramp' });
   harness.openai.setDefault('model-a', {});
-  for (let probe = 1; probe <= 3; probe++) {
-    clock.advance(PROBE);
-    expect(await trail(harness)).toBe('a:200');
-    // The slot is taken until the next one; after the third success the ramp has begun.
-    if (probe < 3) expect(await trail(harness)).toBe('b:200');
-  }
+  clock.advance(PROBE - 1);
+  expect(await trail(harness)).toBe('b:200');
+  clock.advance(1);
+  // A probe success frees the slot at once: the three probes follow each other; then the ramp begins.
+  for (let probe = 1; probe <= 3; probe++) expect(await trail(harness)).toBe('a:200');
   const probes = harness.attempts().filter((e) => (e as AttemptLedgerEntry).recovery === 'probe');
   expect(probes).toHaveLength(3);
 }

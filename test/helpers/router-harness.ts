@@ -10,6 +10,7 @@ import {
   type Capabilities,
   type Capability,
 } from '../../lambda/core/capabilities/capability.js';
+import type { RouteCapacity } from '../../lambda/core/capacity/route-capacity.js';
 import type { ChatRequest } from '../../lambda/core/chat/chat-model.js';
 import type { Tier } from '../../lambda/core/dsl/types.js';
 import type {
@@ -46,6 +47,8 @@ export interface HarnessOptions {
   store?: BreakerStore;
   /** Account-route cooling; absent: a 429 acts on the pipeline's own breaker only. */
   routeCooling?: RouteCoolingOptions;
+  /** Bulkheads and declared quotas; absent: none. */
+  capacity?: RouteCapacity;
   /** Per route key, the capabilities it lacks; a route not named carries everything. */
   lacks?: Record<string, Capability[]>;
 }
@@ -100,6 +103,7 @@ export function createRouterHarness(options: HarnessOptions) {
     routesOf: (model: string) => options.routes?.[model] ?? [model],
     ledger: (entry: LedgerEntry) => ledger.push(entry),
     signals: createRouteSignals(clock.now),
+    capacity: options.capacity,
   };
   let requests = 0;
   return {

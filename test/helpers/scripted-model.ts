@@ -19,7 +19,9 @@ export type Step =
    * Waits on the fake clock: the first byte `firstByteAtMs` after the call (a plain call reports
    * it through `onFirstByte`; a stream yields its first event then), the rest at `doneAtMs`.
    */
-  | { paced: { firstByteAtMs: number; doneAtMs: number } };
+  | { paced: { firstByteAtMs: number; doneAtMs: number } }
+  /** Decided by the fake clock's time at the call, e.g. an outage window: `(now) => step`. */
+  | { byClock: (now: number) => Step };
 
 export const OK: Step = { ok: true };
 export const RATE_LIMITED: Step = { fail: 'rate_limited', status: 429 };
@@ -40,7 +42,8 @@ export function scriptedModel(
   provider = 'fake',
 ): ScriptedModel {
   const calls: CallOptions[] = [];
-  const next = (): Step => steps[Math.min(calls.length - 1, steps.length - 1)] ?? OK;
+  const resolve = (step: Step): Step => ('byClock' in step ? resolve(step.byClock(clock.now())) : step);
+  const next = (): Step => resolve(steps[Math.min(calls.length - 1, steps.length - 1)] ?? OK);
   const answer = (): ChatResult => ({
     content: `answer from ${key}`,
     toolCalls: [],
@@ -93,7 +96,7 @@ export function scriptedModel(
     calls,
     generate: (_request: ChatRequest, options: CallOptions) => run(options),
     async *stream(_request: ChatRequest, options: CallOptions): AsyncIterable<ChatStreamEvent> {
-      const step = steps[Math.min(calls.length, steps.length - 1)] ?? OK;
+      const step = resolve(steps[Math.min(calls.length, steps.length - 1)] ?? OK);
       if ('paced' in step) {
         calls.push(options);
         await clock.sleep(step.paced.firstByteAtMs, options.signal);

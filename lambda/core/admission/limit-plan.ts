@@ -5,8 +5,9 @@ export type LimitKind = 'requests' | 'tokens' | 'spend';
 
 /** One limit that applies to a request. */
 export interface PlannedLimit {
-  scope: 'key' | 'pipeline';
-  /** The key name or the pipeline name. */
+  /** `route`: an account route's declared quota (docs/concepts.md#declared-quotas), taken per attempt. */
+  scope: 'key' | 'pipeline' | 'route';
+  /** The key name, the pipeline name, or the account route id. */
   name: string;
   kind: LimitKind;
   /** Requests, tokens, or nano-US$ (spend is counted in whole nano-dollars, so sums are exact). */

@@ -11,7 +11,7 @@ import { counterName, NANO_PER_USD, type PlannedLimit } from './limit-plan.js';
 
 /** One limit and what it holds now (`switchyard usage`, `GET /v1/usage`). */
 export interface UsageLine {
-  scope: 'key' | 'pipeline';
+  scope: PlannedLimit['scope'];
   name: string;
   kind: PlannedLimit['kind'];
   /** The config field that set the limit. */

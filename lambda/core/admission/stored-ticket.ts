@@ -10,7 +10,7 @@ const count = z.number().finite();
 
 const holdSchema = z.object({
   limit: z.object({
-    scope: z.enum(['key', 'pipeline']),
+    scope: z.enum(['key', 'pipeline', 'route']),
     name: z.string().min(1),
     kind: z.enum(['requests', 'tokens', 'spend']),
     cap: count,

@@ -1,4 +1,5 @@
 import { breakerSettingsSchema } from '../catalog/config-schema.js';
+import type { ProbeStep } from './probe-schedule.js';
 
 /** Thresholds of one pipeline's breakers (docs/design.md#breakers): config `breaker`, and a pipeline's own `breaker`. */
 export interface BreakerPolicy {
@@ -14,8 +15,18 @@ export interface BreakerPolicy {
   openMs: number;
   /** `window`: closed outright after `openMs`; `ramp`: probes, then a growing share of traffic. */
   recovery: 'window' | 'ramp';
-  /** Ms between two probe slots while a `ramp` breaker is open. */
+  /** Ms between two probe slots while a `ramp` breaker is open, when `probeSchedule` is empty. */
   probeIntervalMs: number;
+  /**
+   * When a `ramp` breaker probes, by the age of the opening (docs/concepts.md#the-probe-schedule).
+   * Empty: a fixed slot of `probeIntervalMs`.
+   */
+  probeSchedule: readonly ProbeStep[];
+  /**
+   * How long a claimed probe holds the route's one probe slot, in ms, when its outcome never comes
+   * (the container died): the outcome sets the next slot itself.
+   */
+  probeLeaseMs: number;
   /** Consecutive probe successes that start the ramp. */
   probeSuccesses: number;
   /** Percent of the pipeline's traffic admitted at each ramp step, rising. */

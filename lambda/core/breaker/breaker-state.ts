@@ -1,5 +1,6 @@
 import { FAILURE_POLICY, type FailureClass } from '../failures/failure-class.js';
 import { type BreakerPolicy, bucketStart } from './breaker-policy.js';
+import { firstProbeDelay } from './probe-schedule.js';
 
 /** Attempts and failures counted in one window bucket. */
 export interface BucketCounts {
@@ -53,6 +54,11 @@ export interface AttemptSample {
   retryAfterMs?: number | undefined;
   /** The attempt was the probe of a probe slot: its outcome moves the probe streak. */
   probe?: boolean | undefined;
+  /**
+   * A probe's outcome sets the next probe slot (ms since epoch, `nextProbeSlot`): `at` after a
+   * success, one step of the probe schedule later after a failure. Applied only while probing.
+   */
+  nextProbeAt?: number | undefined;
 }
 
 export const EMPTY_SNAPSHOT: Readonly<BreakerSnapshot> = Object.freeze({ consecutive429: 0, buckets: {} });
@@ -122,6 +128,8 @@ export function applySample(
       : snapshot.coolUntil;
   const next: BreakerSnapshot = { ...snapshot, buckets, consecutive429, coolUntil };
   if (sample.probe) next.probeStreak = sample.outcome === 'ok' ? (snapshot.probeStreak ?? 0) + 1 : 0;
+  if (sample.probe && snapshot.probing && sample.nextProbeAt !== undefined)
+    next.openUntil = sample.nextProbeAt;
   return next;
 }
 
@@ -148,8 +156,9 @@ export function openingReason(
 
 /**
  * The state after a successful opening, and the 429 streak starts over. Recovery `window`: open
- * for `openMs`. Recovery `ramp`: open until the first probe slot, `probeIntervalMs` from now;
- * a ramp in progress ends.
+ * for `openMs`. Recovery `ramp`: open until the first probe slot of the probe schedule
+ * (`firstProbeDelay`: the schedule's first interval, `openMs` for a quarantine); a ramp in
+ * progress ends.
  */
 export function applyOpening(
   snapshot: BreakerSnapshot,
@@ -160,7 +169,7 @@ export function applyOpening(
   const { probing, probeStreak, probeAt, rampStart, rampStepMs, rampSteps, ...rest } = snapshot;
   const opened = { ...rest, openedAt: now, openReason: reason, consecutive429: 0 };
   if (policy.recovery === 'ramp') {
-    return { ...opened, openUntil: now + policy.probeIntervalMs, probing: true, probeStreak: 0 };
+    return { ...opened, openUntil: now + firstProbeDelay(policy, reason), probing: true, probeStreak: 0 };
   }
   return { ...opened, openUntil: now + policy.openMs };
 }

@@ -46,8 +46,8 @@ export interface BreakerStore {
    */
   tryOpen(pipeline: string, model: string, request: OpenRequest): Promise<boolean>;
   /**
-   * Claims the free probe slot `claim.slot` of an open `ramp` breaker: the next slot starts
-   * `probeIntervalMs` from `now`. Resolves `true` for exactly one of the callers that saw the slot.
+   * Claims the free probe slot `claim.slot` of an open `ramp` breaker: the slot is leased for
+   * `probeLeaseMs` from `now` (the probe's recorded outcome sets the next slot). Resolves `true` for exactly one of the callers that saw the slot.
    */
   claimProbe(pipeline: string, model: string, claim: ProbeClaim): Promise<boolean>;
   /**

@@ -14,6 +14,7 @@ import {
   openingReason,
 } from './breaker-state.js';
 import type { BreakerStore } from './breaker-store.js';
+import { nextProbeSlot } from './probe-schedule.js';
 import {
   applyProbeClaim,
   applyRampStart,
@@ -47,7 +48,7 @@ export interface BreakerRecovering {
   phase: 'probing' | 'ramp';
   /** When the step was taken, ms since epoch. */
   at: number;
-  /** `probing`: the next probe slot; `ramp`: the end of the ramp (ms since epoch). */
+  /** `probing`: the end of the probe's lease (its outcome sets the next slot); `ramp`: the end of the ramp (ms since epoch). */
   until: number;
 }
 
@@ -141,10 +142,18 @@ export function createBreakers(options: BreakersOptions): Breakers {
       }
     },
 
-    async record(name, model, sample) {
-      if (!isRecorded(sample)) return;
+    async record(name, model, observed) {
+      if (!isRecorded(observed)) return;
       const pipeline = scopeOf(name);
       const policy = policyFor(pipeline);
+      const known = lastKnown.get(pipeline)?.get(model);
+      // A probe's outcome sets the next probe slot, from the opening this process read.
+      const sample: AttemptSample = observed.probe
+        ? {
+            ...observed,
+            nextProbeAt: nextProbeSlot(policy, known ?? {}, observed.at, observed.outcome === 'ok'),
+          }
+        : observed;
       const recording = store.record(pipeline, model, sample, policy);
       // The account route's cooling is a second item: written alongside, not after.
       const [recorded] = await Promise.allSettled([recording, accounts.cool(pipeline, model, sample)]);
@@ -152,7 +161,7 @@ export function createBreakers(options: BreakersOptions): Breakers {
       if (recorded.status === 'fulfilled') after = recorded.value;
       else {
         events.onStoreError?.('record', recorded.reason);
-        after = applySample(lastKnown.get(pipeline)?.get(model) ?? EMPTY_SNAPSHOT, sample, policy);
+        after = applySample(known ?? EMPTY_SNAPSHOT, sample, policy);
       }
       remember(pipeline, model, after);
       await settle(options, remember, { pipeline, model, after, policy }, sample);
@@ -209,7 +218,7 @@ async function claimProbe(
   }
   if (!won) return false;
   if (known) remember(pipeline, model, applyProbeClaim(known, now, policy));
-  events.onRecovery?.({ pipeline, model, phase: 'probing', at: now, until: now + policy.probeIntervalMs });
+  events.onRecovery?.({ pipeline, model, phase: 'probing', at: now, until: now + policy.probeLeaseMs });
   return true;
 }
 

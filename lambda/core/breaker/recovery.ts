@@ -72,13 +72,17 @@ export function canClaimProbe(snapshot: BreakerSnapshot, slot: number, now: numb
   return snapshot.probing === true && (snapshot.openUntil ?? 0) === slot && !isOpen(snapshot, now);
 }
 
-/** The state after claiming a probe slot at `now`: the next slot starts `probeIntervalMs` later. */
+/**
+ * The state after claiming a probe slot at `now`: the slot is leased to the probe for
+ * `probeLeaseMs`, and the probe's outcome sets the next slot (`nextProbeSlot`), so one probe runs
+ * at a time and a lost outcome frees the slot after the lease.
+ */
 export function applyProbeClaim(
   snapshot: BreakerSnapshot,
   now: number,
   policy: BreakerPolicy,
 ): BreakerSnapshot {
-  return { ...snapshot, openUntil: now + policy.probeIntervalMs, probeAt: now };
+  return { ...snapshot, openUntil: now + policy.probeLeaseMs, probeAt: now };
 }
 
 /** True when the probes have succeeded often enough in a row for the ramp to start. */

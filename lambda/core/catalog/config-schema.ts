@@ -9,6 +9,7 @@ import { isLoopbackHost } from '../loopback.js';
 import { AD_HOC_PIPELINE } from './ad-hoc-chains.js';
 import { admissionSchema } from './admission-config-schema.js';
 import { awsSchema } from './aws-config-schema.js';
+import { capacityReferenceIssues, capacitySchema } from './capacity-config-schema.js';
 import { chainName, keyName, name, pipelineName, positiveInt } from './config-fields.js';
 import { corsSchema } from './cors-config-schema.js';
 import {
@@ -240,6 +241,8 @@ function configObjectSchema<P extends z.ZodType<ProviderSettings>>(
     statusPage: statusPageSchema.prefault({}),
     /** Browser origins allowed to call the gateway (CORS). Default: none. */
     cors: corsSchema.prefault({}),
+    /** Bulkheads (`maxInFlight`) and declared quotas of providers and routes. Default: none. */
+    capacity: capacitySchema.prefault({}),
   });
 }
 
@@ -271,6 +274,7 @@ export function createConfigSchema<P extends z.ZodType<ProviderSettings>>(
               message: 'names no pipeline',
             });
         }
+        for (const issue of capacityReferenceIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
         if (config.webhooks.allowHttp) return;
         for (const [name, schedule] of Object.entries(config.schedules)) {
           const url = schedule.deliver && new URL(schedule.deliver.url);

@@ -4,6 +4,7 @@
  * Kept apart from config-schema.ts so the recovery fields read on their own.
  */
 import * as z from 'zod';
+import { DEFAULT_PROBE_SCHEDULE } from '../breaker/probe-schedule.js';
 import { positiveInt } from './config-fields.js';
 
 /** `window` (closed after `openMs`) or `ramp` (probes, then a gradual return). */
@@ -19,12 +20,33 @@ const rampSteps = z
     error: 'must rise step by step, e.g. [10, 25, 50, 100]',
   });
 
+/** One step of the probe schedule: probe every `everyMs` while the opening is younger than `untilMs`. */
+const probeStep = z.strictObject({
+  /** Age of the opening, in ms, up to which the step applies. */
+  untilMs: positiveInt,
+  /** Ms between a failed probe and the next probe slot. */
+  everyMs: positiveInt,
+});
+
+/** Steps in order of `untilMs`, each ending later than the one before. */
+const probeSchedule = z
+  .array(probeStep)
+  .max(20)
+  .refine((steps) => steps.every((s, i) => i === 0 || s.untilMs > (steps[i - 1]?.untilMs ?? 0)), {
+    error:
+      'steps must end later one after the other, e.g. [{"untilMs":60000,"everyMs":5000},{"untilMs":300000,"everyMs":15000}]',
+  });
+
 /** The recovery fields and what each accepts. */
 export const recoveryFields = {
   /** `window` or `ramp`. */
   recovery: z.enum(RECOVERY_MODES),
   /** Ms between two probe slots while a `ramp` breaker is open. */
   probeIntervalMs: positiveInt,
+  /** Probe intervals by the age of the opening; `[]`: every `probeIntervalMs`. */
+  probeSchedule,
+  /** Ms a claimed probe holds the probe slot when its outcome never comes. */
+  probeLeaseMs: positiveInt,
   /** Consecutive probe successes that move an open `ramp` breaker to its ramp. */
   probeSuccesses: positiveInt.max(100),
   /** Percent of the pipeline's traffic the route may take at each ramp step. */
@@ -37,8 +59,15 @@ export const recoveryFields = {
 export const recoverySettingsShape = {
   /** Default `window`: today's behaviour, closed outright after `openMs`. */
   recovery: recoveryFields.recovery.default('window'),
-  /** Default 30000 (a probe every 30 s, seed 003). */
+  /** Default 30000 (a probe every 30 s, seed 003); used only with `probeSchedule: []`. */
   probeIntervalMs: recoveryFields.probeIntervalMs.default(30_000),
+  /**
+   * Default every 5 s for the first minute of an opening, every 15 s up to 5 minutes, every minute
+   * up to 15 minutes, then every `openMs` (docs/concepts.md#the-probe-schedule).
+   */
+  probeSchedule: recoveryFields.probeSchedule.default(() => DEFAULT_PROBE_SCHEDULE.map((s) => ({ ...s }))),
+  /** Default 30000 (30 s: longer than an attempt's default limits). */
+  probeLeaseMs: recoveryFields.probeLeaseMs.default(30_000),
   /** Default 3. */
   probeSuccesses: recoveryFields.probeSuccesses.default(3),
   /** Default [10, 25, 50, 100]. */

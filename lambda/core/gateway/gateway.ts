@@ -3,6 +3,7 @@ import { type BreakerSnapshot, isCooling, windowCounts } from '../breaker/breake
 import type { Breakers } from '../breaker/breakers.js';
 import { type BreakerPhase, breakerPhase, rampEnd, rampShare } from '../breaker/recovery.js';
 import { isRouteCooling } from '../breaker/route-cooling.js';
+import type { RouteCapacity } from '../capacity/route-capacity.js';
 import { AD_HOC_PIPELINE, isAdHoc, stateScope, stateScopeIn } from '../catalog/ad-hoc-chains.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { type ChainSource, envVarName, resolveEffectiveChain } from '../catalog/chain-sources.js';
@@ -38,6 +39,8 @@ export interface GatewayDeps {
   sleep: Sleep;
   ledger: LedgerSink;
   log: Logger;
+  /** Bulkheads and declared quotas of the routes (docs/concepts.md#bulkheads). Absent: none. */
+  capacity?: RouteCapacity | undefined;
   /** Names of the environment variables that are set, to notice pipelines only an override names. */
   envOverrides?: (name: string) => boolean;
   /** Structured-output validator, last-resort cache and the digest of its keys. */
@@ -137,6 +140,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     routesOf: routeKeysOf,
     ledger: deps.ledger,
     signals: deps.signals ?? createRouteSignals(() => clock.now()),
+    capacity: deps.capacity,
   };
 
   // An override names a pipeline the config lacks only in a name no configured pipeline shares

@@ -42,8 +42,12 @@ export type DegradedKind = 'template' | 'cache';
 export interface CoolingSkip {
   /** The route key. */
   route: string;
-  reason: 'route_cooling';
-  /** When the cooling ends (ISO 8601). */
+  /**
+   * `route_cooling`: its account route cools after a 429; `full`: at its bulkhead; `quota`: its
+   * account route's declared quota is spent for now (docs/concepts.md#bulkheads).
+   */
+  reason: 'route_cooling' | 'full' | 'quota';
+  /** When the cooling ends, or (full, quota) when trying again makes sense (ISO 8601). */
   until: string;
   /** The pipeline whose 429 set that cooling (this one or another). */
   cooledBy?: string | undefined;

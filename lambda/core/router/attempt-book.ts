@@ -1,4 +1,5 @@
 import { unsupportedLabel } from '../capabilities/route-fit.js';
+import type { CapacityRefusal } from '../capacity/route-capacity.js';
 import type { Usage } from '../chat/chat-model.js';
 import { type FailureClass, isRouteSample } from '../failures/failure-class.js';
 import type { ProviderError } from '../failures/provider-error.js';
@@ -117,15 +118,25 @@ export class AttemptBook {
     this.writeRequest(settledReason(error), this.answered, error.failureClass);
   }
 
+  private markSkipped(record: { skipped?: SkippedRoute[] | undefined }): void {
+    this.markSkips(record.skipped ?? []);
+  }
+
   /**
    * Routes passed over go in the trail before the attempt chosen instead, as `!<route key>:cooling`
-   * (account-route cooling) or `!<route key>:unsupported(images+tools)` (lacking capabilities):
-   * the `!` marks an entry that is not an attempt (no route key can start with it), so readers
-   * that count attempts drop those entries.
+   * (account-route cooling), `!<route key>:unsupported(images+tools)` (lacking capabilities),
+   * `!<route key>:full` or `!<route key>:quota` (docs/concepts.md#bulkheads): the `!` marks an
+   * entry that is not an attempt (no route key can start with it), so readers that count
+   * attempts drop those entries.
    */
-  private markSkipped(record: { skipped?: SkippedRoute[] | undefined }): void {
-    for (const skip of record.skipped ?? []) {
-      const why = skip.reason === 'unsupported' ? unsupportedLabel(skip.missing) : 'cooling';
+  private markSkips(skipped: readonly SkippedRoute[]): void {
+    for (const skip of skipped) {
+      const why =
+        skip.reason === 'unsupported'
+          ? unsupportedLabel(skip.missing)
+          : skip.reason === 'route_cooling'
+            ? 'cooling'
+            : skip.reason;
       this.trail.push(`!${skip.route}:${why}`);
     }
   }
@@ -179,7 +190,13 @@ export class AttemptBook {
    * leaves that to the failure's `conclude` (a last resort may still answer). `limit`: the
    * pipeline limit that kept the request from degrading further, when one did.
    */
-  finish(reason: RouteFailure['reason'], limit?: LimitHit): RouteFailure {
+  finish(
+    reason: RouteFailure['reason'],
+    limit?: LimitHit,
+    capacity?: { refusal: CapacityRefusal | undefined; skipped: readonly SkippedRoute[] },
+  ): RouteFailure {
+    // Routes refused for capacity after the last attempt: no attempt carries them, the trail does.
+    if (capacity) this.markSkips(capacity.skipped);
     // Routes never reached because they cannot carry the request still belong in the trail.
     this.markSkipped({ skipped: this.skips.unsupported.rest() });
     const all = this.skips.unsupported.all();
@@ -187,6 +204,7 @@ export class AttemptBook {
     const failure = {
       ok: false as const,
       reason,
+      ...(capacity?.refusal ? { capacity: capacity.refusal } : {}),
       attempts: this.attempts,
       route: this.route(),
       error: this.lastError,

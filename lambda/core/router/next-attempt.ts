@@ -1,10 +1,12 @@
 import { type BreakerSnapshot, isCooling } from '../breaker/breaker-state.js';
 import { isRouteCooling, type RouteCooling } from '../breaker/route-cooling.js';
+import type { CapacityLease, CapacityRefusal } from '../capacity/route-capacity.js';
 import type { Tier } from '../dsl/types.js';
 import type { ProviderError } from '../failures/provider-error.js';
 import type { SkippedRoute, UnsupportedSkip } from '../ledger/ledger-entry.js';
 import { actionOf, stepOf } from './attempt-labels.js';
 import { createCapabilityFilter } from './capability-filter.js';
+import { capacityGate } from './capacity-gate.js';
 import { contextSkips, raiseFloor, type WindowBounds, windowAllows } from './context-window.js';
 import { type RecoveryGate, recoveryGate } from './recovery-gate.js';
 import { sameRouteRetry } from './retry-policy.js';
@@ -30,6 +32,8 @@ export interface PlannedAttempt {
   tooSmall?: string[] | undefined;
   /** Ms to wait before the call: a `contract` retry's backoff or `Retry-After`; absent: none. */
   waitMs?: number | undefined;
+  /** The attempt's in-flight slots (docs/concepts.md#bulkheads): released when the attempt ends. */
+  lease?: CapacityLease | undefined;
 }
 
 /** Which route each attempt of one request calls, from the breaker state and what failed so far. */
@@ -53,6 +57,11 @@ export interface AttemptPlanner {
   limit(): LimitHit | undefined;
   /** Routes skipped for lacking a capability the request needs (see {@link UnsupportedSkips}). */
   readonly unsupported: UnsupportedSkips;
+  /**
+   * When routes refused attempts for capacity (full, quota): why, when to try again, and the
+   * refusals no attempt has reported yet; undefined when none refused.
+   */
+  capacity(): { refusal: CapacityRefusal; skipped: SkippedRoute[] } | undefined;
 }
 
 /** The routes of one request skipped for lacking a capability it needs. */
@@ -89,8 +98,13 @@ export function createAttemptPlanner(
   const allowed = request.tiers.slice(0, bound?.maxTier ?? request.tiers.length);
   // A route that cannot carry what the request needs is never selected, fail-open included.
   const capable = createCapabilityFilter(request.needs ?? [], deps.models, routesOf);
+  const capacity = capacityGate(deps, request.tokenEstimate ?? 0);
+  // A full or used-up route is left out like an unconfigured one: not even fail-open sends to it.
   const configured = (route: string) =>
-    !unconfigured.has(route) && deps.models(route) !== undefined && capable.carries(route);
+    !unconfigured.has(route) &&
+    !capacity.refuses(route) &&
+    deps.models(route) !== undefined &&
+    capable.carries(route);
   // Context windows (docs/concepts.md#context-windows): a model too small for the request is never called.
   const size: WindowBounds = { demand: request.contextTokens };
   const fits = (route: string) => windowAllows(deps.models(route)?.contextWindow, size);
@@ -125,8 +139,14 @@ export function createAttemptPlanner(
     if (!health) return undefined;
     const state = routeState(health, at, new Set(), tiers.routesOf, recovering);
     if (state.isBlocked(routeKey)) return undefined;
+    // The retry takes its bulkhead slot and quota like any attempt (held through the wait).
+    const lease = await capacity.take(routeKey);
+    if (!lease) return undefined;
     const admitted = await recovering.admit(request.pipeline, routeKey, health.snapshots.get(routeKey), at);
-    if (!admitted) return undefined;
+    if (!admitted) {
+      lease.release();
+      return undefined;
+    }
     retried.add(routeKey);
     const { tier, model, provider } = previous.record;
     const record = newRecord(n, {
@@ -138,7 +158,7 @@ export function createAttemptPlanner(
       waitedMs: waitMs,
       ...admitted,
     });
-    last = { route, routeKey, record, waitMs };
+    last = { route, routeKey, record, waitMs, lease };
     return last;
   };
 
@@ -161,9 +181,18 @@ export function createAttemptPlanner(
       if (!selection || routeKey === undefined || !route) return undefined;
       const failOpen = routes.isBlocked(routeKey);
       const snapshot = health.snapshots.get(routeKey);
+      // A full or used-up route is left out for the rest of the request: select again without it.
+      const lease = await capacity.take(routeKey);
+      if (!lease) {
+        tiers = callableTiers(allowed, callable, routesOf);
+        return this.next(n);
+      }
       const admitted = failOpen ? {} : await recovering.admit(request.pipeline, routeKey, snapshot, now);
       // Another request (here or in another container) has this probe slot: select again without it.
-      if (!admitted) return this.next(n);
+      if (!admitted) {
+        lease.release();
+        return this.next(n);
+      }
       const tier = tiers.list[selection.tier]?.number ?? selection.tier + 1;
       const passed = tooSmall.upTo(tier);
       const record = newRecord(n, {
@@ -173,13 +202,14 @@ export function createAttemptPlanner(
         action: actionOf(failOpen, routeKey, last?.routeKey, tried),
         step: stepOf(selection.key, routeKey, last, tried),
         skipped: [
+          ...capacity.drainSkipped(),
           ...capable.report(allowed, tier),
           ...skippedFor(tiers, selection.tier, routeKey, routes, health.cooling, reported),
         ],
         ...admitted,
         ...(selection.decision ? { selection: selection.decision } : {}),
       });
-      last = { route, routeKey, record, ...(passed.length > 0 ? { tooSmall: passed } : {}) };
+      last = { route, routeKey, record, lease, ...(passed.length > 0 ? { tooSmall: passed } : {}) };
       tried.add(routeKey);
       return last;
     },
@@ -210,6 +240,10 @@ export function createAttemptPlanner(
       return every.every((route) => failed.has(route)) ? bound : undefined;
     },
     unsupported: { rest: () => capable.report(allowed), all: capable.all },
+    capacity() {
+      const refusal = capacity.exhausted();
+      return refusal && { refusal, skipped: capacity.drainSkipped() };
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { needsOf } from '../capabilities/request-needs.js';
+import { attemptTokenEstimate } from '../capacity/create-route-capacity.js';
 import type { ChatRequest, ChatResult, ChatStreamEvent } from '../chat/chat-model.js';
 import { estimatePromptTokens } from '../chat/token-estimate.js';
 import { ProviderError } from '../failures/provider-error.js';
@@ -20,9 +21,19 @@ export async function routeGenerate(
   call: AttemptCall<ChatResult> = (model, options) => model.generate(chat, { ...options, callerInput: chat }),
 ): Promise<RouteResult<ChatResult>> {
   const needs = needsOf(chat);
-  const result = await runAttempts({ ...request, maxOutputTokens: chat.maxTokens, needs }, deps, call);
+  const result = await runAttempts(
+    { ...request, maxOutputTokens: chat.maxTokens, needs, tokenEstimate: quotaTokens(deps, chat) },
+    deps,
+    call,
+  );
   if (result.ok) await result.settle({ usage: result.value.usage });
   return result;
+}
+
+/** Tokens an attempt reserves under declared token quotas; 0 (not computed) without capacity limits. */
+function quotaTokens(deps: RouterDeps, chat: ChatRequest): number {
+  if (!deps.capacity) return 0;
+  return attemptTokenEstimate(JSON.stringify(chat.messages).length, chat.maxTokens);
 }
 
 /**
@@ -70,5 +81,10 @@ export function routeStream(
     };
   const continues = (request.policy.afterOutput ?? 'error') !== 'error';
   const continuation = continues ? { call: (text: string) => opening(prefilled(chat, text)) } : undefined;
-  return runAttempts({ ...request, needs: needsOf(chat) }, deps, opening(chat), continuation);
+  return runAttempts(
+    { ...request, needs: needsOf(chat), tokenEstimate: quotaTokens(deps, chat) },
+    deps,
+    opening(chat),
+    continuation,
+  );
 }

@@ -1,5 +1,6 @@
 import type { Breakers } from '../breaker/breakers.js';
 import type { Capabilities, Capability } from '../capabilities/capability.js';
+import type { CapacityRefusal, RouteCapacity } from '../capacity/route-capacity.js';
 import type { RetrySettings } from '../catalog/retry-config-schema.js';
 import type { SelectionSettings } from '../catalog/selection-config-schema.js';
 import type { CallOptions, ChatModel, Usage } from '../chat/chat-model.js';
@@ -98,6 +99,8 @@ export interface RouterDeps {
    * the `adaptive` and `cost` strategies. Default: none (those strategies then know nothing).
    */
   signals?: RouteSignals | undefined;
+  /** Bulkheads and declared quotas (docs/concepts.md#bulkheads). Absent: none. */
+  capacity?: RouteCapacity | undefined;
 }
 
 export interface RouteRequest {
@@ -117,6 +120,8 @@ export interface RouteRequest {
    * requests that set none.
    */
   maxOutputTokens?: number | undefined;
+  /** Tokens one attempt reserves under a declared `tokensPerMinute` quota (`attemptTokenEstimate`). Default 0. */
+  tokenEstimate?: number | undefined;
   /**
    * What the request needs a route to carry (`needsOf`, docs/concepts.md#capabilities): a route
    * lacking any of them is skipped, fail-open included. Default: nothing.
@@ -227,6 +232,8 @@ export interface RouteFailure {
   reason: Exclude<TerminalReason, 'success' | 'partial'>;
   /** The substitution limit that kept the request from going on, when one did. */
   limit?: LimitHit | undefined;
+  /** Set when routes were full or out of quota (docs/concepts.md#bulkheads): why, and when to try again. */
+  capacity?: CapacityRefusal | undefined;
   attempts: AttemptRecord[];
   route: string;
   /** The failure that ended the request, if an attempt was made. */

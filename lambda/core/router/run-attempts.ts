@@ -44,9 +44,15 @@ export async function runAttempts<T>(
     if (!planned) return noRouteLeft(book, planner, request);
     if (planned.tooSmall) book.skip(planned.tooSmall, 'context');
     // A `contract` retry waits out its backoff or `Retry-After` first; a caller who leaves ends it.
-    if (planned.waitMs && !(await waited(deps, planned.waitMs, signal))) return book.finish('cancelled');
+    if (planned.waitMs && !(await waited(deps, planned.waitMs, signal))) {
+      planned.lease?.release();
+      return book.finish('cancelled');
+    }
     // The breaker read may have taken the rest of the budget: no attempt without time to run it.
-    if (clock.now() >= deadline) return book.finish('deadline');
+    if (clock.now() >= deadline) {
+      planned.lease?.release();
+      return book.finish('deadline');
+    }
 
     const startedAttemptAt = clock.now();
     const signals = attemptSignals(deps.signals, planned.routeKey);
@@ -57,11 +63,16 @@ export async function runAttempts<T>(
       deps,
       signal,
     );
+    // A failed attempt gives its in-flight slots back now, a committed one when it settles.
+    if (!outcome.ok) planned.lease?.release();
     if (outcome.ok) {
       signals.answered(clock.now() - startedAttemptAt);
       book.commit(planned);
       loop.sent += 1;
-      return committed(loop, outcome, planned, startedAttemptAt, undefined, signals.finish);
+      return committed(loop, outcome, planned, startedAttemptAt, undefined, () => {
+        signals.finish();
+        planned.lease?.release();
+      });
     }
     const { error } = outcome;
     signals.failed(error, clock.now() - startedAttemptAt);
@@ -88,7 +99,7 @@ export async function runAttempts<T>(
  */
 function noRouteLeft(book: AttemptBook, planner: AttemptPlanner, request: RouteRequest): RouteFailure {
   const small = planner.allTooSmall();
-  if (!small) return book.finish('exhausted', planner.limit());
+  if (!small) return book.finish('exhausted', planner.limit(), planner.capacity());
   book.skip(small, 'context');
   if (book.attempts.some((a) => a.outcome === 'context_length')) return book.finish('stopped');
   return book.refuse(

@@ -13,7 +13,7 @@ export interface TerminalError {
   /** The default error envelope's `code`. */
   code: string;
   message: string;
-  /** Seconds for a `Retry-After` header; set only when every route was rate limited. */
+  /** Seconds for a `Retry-After` header; set when every route was rate limited, full or out of quota. */
   retryAfterSeconds?: number | undefined;
 }
 
@@ -76,6 +76,10 @@ function upstreamTerminalError(failure: RouteFailure, pipeline: string): Termina
   if (failure.reason === 'stopped' && error) {
     return { status: 400, type: 'invalid_request_error', code: stoppedCode(error), message: error.message };
   }
+  // Routes were full or out of quota and nothing reached an upstream: say so, and when to come back.
+  if (failure.capacity && attempts.every((a) => a.outcome !== 'ok' && FAILURE_POLICY[a.outcome].local)) {
+    return capacityError(failure, pipeline);
+  }
   if (attempts.length === 0 && failure.reason === 'exhausted' && failure.unsupported) {
     return unsupportedError(failure.unsupported, pipeline);
   }
@@ -128,6 +132,33 @@ function upstreamTerminalError(failure: RouteFailure, pipeline: string): Termina
     return { status: 503, type: 'api_error', code: 'all_routes_unavailable', message };
   }
   return { status: 502, type: 'api_error', code: 'all_routes_failed', message };
+}
+
+/**
+ * No attempt could be sent because every route the request could still call was at its bulkhead
+ * (503 `capacity_exhausted`) or its declared quota (429 `route_quota_exhausted`), with the soonest
+ * `Retry-After` (docs/concepts.md#bulkheads).
+ */
+function capacityError(failure: RouteFailure, pipeline: string): TerminalError {
+  const refusal = failure.capacity as NonNullable<RouteFailure['capacity']>;
+  const retryAfterSeconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
+  const trail = failure.route ? `; route: ${failure.route}` : '';
+  if (refusal.reason === 'quota') {
+    return {
+      status: 429,
+      type: 'rate_limit_error',
+      code: 'route_quota_exhausted',
+      message: `every route of pipeline '${pipeline}' has spent its declared quota for now${trail}`,
+      retryAfterSeconds,
+    };
+  }
+  return {
+    status: 503,
+    type: 'api_error',
+    code: 'capacity_exhausted',
+    message: `every route of pipeline '${pipeline}' is at its in-flight limit (maxInFlight)${trail}`,
+    retryAfterSeconds,
+  };
 }
 
 /** 429 with the soonest `Retry-After` any route gave, in whole seconds (at least 1). */

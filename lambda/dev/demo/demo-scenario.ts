@@ -4,6 +4,7 @@
  * number lives here, so the live view, the summary and the report describe the same run.
  */
 import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../../core/breaker/breaker-policy.js';
+import { DEFAULT_PROBE_SCHEDULE } from '../../core/breaker/probe-schedule.js';
 import type { ProviderSpec } from './provider-spec.js';
 
 /** One stretch of the story with a steady arrival rate on the main pipeline. */
@@ -181,6 +182,12 @@ export function createDemoScenario(seconds = DEFAULT_DEMO_SECONDS, seed = 7): De
       // The seed's 30 s probe slots and 1-minute ramp steps, on the same scale as the 15 minutes.
       recovery: 'ramp',
       probeIntervalMs: Math.max(100, Math.round(breakerMs / 30)),
+      // The default probe schedule (5 s, 15 s, 60 s steps over 15 minutes) on the same scale.
+      probeSchedule: DEFAULT_PROBE_SCHEDULE.map((step) => ({
+        untilMs: Math.max(50, Math.round((step.untilMs * breakerMs) / 900_000)),
+        everyMs: Math.max(20, Math.round((step.everyMs * breakerMs) / 900_000)),
+      })),
+      probeLeaseMs: Math.max(100, Math.round(breakerMs / 30)),
       rampStepMs: Math.max(100, Math.round(breakerMs / 15)),
     },
     maxAttempts: 3,

@@ -76,12 +76,20 @@ export function checkVerdict(check: LedgerCheck): string {
   );
 }
 
+/** The probe schedule in words: `every 0.03 s up to 0.4 s, …, then every 6.0 s`. */
+function probeScheduleText(b: DemoScenario['breaker']): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  if (b.probeSchedule.length === 0) return `a probe slot every ${s(b.probeIntervalMs)}`;
+  const steps = b.probeSchedule.map((step) => `every ${s(step.everyMs)} up to ${s(step.untilMs)}`);
+  return `probing ${steps.join(', ')}, then every ${s(b.openMs)} (a probe success frees the slot at once)`;
+}
+
 /** How the demo's breakers come back, in words. */
 function recoveryText(b: DemoScenario['breaker']): string {
   if (b.recovery === 'window') return `and stay open ${(b.openMs / 1000).toFixed(1)} s`;
   const steps = b.rampSteps.map((s) => `${s} %`).join(', ');
   return (
-    `and come back through recovery <code>ramp</code>: one probe per ${(b.probeIntervalMs / 1000).toFixed(1)} s slot while open, ` +
+    `and come back through recovery <code>ramp</code>: one probe at a time while open, ${probeScheduleText(b)}, ` +
     `${b.probeSuccesses} probe successes in a row start the ramp (${steps} of the traffic, ${(b.rampStepMs / 1000).toFixed(1)} s each)`
   );
 }

@@ -37,6 +37,8 @@ export interface DemoOptions {
   width?: number | undefined;
   /** Also receives every ledger entry (a test compares them with the report). */
   ledgerTap?: LedgerSink | undefined;
+  /** Declare each simulated provider's quota to the gateway (`capacity.quotas`). Default false. */
+  declareQuotas?: boolean | undefined;
   /** Stops the load early (Ctrl-C); the report is still written, marked as incomplete. */
   signal?: AbortSignal | undefined;
 }
@@ -83,7 +85,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     for (const spec of scenario.providers) {
       providers.push(await startSimulatedProvider(spec, { minuteMs: scenario.minuteMs, startedAt, random }));
     }
-    const config = buildDemoConfig(scenario, new Map(providers.map((p) => [p.spec.provider, p.url])));
+    const config = buildDemoConfig(scenario, new Map(providers.map((p) => [p.spec.provider, p.url])), {
+      declareQuotas: options.declareQuotas ?? false,
+    });
     const timeline = createBreakerTimeline(startedAt);
     const local = createLocalGateway({
       config,

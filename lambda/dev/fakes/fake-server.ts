@@ -26,9 +26,20 @@ export async function startFakeServer(
 ): Promise<FakeUpstream> {
   const script = new FakeScript({ logLimit: options.logLimit });
   let shuttingDown = false;
+  // Provider requests being answered right now, and the most at once since the last reset.
+  let inFlight = 0;
+  let inFlightPeak = 0;
   const server = createServer((req, res) => {
     const ex = new Exchange(req, res, () => shuttingDown);
-    const work = ex.path.startsWith(CONTROL_PREFIX) ? handleControl(ex, script) : spec.handle(ex, script);
+    const control = ex.path.startsWith(CONTROL_PREFIX);
+    if (!control) {
+      inFlight += 1;
+      inFlightPeak = Math.max(inFlightPeak, inFlight);
+      res.once('close', () => {
+        inFlight -= 1;
+      });
+    }
+    const work = control ? handleControl(ex, script) : spec.handle(ex, script);
     work.catch(() => ex.fail());
   });
   // Keep idle keep-alive sockets a little longer than undici's default (4 s), so that clients
@@ -57,7 +68,16 @@ export async function startFakeServer(
       return script.requests;
     },
     requestsFor: (model) => script.requestsFor(model),
-    reset: () => script.reset(),
+    get inFlight() {
+      return inFlight;
+    },
+    get inFlightPeak() {
+      return inFlightPeak;
+    },
+    reset: () => {
+      script.reset();
+      inFlightPeak = inFlight;
+    },
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         shuttingDown = true;

@@ -37,7 +37,11 @@ export interface FakeUpstream {
   readonly requests: ReadonlyArray<ReceivedRequest>;
   /** The received requests for one model, oldest first. */
   requestsFor(model: string): ReceivedRequest[];
-  /** Clears queues, defaults, the hook, counters and the log. */
+  /** Provider requests (not control calls) being answered right now. */
+  readonly inFlight: number;
+  /** The most provider requests answered at once since the start or the last reset. */
+  readonly inFlightPeak: number;
+  /** Clears queues, defaults, the hook, counters and the log; the in-flight peak starts again from now. */
   reset(): void;
   /** Stops listening and destroys every connection, hanging requests included. Idempotent. */
   close(): Promise<void>;

@@ -106,7 +106,8 @@ export function failureResponse(result: RouteFailure, pipeline: string, variant?
   const headers = routeHeaders(result, variant);
   if (t.retryAfterSeconds !== undefined) headers['retry-after'] = String(t.retryAfterSeconds);
   // A terminal 5xx comes after the gateway's own attempts (or with no route it could try): the
-  // client's retry would run the same exhausted chain again (docs/http-api.md#retry-advice).
-  if (t.status >= 500) Object.assign(headers, NO_RETRY);
+  // client's retry would run the same exhausted chain again (docs/http-api.md#retry-advice). But
+  // a 503 `capacity_exhausted` says when in-flight slots free up: waiting for it can help.
+  if (t.status >= 500 && t.retryAfterSeconds === undefined) Object.assign(headers, NO_RETRY);
   return errorResponse(t.status, errorBody(t.message, t.type, t.code), headers);
 }

@@ -8,7 +8,8 @@ import { createFakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 import { containerOn, POLICY, type StoreFixture, storeFixtures } from './breaker-contract-harness.js';
 
 /** The contract's small window, on recovery `ramp` with the seed's shape. */
-const RAMP: BreakerPolicy = { ...POLICY, recovery: 'ramp' };
+// The fixed slot (`probeSchedule: []`): these tests step from slot to slot; primary-recovery.test.ts runs the schedule.
+const RAMP: BreakerPolicy = { ...POLICY, recovery: 'ramp', probeSchedule: [] };
 const PROBE = RAMP.probeIntervalMs;
 const STEP = RAMP.rampStepMs;
 
@@ -115,8 +116,9 @@ describe.each(storeFixtures(() => dynalite))('breaker recovery contract: $name',
     const containers = Array.from({ length: 5 }, () => containerOn(fixture.connect(), clock, RAMP));
     const [first] = containers;
     if (!first) throw new Error('no container');
+    clock.advance(PROBE);
     for (let i = 0; i < 3; i++) {
-      clock.advance(PROBE);
+      // A probe success frees the slot at once: the next probe follows in the same instant.
       expect(await first.breakers.claimProbe('p', 'a', clock.now())).toBe(true);
       await first.record('a', 'ok', { probe: true });
     }

@@ -26,7 +26,8 @@ import {
 import { createMemoryBreakerStore } from '../../../lambda/stores/memory-breaker-store.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
 
-const ramp: BreakerPolicy = { ...DEFAULT_BREAKER_POLICY, recovery: 'ramp' };
+// The fixed slot (`probeSchedule: []`): these tests step from slot to slot; the schedule has its own tests.
+const ramp: BreakerPolicy = { ...DEFAULT_BREAKER_POLICY, recovery: 'ramp', probeSchedule: [] };
 const T0 = 1_700_000_000_000;
 const PROBE = ramp.probeIntervalMs;
 const STEP = ramp.rampStepMs;

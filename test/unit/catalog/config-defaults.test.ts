@@ -21,6 +21,12 @@ describe('config defaults: the schema fills every field a file leaves out', () =
         openMs: 900_000,
         recovery: 'window',
         probeIntervalMs: 30_000,
+        probeSchedule: [
+          { untilMs: 60_000, everyMs: 5_000 },
+          { untilMs: 300_000, everyMs: 15_000 },
+          { untilMs: 900_000, everyMs: 60_000 },
+        ],
+        probeLeaseMs: 30_000,
         probeSuccesses: 3,
         rampSteps: [10, 25, 50, 100],
         rampStepMs: 60_000,
@@ -67,6 +73,14 @@ describe('config defaults: the schema fills every field a file leaves out', () =
       metrics: { enabled: false, latencyBucketsMs: [50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000] },
       statusPage: { enabled: false, recentRequests: 50, refreshMs: 2_000, console: false },
       cors: { allowOrigins: [], maxAgeSeconds: 600 },
+      capacity: {
+        shared: false,
+        leaseMs: 120_000,
+        quotaMinuteMs: 60_000,
+        providers: {},
+        routes: {},
+        quotas: {},
+      },
     });
     expect('auth' in config).toBe(false);
   });

@@ -12,7 +12,7 @@ function rampHarness(a: Step[], seed = 42) {
   return createRouterHarness({
     models: { A: [RATE_LIMITED, RATE_LIMITED, ...a], B: [OK] },
     tiers: tiersOf([['A'], ['B']]),
-    breaker: { recovery: 'ramp' },
+    breaker: { recovery: 'ramp', probeSchedule: [] },
     seed,
   });
 }
@@ -41,8 +41,8 @@ async function shareOfA(h: Harness, n: number): Promise<number> {
 }
 
 describe('router with recovery ramp', () => {
-  it('sends exactly one request per probe slot to an open route, marked as a probe', async () => {
-    const h = rampHarness([OK]);
+  it('sends exactly one request per probe slot while the probes fail, marked as a probe', async () => {
+    const h = rampHarness([UNAVAILABLE, OK]);
     await openA(h);
     for (let i = 0; i < 5; i++) await h.route();
     expect(h.calls('A')).toBe(2);
@@ -51,12 +51,24 @@ describe('router with recovery ramp', () => {
     expect(h.calls('A')).toBe(2);
     h.clock.advance(1);
     const probed = await h.route();
-    expect(probed.ok && probed.model).toBe('A');
+    expect(probed.ok && probed.model).toBe('B');
     for (let i = 0; i < 5; i++) await h.route();
     expect(h.calls('A')).toBe(3);
     const probeLine = h.attemptLines().find((l) => l.recovery === 'probe');
-    expect(probeLine).toMatchObject({ model: 'A', action: 'first', outcome: 'ok' });
+    expect(probeLine).toMatchObject({ model: 'A', action: 'first', outcome: 'unavailable' });
     expect(h.attemptLines().filter((l) => l.recovery !== undefined)).toHaveLength(1);
+  });
+
+  it('after a probe success the next probe follows at once, one request each, until the ramp starts', async () => {
+    const h = rampHarness([OK]);
+    await openA(h);
+    h.clock.advance(PROBE);
+    for (let i = 0; i < 3; i++) {
+      const probed = await h.route();
+      expect(probed.ok && probed.model).toBe('A');
+    }
+    expect(h.attemptLines().filter((l) => l.recovery === 'probe')).toHaveLength(3);
+    expect(breakerPhase((await h.breakers.read('p')).get('A'), h.clock.now())).toBe('ramp');
   });
 
   it('of 20 requests arriving together at a free slot, exactly one probes', async () => {
