@@ -11,10 +11,15 @@ export interface RetryTiming {
 export interface RetryWithinBudgetOptions extends RetryTiming {
   /** No try starts, and no pause ends, after this instant (ms since the epoch). */
   deadlineAt: number;
-  /** Cap of the first pause, in ms; each later cap doubles. Default 50. */
+  /** Cap of the first pause, in ms; each later cap doubles. Default 100. */
   baseMs?: number | undefined;
   /** Largest cap of one pause, in ms. Default 1000. */
   maxMs?: number | undefined;
+  /**
+   * Tries at most, the first included. Default 4: a throttled quota that every new container
+   * retries without limit only gets more throttled (a spike of N containers asks N × tries calls).
+   */
+  maxTries?: number | undefined;
   /** Whether a failure may be tried again. Default {@link isTransientAwsError}. */
   retryable?: ((error: unknown) => boolean) | undefined;
 }
@@ -51,8 +56,8 @@ export function isTransientAwsError(error: unknown): boolean {
 }
 
 /**
- * Runs `call` until it succeeds, it fails with an error `retryable` refuses, or the next try would
- * start after `deadlineAt`. Pauses use full jitter (uniform in `[0, min(maxMs, baseMs × 2^n))`),
+ * Runs `call` until it succeeds, it fails with an error `retryable` refuses, it has been tried
+ * `maxTries` times, or the next try would start after `deadlineAt`. Pauses use full jitter (uniform in `[0, min(maxMs, baseMs × 2^n))`),
  * so containers that were throttled together do not come back together. `call` receives the
  * time left in ms, to bound its own try. Throws the last error.
  */
@@ -61,14 +66,15 @@ export async function retryWithinBudget<T>(
   options: RetryWithinBudgetOptions,
 ): Promise<T> {
   const { clock, random, sleep, deadlineAt } = options;
-  const baseMs = options.baseMs ?? 50;
+  const baseMs = options.baseMs ?? 100;
   const maxMs = options.maxMs ?? 1_000;
+  const maxTries = options.maxTries ?? 4;
   const retryable = options.retryable ?? isTransientAwsError;
   for (let failures = 0; ; failures += 1) {
     try {
       return await call(Math.max(1, deadlineAt - clock.now()));
     } catch (error) {
-      if (!retryable(error)) throw error;
+      if (!retryable(error) || failures + 1 >= maxTries) throw error;
       const pause = Math.floor(random() * Math.min(maxMs, baseMs * 2 ** failures));
       if (clock.now() + pause >= deadlineAt) throw error;
       await sleep(pause);

@@ -29,6 +29,13 @@ import { breakerLogEvents } from './breaker-log-events.js';
 import { systemClock } from './system-time.js';
 
 /**
+ * How long a new container's request waits for the first SSM snapshot (chain overrides) before it
+ * uses the config chain, in ms: SSM answers in tens of ms, but a throttled read retries for up to
+ * `aws.keyReadBudgetMs`, which a spike's first requests should not all wait out.
+ */
+export const FIRST_SNAPSHOT_WAIT_MS = 1_500;
+
+/**
  * The gateway in AWS mode, for the API and the worker alike: the bundled config; one parameter
  * snapshot of `<prefix>` (one recursive `GetParametersByPath` per `chainCacheMs` ± 20 %, retried
  * with jittered backoff within `aws.keyReadBudgetMs`) serving chain overrides (env > SSM > config)
@@ -73,7 +80,9 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     config,
     sources: (catalog) => [
       createEnvChainSource(env),
-      createSsmChainSource(createSsmChainParameters(source)),
+      createSsmChainSource(
+        createSsmChainParameters(source, { ms: FIRST_SNAPSHOT_WAIT_MS, sleep: retry.sleep }),
+      ),
       createConfigChainSource(catalog),
     ],
     envOverrides: (name) => (env[name]?.trim() ?? '') !== '',

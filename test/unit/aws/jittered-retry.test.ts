@@ -36,7 +36,7 @@ describe('retryWithinBudget', () => {
         if (calls < 6) throw named('ThrottlingException');
         return calls;
       },
-      { ...t, deadlineAt: 100_000, baseMs: 100, maxMs: 800 },
+      { ...t, deadlineAt: 100_000, baseMs: 100, maxMs: 800, maxTries: 10 },
     );
     expect(result).toBe(6);
     // Half of each cap: 100, 200, 400, 800, 800.
@@ -67,6 +67,20 @@ describe('retryWithinBudget', () => {
       { ...u, deadlineAt: 76, baseMs: 50 },
     );
     expect(u.pauses).toEqual([25, 50]);
+  });
+
+  it('tries at most maxTries times (default 4)', async () => {
+    const t = timing();
+    let calls = 0;
+    const fail = async () => {
+      calls += 1;
+      throw named('ThrottlingException');
+    };
+    await expect(retryWithinBudget(fail, { ...t, deadlineAt: 1_000_000 })).rejects.toThrow();
+    expect(calls).toBe(4);
+    calls = 0;
+    await expect(retryWithinBudget(fail, { ...t, deadlineAt: 1_000_000, maxTries: 1 })).rejects.toThrow();
+    expect(calls).toBe(1);
   });
 
   it('does not retry an error that is not transient', async () => {
