@@ -29,6 +29,7 @@ export interface SpikeSettings {
 /** What callers and the services saw during one spike. */
 export interface SpikeResult {
   path: KeyPath;
+  providerKeysIn: ProviderKeyStore;
   requests: number;
   /** Outcomes of every container's first request. */
   first: Map<Outcome, number>;
@@ -84,7 +85,14 @@ function tracked<T extends { send: (...args: never[]) => Promise<unknown> }>(
  * time), then moves the clock to the next sleeper: arrivals, retry pauses, the next request. So the
  * figures depend on the code and the quota, not on how busy the machine is.
  */
-export async function runColdSpike(path: KeyPath, settings: SpikeSettings): Promise<SpikeResult> {
+/** Where the provider keys live: `ssm` under the prefix (the default config), or Secrets Manager. */
+export type ProviderKeyStore = 'ssm' | 'secrets';
+
+export async function runColdSpike(
+  path: KeyPath,
+  providerKeysIn: ProviderKeyStore,
+  settings: SpikeSettings,
+): Promise<SpikeResult> {
   const [ssm, secrets, dynalite] = await Promise.all([
     startFakeSsm(),
     startFakeSecretsManager(),
@@ -132,9 +140,10 @@ export async function runColdSpike(path: KeyPath, settings: SpikeSettings): Prom
     inflight,
   );
   try {
-    const keyName = (p: string) => (path === 'ssm' ? `${PREFIX}/keys/${p}` : `switchyard/keys/${p}`);
+    const keyName = (p: string) =>
+      providerKeysIn === 'ssm' ? `${PREFIX}/keys/${p}` : `switchyard/keys/${p}`;
     for (const p of PROVIDERS) {
-      if (path === 'ssm') ssm.put(keyName(p), `sk-${p}`, { type: 'SecureString' });
+      if (providerKeysIn === 'ssm') ssm.put(keyName(p), `sk-${p}`, { type: 'SecureString' });
       else secrets.create(keyName(p), `sk-${p}`);
     }
     if (path === 'ssm')
@@ -204,6 +213,7 @@ export async function runColdSpike(path: KeyPath, settings: SpikeSettings): Prom
     latencies.sort((a, b) => a - b);
     return {
       path,
+      providerKeysIn,
       requests: all.length,
       first: count(first),
       all: count(all),

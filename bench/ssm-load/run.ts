@@ -142,7 +142,12 @@ if (!spikeOnly) {
 
 const SPIKE = { containers: 1_000, arrivalMs: 10_000, ssmTps: GOAL_PER_S, endMs: 15_000 };
 const spikes: SpikeResult[] = [];
-for (const path of ['ssm', 'table'] as const) spikes.push(await runColdSpike(path, SPIKE));
+for (const [path, providerKeys] of [
+  ['ssm', 'ssm'],
+  ['table', 'secrets'],
+  ['table', 'ssm'],
+] as const)
+  spikes.push(await runColdSpike(path, providerKeys, SPIKE));
 const n = (m: Map<Outcome, number>, o: Outcome) => String(m.get(o) ?? 0);
 const fivexx = (m: Map<Outcome, number>) =>
   String((m.get('503 caller keys unavailable') ?? 0) + (m.get('503 provider_not_configured') ?? 0));

@@ -170,3 +170,34 @@ describe('switchyard keys add / list / revoke on the caller-keys table', () => {
     expect((await keys('add', 'x', '--table', table, '--apply')).code).toBe(2);
   });
 });
+
+describe('switchyard doctor --keys-table', () => {
+  const doctor = (...args: string[]) => runCliCaptured(['doctor', ...args, '--config', aws.config], env());
+  const callerLine = (stdout: string) => stdout.split('\n').find((l) => l.includes('caller keys:')) ?? '';
+
+  it('says to add a key while the table holds none', async () => {
+    const out = await doctor('--keys-table', table);
+    expect(callerLine(out.stdout)).toBe(
+      `FIX   caller keys: table ${table} holds no key, so the API refuses every caller → switchyard keys add '<name>' --table ${table} --config ${aws.config}`.replace(
+        "'<name>'",
+        '<name>',
+      ),
+    );
+    expect(out.code).toBe(1);
+  });
+
+  it('says to migrate while keys are only in the SSM parameter, and counts the table once they are moved', async () => {
+    const key = keyOf((await keys('issue', 'app', '--ssm')).stdout);
+    const before = await doctor('--keys-table', table);
+    expect(callerLine(before.stdout)).toContain(
+      `FIX   caller keys: 1 key(s) only in ${PARAM}: the API still accepts them, but reads SSM for them`,
+    );
+    await keys('migrate', '--table', table, '--apply');
+    const after = await runCliCaptured(['doctor', '--config', aws.config], {
+      ...env(),
+      SWITCHYARD_KEYS_TABLE: table,
+    });
+    expect(callerLine(after.stdout)).toBe(`ok    caller keys: 1 in table ${table}`);
+    expect(after.stdout).not.toContain(key);
+  });
+});
