@@ -172,8 +172,10 @@ console.log(
     ],
     spikes.map((r) => [
       r.path === 'ssm'
-        ? 'before: keys in the SSM snapshot'
-        : 'now: caller keys in DynamoDB, provider keys in Secrets Manager',
+        ? 'before: caller and provider keys in the SSM snapshot'
+        : r.providerKeysIn === 'secrets'
+          ? 'now: caller keys in DynamoDB, provider keys in Secrets Manager'
+          : 'now: caller keys in DynamoDB, provider keys still under the SSM prefix',
       fivexx(r.first),
       n(r.first, '503 caller keys unavailable'),
       n(r.first, '503 provider_not_configured'),

@@ -20,7 +20,10 @@ export interface FirstReadWait {
  * a new container waits at most that long for the first read (which SSM throttling can stretch to
  * the whole retry budget) before it does so.
  */
-export function createSsmChainParameters(source: ParameterSource, firstReadWait?: FirstReadWait): ChainParameterStore {
+export function createSsmChainParameters(
+  source: ParameterSource,
+  firstReadWait?: FirstReadWait,
+): ChainParameterStore {
   const folder = chainOverridesPath(source.prefix);
   const read = async () => {
     if (!firstReadWait || source.latest() !== undefined) return source.read();

@@ -19,7 +19,8 @@ import { addToTable, type KeysTable, listTable, revokeFromTable } from './keys-t
 import { createCliDynamoDbClient, createCliSsmClient, ssmCall } from './ssm-cli-support.js';
 
 export const KEYS_USAGE = [
-  'usage: switchyard keys add|issue <name> [--table T | --ssm] [--replace]',
+  'usage: switchyard keys add <name> [--table T | --ssm] [--replace]',
+  '       switchyard keys issue <name> [--table T | --ssm] [--replace]   (the same as add)',
   '       switchyard keys revoke <name> (--table T | --ssm)',
   '       switchyard keys list [--table T | --ssm]',
   '       switchyard keys migrate --table T [--apply]',
