@@ -183,6 +183,10 @@ async function issue(io: CliIo, name: string, ssm: SsmKeys | undefined, replace:
   io.stderr(
     'warning: the key is shown only this once and is stored nowhere; put it in your secret store now\n',
   );
+  if (ssm)
+    io.stderr(
+      `note: a stack with the caller-keys table (output CallerKeysTableName) reads ${ssm.parameter} only until 'switchyard keys migrate --apply'; add keys there with --table\n`,
+    );
   return EXIT_OK;
 }
 

@@ -69,7 +69,7 @@ export async function migrateKeys(io: CliIo, table: KeysTable, apply: boolean): 
   );
   lines.push(
     `copied ${count('copy')}, ${count('already there')} already there. ${marked ? 'The table now decides alone (meta item written)' : 'The table already decided alone'}: the API no longer reads ${table.parameter}.`,
-    `once every container has picked this up (a minute), delete the parameter: aws ssm delete-parameter --name ${table.parameter}`,
+    `the parameter is no longer needed; delete it when you like: aws ssm delete-parameter --name ${table.parameter}`,
   );
   io.stdout(`${lines.join('\n')}\n`);
   return EXIT_OK;

@@ -66,7 +66,7 @@ export async function addToTable(
     `key     ${key}`,
     `sha256  ${hash}`,
     '',
-    `${outcome} '${name}' in table ${table.tableName}; the API accepts it at once (a container that was refused it just before: within aws.callerKeyMissCacheMs, 5 s by default)`,
+    `${outcome === 'added' ? `added '${name}' to` : `${outcome} '${name}' in`} table ${table.tableName}; the API accepts it at once (a container that was refused it just before: within aws.callerKeyMissCacheMs, 5 s by default)`,
   ];
   if (outcome === 'replaced') lines.push(`the old key of '${name}' stops working ${CACHE_NOTE}`);
   io.stdout(`${lines.join('\n')}\n`);

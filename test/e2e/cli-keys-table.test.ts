@@ -89,7 +89,7 @@ describe('switchyard keys migrate', () => {
     expect(applied.code).toBe(0);
     expect(applied.stdout).toMatch(/^app +[0-9a-f]{8} +copied$/m);
     expect(applied.stdout).toContain('The table now decides alone (meta item written)');
-    expect(applied.stdout).toContain(`aws ssm delete-parameter --name ${PARAM}`);
+    expect(applied.stdout).toContain(`delete it when you like: aws ssm delete-parameter --name ${PARAM}`);
     expect(applied.stdout).not.toContain(a);
     aws.ssm.delete(PARAM);
     expect(await apiWithTableKeys()(a)).toBe(200);
@@ -131,6 +131,7 @@ describe('switchyard keys add / list / revoke on the caller-keys table', () => {
     });
     expect(added.code).toBe(0);
     expect(added.stderr).toContain('shown only this once');
+    expect(added.stdout).toContain(`added 'web' to table ${table}; the API accepts it at once`);
     const key = keyOf(added.stdout);
     const call = apiWithTableKeys();
     expect(await call(key)).toBe(200);
