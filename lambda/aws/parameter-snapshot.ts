@@ -74,6 +74,13 @@ export interface ParameterSourceOptions {
   onReadFailure?: ((error: unknown) => void) | undefined;
 }
 
+/**
+ * Tries per snapshot read (the first included). Two, not the key reads' four: every container of a
+ * spike reads the same throttled prefix, and more tries only add to the account-wide throttling
+ * (measured: `npm run bench:ssm-load -- --spike`); the failure backoff below spaces the next reads.
+ */
+const SNAPSHOT_TRIES = 2;
+
 /** At most this many pages (10 parameters each) per read: a runaway prefix must not stall a container. */
 const MAX_PAGES = 50;
 
@@ -126,7 +133,7 @@ export function createParameterSource(options: ParameterSourceOptions): Paramete
       const deadlineAt = clock.now() + readTimeoutMs;
       const once = (remainingMs: number) => readAll(client, prefix, AbortSignal.timeout(remainingMs));
       const values = sleep
-        ? await retryWithinBudget(once, { clock, random, sleep, deadlineAt })
+        ? await retryWithinBudget(once, { clock, random, sleep, deadlineAt, maxTries: SNAPSHOT_TRIES })
         : await once(readTimeoutMs);
       good = { values, readAt: clock.now() };
       failures = 0;
