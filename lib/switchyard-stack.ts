@@ -4,6 +4,7 @@ import type { SwitchyardConfig } from '../lambda/config/switchyard-config.js';
 import { ApiDeployment, rollbackAlarms } from './constructs/api-deployment.js';
 import { createApiFunction } from './constructs/api-function.js';
 import { BreakerTable } from './constructs/breaker-table.js';
+import { CallerKeyTable } from './constructs/caller-key-table.js';
 import { JobQueues } from './constructs/job-queues.js';
 import { Operations } from './constructs/operations.js';
 import { RegionalDomain } from './constructs/regional-domain.js';
@@ -41,6 +42,7 @@ export class SwitchyardStack extends Stack {
     const { ssmPrefix } = settings;
 
     const breakers = new BreakerTable(this, 'BreakerTable', props.placement?.breakerTable);
+    const callerKeys = new CallerKeyTable(this, 'CallerKeys');
     // Follows the longest pipeline deadline, so a job never outlives its worker.
     const workerTimeout = workerTimeoutSeconds(config);
     const queues = new JobQueues(this, 'Jobs', {
@@ -50,6 +52,7 @@ export class SwitchyardStack extends Stack {
     });
     const api = createApiFunction(this, 'ApiFunction', {
       breakerTable: breakers.table,
+      callerKeysTable: callerKeys.table,
       ssmPrefix,
       configFile: props.configFile,
       config,
@@ -113,6 +116,11 @@ export class SwitchyardStack extends Stack {
       'Subscribe here to receive the alarms; switchyard doctor --alarm-topic <this>',
     );
     output('BreakerTableName', breakers.table.tableName, 'Breaker state (SWITCHYARD_TABLE)');
+    output(
+      'CallerKeysTableName',
+      callerKeys.table.tableName,
+      'Caller keys, hashed (SWITCHYARD_KEYS_TABLE): switchyard keys add|list|revoke|migrate --table <this>',
+    );
     output('JobsTableName', queues.table.tableName, 'Job records (SWITCHYARD_JOBS_TABLE)');
     output('JobQueueUrl', queues.queue.queueUrl, 'switchyard replay --queue <this>');
     output('DeadLetterQueueUrl', queues.deadLetters.queueUrl, 'Jobs waiting for a replay');

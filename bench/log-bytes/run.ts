@@ -7,15 +7,22 @@
  * DynamoDB calls, by N. CloudWatch Logs bills the bytes of each line (plus 26 bytes of event
  * overhead per line), which is why lines are counted too.
  *
+ * The first request of the new container (the cold start) is measured on its own row. Keys as
+ * deployed today: caller key in the caller-keys table, provider key in Secrets Manager; with
+ * `--keys ssm`, as before the table: both in the SSM snapshot of the prefix.
+ *
  *   npm run bench:log-bytes            # N = 20
  *   npm run bench:log-bytes -- 50
+ *   npm run bench:log-bytes -- 20 --keys ssm
  */
 import { formatTable } from '../../lambda/cli/format-table.js';
 import { type ApiHandlerRig, chatEvent, startApiHandler } from '../../test/helpers/api-handler-harness.js';
 import { invokeStreaming } from '../../test/helpers/lambda-runtime.js';
 
 const CALLER_KEY = 'sy-bench-caller-key-0123456789abcdef';
-const N = Number(process.argv[2] ?? 20);
+const N = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 20);
+const KEYS_IN_SSM = process.argv.join(' ').includes('--keys ssm');
+const PROVIDER_KEY = KEYS_IN_SSM ? '/switchyard/keys/fake' : 'switchyard/keys/fake';
 
 interface Scenario {
   name: string;
@@ -44,16 +51,22 @@ function kindOf(line: string): string {
 }
 
 interface Measured {
+  /** Requests measured. */
+  n: number;
   bytes: number;
   lines: number;
   kinds: Map<string, { lines: number; bytes: number }>;
   calls: Map<string, number>;
+  ssmCalls: number;
+  secretsCalls: number;
 }
 
-async function measure(api: ApiHandlerRig, scenario: Scenario): Promise<Measured> {
+async function measure(api: ApiHandlerRig, scenario: Scenario, n = N): Promise<Measured> {
   const startText = api.output.text().length;
   const startCalls = api.dynamodb?.calls.length ?? 0;
-  for (let i = 0; i < N; i += 1) {
+  const startSsm = api.ssm.requests.length;
+  const startSecrets = api.secrets?.requests.length ?? 0;
+  for (let i = 0; i < n; i += 1) {
     const res = await invokeStreaming(api.handler, chatEvent(CALLER_KEY, scenario.body));
     if (res.statusCode !== 200) throw new Error(`${scenario.name}: status ${res.statusCode}: ${res.body}`);
   }
@@ -71,20 +84,27 @@ async function measure(api: ApiHandlerRig, scenario: Scenario): Promise<Measured
   const calls = new Map<string, number>();
   for (const call of api.dynamodb?.calls.slice(startCalls) ?? [])
     calls.set(call.operation, (calls.get(call.operation) ?? 0) + 1);
-  return { bytes: Buffer.byteLength(text), lines: lines.length, kinds, calls };
+  return {
+    n,
+    bytes: Buffer.byteLength(text),
+    lines: lines.length,
+    kinds,
+    calls,
+    ssmCalls: api.ssm.requests.length - startSsm,
+    secretsCalls: (api.secrets?.requests.length ?? 0) - startSecrets,
+  };
 }
-
-const perRequest = (n: number) => (n / N).toFixed(1);
 
 async function main(): Promise<void> {
   const api = await startApiHandler(
-    ({ ssm, upstream }) => {
-      ssm.put('/switchyard/keys/fake', 'sk-bench-provider-key', { type: 'SecureString' });
+    ({ ssm, secrets, upstream }) => {
+      if (KEYS_IN_SSM) ssm.put(PROVIDER_KEY, 'sk-bench-provider-key', { type: 'SecureString' });
+      else secrets?.create(PROVIDER_KEY, 'sk-bench-provider-key');
       upstream.setDefault('model-down', { status: 503 });
       return {
         config: {
           providers: {
-            fake: { type: 'openai', baseURL: upstream.url, apiKeySecret: '/switchyard/keys/fake' },
+            fake: { type: 'openai', baseURL: upstream.url, apiKeySecret: PROVIDER_KEY },
           },
           models: {
             a: { provider: 'fake', model: 'model-a' },
@@ -101,16 +121,24 @@ async function main(): Promise<void> {
         callerKey: CALLER_KEY,
       };
     },
-    { recordDynamoDb: true },
+    KEYS_IN_SSM
+      ? { recordDynamoDb: true }
+      : { recordDynamoDb: true, callerKeys: 'dynamodb', secretsManager: true },
   );
   const results: [Scenario, Measured][] = [];
   try {
-    await invokeStreaming(api.handler, chatEvent(CALLER_KEY, ask()));
+    const cold: Scenario = { name: 'first request of a new container', body: ask() };
+    results.push([cold, await measure(api, cold, 1)]);
     for (const scenario of SCENARIOS) results.push([scenario, await measure(api, scenario)]);
   } finally {
     await api.stop();
   }
-  console.log(`log bytes and DynamoDB calls per request of the API Lambda handler, in process, N = ${N}\n`);
+  const keys = KEYS_IN_SSM
+    ? 'caller and provider keys in the SSM snapshot (before the caller-keys table)'
+    : 'caller key in the caller-keys table, provider key in Secrets Manager';
+  console.log(
+    `log bytes and store calls per request of the API Lambda handler, in process, N = ${N}; ${keys}\n`,
+  );
   console.log(
     formatTable(
       [
@@ -122,8 +150,11 @@ async function main(): Promise<void> {
         'EMF B',
         'warnings',
         'DynamoDB calls/req',
+        'SSM calls/req',
+        'Secrets Manager calls/req',
       ],
       results.map(([s, m]) => {
+        const perRequest = (x: number) => (x / m.n).toFixed(1);
         const emf = m.kinds.get('EMF') ?? { lines: 0, bytes: 0 };
         const ledger =
           (m.kinds.get('ledger attempt')?.bytes ?? 0) + (m.kinds.get('ledger request')?.bytes ?? 0);
@@ -138,6 +169,8 @@ async function main(): Promise<void> {
           perRequest(emf.bytes),
           perRequest(warn),
           calls,
+          perRequest(m.ssmCalls),
+          perRequest(m.secretsCalls),
         ];
       }),
     ),

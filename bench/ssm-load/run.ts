@@ -7,12 +7,20 @@
  * ramp. One SDK client is shared by all containers (in AWS each has its own; only the count
  * matters here). Time is virtual, so the rates are exact for the code, not a latency forecast.
  *
- *   npm run bench:ssm-load
+ * Then the cold spike: 1,000 NEW containers in 10 s against an SSM that answers 40 calls a second
+ * (its default quota, account-wide), on a virtual clock over loopback, once on the path before
+ * (caller and provider keys in the SSM snapshot) and once on today's (caller keys in DynamoDB,
+ * provider keys in Secrets Manager, jittered retries): caller-facing 503s, goal 0.
+ *
+ *   npm run bench:ssm-load             # both
+ *   npm run bench:ssm-load -- --spike  # the cold spike only
  */
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { formatTable } from '../../lambda/cli/format-table.js';
 import { parseConfig } from '../../lambda/config/switchyard-config.js';
 import { startFakeSsm } from '../../test/helpers/fake-ssm.js';
+import type { Outcome } from './cold-container.js';
+import { runColdSpike, type SpikeResult } from './cold-spike.js';
 import { createSimContainer } from './sim-container.js';
 
 const PREFIX = '/switchyard';
@@ -94,8 +102,9 @@ async function simulate(scenario: Scenario, containers: number) {
   }
 }
 
+const spikeOnly = process.argv.includes('--spike');
 const rows: string[][] = [];
-for (const scenario of SCENARIOS) {
+for (const scenario of spikeOnly ? [] : SCENARIOS) {
   for (const n of SIZES) {
     const r = await simulate(scenario, n);
     rows.push([
@@ -110,21 +119,74 @@ for (const scenario of SCENARIOS) {
     ]);
   }
 }
+if (!spikeOnly) {
+  console.log(
+    `SSM calls/s, steady state over ${STEADY_S} virtual s after a ${RAMP_S} s ramp; chainCacheMs 30000 ±20 %, providerKeyCacheMs 300000 ±20 %\n`,
+  );
+  console.log(
+    formatTable(
+      [
+        'scenario',
+        'containers',
+        'GetParametersByPath/s',
+        'GetParameters/s',
+        'GetParameter/s',
+        'total/s',
+        'cold-start calls/container',
+        `< ${GOAL_PER_S}/s`,
+      ],
+      rows,
+    ),
+  );
+}
+
+const SPIKE = { containers: 1_000, arrivalMs: 10_000, ssmTps: GOAL_PER_S, endMs: 15_000 };
+const spikes: SpikeResult[] = [];
+for (const [path, providerKeys] of [
+  ['ssm', 'ssm'],
+  ['table', 'secrets'],
+  ['table', 'ssm'],
+] as const)
+  spikes.push(await runColdSpike(path, providerKeys, SPIKE));
+const n = (m: Map<Outcome, number>, o: Outcome) => String(m.get(o) ?? 0);
+const fivexx = (m: Map<Outcome, number>) =>
+  String((m.get('503 caller keys unavailable') ?? 0) + (m.get('503 provider_not_configured') ?? 0));
 console.log(
-  `SSM calls/s, steady state over ${STEADY_S} virtual s after a ${RAMP_S} s ramp; chainCacheMs 30000 ±20 %, providerKeyCacheMs 300000 ±20 %\n`,
+  `\nCold spike: ${SPIKE.containers} new containers in ${SPIKE.arrivalMs / 1000} s against a ${SPIKE.ssmTps} TPS SSM (virtual clock, loopback); each container then serves 1 request/s until ${SPIKE.endMs / 1000} s. 4 providers, 4 chain overrides, keyReadBudgetMs 3000.\n`,
 );
 console.log(
   formatTable(
     [
-      'scenario',
-      'containers',
-      'GetParametersByPath/s',
-      'GetParameters/s',
-      'GetParameter/s',
-      'total/s',
-      'cold-start calls/container',
-      `< ${GOAL_PER_S}/s`,
+      'path',
+      'first requests 503',
+      '…caller keys unavailable',
+      '…provider_not_configured',
+      'all requests',
+      'all 503',
+      'first answer p50 ms',
+      'p99 ms',
+      'SSM calls',
+      'SSM throttled',
+      'DynamoDB calls',
+      'Secrets Manager calls',
     ],
-    rows,
+    spikes.map((r) => [
+      r.path === 'ssm'
+        ? 'before: caller and provider keys in the SSM snapshot'
+        : r.providerKeysIn === 'secrets'
+          ? 'now: caller keys in DynamoDB, provider keys in Secrets Manager'
+          : 'now: caller keys in DynamoDB, provider keys still under the SSM prefix',
+      fivexx(r.first),
+      n(r.first, '503 caller keys unavailable'),
+      n(r.first, '503 provider_not_configured'),
+      String(r.requests),
+      fivexx(r.all),
+      String(r.firstP50),
+      String(r.firstP99),
+      String(r.ssmCalls),
+      String(r.ssmThrottled),
+      String(r.dynamoDbCalls),
+      String(r.secretsCalls),
+    ]),
   ),
 );

@@ -1,7 +1,8 @@
 import { GetParametersByPathCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { SwitchyardError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import type { Clock, Random } from '../core/time.js';
+import type { Clock, Random, Sleep } from '../core/time.js';
+import { retryWithinBudget } from './jittered-retry.js';
 
 /** Every parameter under the prefix as one successful read saw it. */
 export interface ParameterSnapshot {
@@ -56,14 +57,29 @@ export interface ParameterSourceOptions {
   jitter?: number | undefined;
   /** First pause after a failed read, in ms, doubling per failure up to `cacheMs` (min 1 s). Default 1000. */
   retryMs?: number | undefined;
-  /** Bound on one whole read (every page), in ms. Default 4000. */
+  /**
+   * Bound on one whole read (every page, and the retries of a throttled or failed read with
+   * jittered backoff), in ms: config `aws.keyReadBudgetMs`. Default 3000.
+   */
   readTimeoutMs?: number | undefined;
   log: Logger;
   clock: Clock;
   random: Random;
+  /**
+   * Pauses between the retries of a failed read (full jitter from `random`, within
+   * `readTimeoutMs`). Without it a read is tried once: the Lambda always passes it.
+   */
+  sleep?: Sleep | undefined;
   /** Hears each failed read (after its log line): the `SsmSnapshotFailures` metric in Lambda. */
   onReadFailure?: ((error: unknown) => void) | undefined;
 }
+
+/**
+ * Tries per snapshot read (the first included). Two, not the key reads' four: every container of a
+ * spike reads the same throttled prefix, and more tries only add to the account-wide throttling
+ * (measured: `npm run bench:ssm-load -- --spike`); the failure backoff below spaces the next reads.
+ */
+const SNAPSHOT_TRIES = 2;
 
 /** At most this many pages (10 parameters each) per read: a runaway prefix must not stall a container. */
 const MAX_PAGES = 50;
@@ -105,7 +121,8 @@ export function createParameterSource(options: ParameterSourceOptions): Paramete
   const jitter = options.jitter ?? 0.2;
   const retryMs = options.retryMs ?? 1_000;
   const maxBackoff = Math.max(cacheMs, 1_000);
-  const readTimeoutMs = options.readTimeoutMs ?? 4_000;
+  const readTimeoutMs = options.readTimeoutMs ?? 3_000;
+  const { sleep } = options;
   let good: ParameterSnapshot | undefined;
   let nextReadAt = 0;
   let failures = 0;
@@ -113,7 +130,11 @@ export function createParameterSource(options: ParameterSourceOptions): Paramete
 
   const refresh = async (): Promise<void> => {
     try {
-      const values = await readAll(client, prefix, AbortSignal.timeout(readTimeoutMs));
+      const deadlineAt = clock.now() + readTimeoutMs;
+      const once = (remainingMs: number) => readAll(client, prefix, AbortSignal.timeout(remainingMs));
+      const values = sleep
+        ? await retryWithinBudget(once, { clock, random, sleep, deadlineAt, maxTries: SNAPSHOT_TRIES })
+        : await once(readTimeoutMs);
       good = { values, readAt: clock.now() };
       failures = 0;
       nextReadAt = clock.now() + jittered(cacheMs, jitter, random);

@@ -28,7 +28,11 @@ export interface AwsProviderKeysOptions {
 
 /** The AWS provider keys: `ProviderAccess` plus the first load, which the gateway awaits at start. */
 export interface AwsProviderKeys extends ProviderAccess {
-  /** Reads every key once (the snapshot and the keys outside it). Never throws. */
+  /**
+   * Reads every key once: the keys outside the prefix, and the snapshot when a key lives under the
+   * prefix (else the snapshot is only started, so a throttled SSM does not hold up a container
+   * whose keys are elsewhere). Never throws.
+   */
   load(): Promise<void>;
 }
 
@@ -79,7 +83,11 @@ export function createAwsProviderKeys(options: AwsProviderKeysOptions): AwsProvi
 
   return {
     async load() {
-      await Promise.all([source.read().catch(() => undefined), remote.refresh()]);
+      const needsSnapshot = Object.values(config.providers).some(
+        (p) => isKeyedProvider(p) && p.apiKeySecret !== undefined && underPrefix(p.apiKeySecret),
+      );
+      if (!needsSnapshot) source.kick();
+      await Promise.all([needsSnapshot ? source.read().catch(() => undefined) : undefined, remote.refresh()]);
     },
     apiKey(name) {
       const provider = config.providers[name];

@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
+import { createDocumentClient } from '../aws/dynamodb-client.js';
 import { callerKeysParameterName } from '../aws/ssm-caller-keys.js';
 import { resolveSsmPrefix } from '../aws/ssm-chains.js';
 import { loadConfig } from '../config/config-file.js';
 import { createCatalog } from '../core/catalog/catalog.js';
 import { checkAlarmSubscription } from './alarm-subscription-check.js';
 import { type CliIo, CliUsageError, EXIT_FAILED, EXIT_OK } from './cli-io.js';
+import { checkCallerKeyTable } from './doctor-caller-keys.js';
 import {
   type CommandText,
   checkBedrockModelIds,
@@ -13,13 +15,19 @@ import {
   checkProviderKeys,
   type DoctorLine,
 } from './doctor-checks.js';
-import { createCliSecretsClient, createCliSnsClient, createCliSsmClient } from './ssm-cli-support.js';
+import {
+  createCliDynamoDbClient,
+  createCliSecretsClient,
+  createCliSnsClient,
+  createCliSsmClient,
+} from './ssm-cli-support.js';
 
 /** `switchyard doctor --help`. */
 export const DOCTOR_USAGE = [
-  'usage: switchyard doctor [--config FILE] [--alarm-topic ARN]',
+  'usage: switchyard doctor [--config FILE] [--keys-table NAME] [--alarm-topic ARN]',
   'checks a deployment before its first request, against the names the config and the SSM prefix give:',
-  'every provider key exists, at least one caller key exists, every chain override under <prefix>/chains/',
+  'every provider key exists, at least one caller key exists (in the --keys-table table, the CallerKeysTableName',
+  'output or SWITCHYARD_KEYS_TABLE; else in <prefix>/caller-keys), every chain override under <prefix>/chains/',
   'resolves to a model, and Bedrock models use inference-profile ids; with --alarm-topic (the AlarmTopicArn',
   "stack output), that the alarm topic has a confirmed subscription (aws.alarmEmail's, when set). One line",
   'per check: ok, warn, or FIX with the command to run. Exit status 0 when nothing needs fixing, 1 otherwise.',
@@ -41,7 +49,11 @@ function shellWord(word: string): string {
 export async function doctorCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { config: { type: 'string' }, 'alarm-topic': { type: 'string' } },
+    options: {
+      config: { type: 'string' },
+      'alarm-topic': { type: 'string' },
+      'keys-table': { type: 'string' },
+    },
     allowPositionals: true,
   });
   if (positionals.length > 0) throw new CliUsageError(DOCTOR_USAGE);
@@ -65,7 +77,19 @@ export async function doctorCommand(args: string[], io: CliIo): Promise<number> 
 
   const ssm = createCliSsmClient(io.env);
   print(await checkProviderKeys(config, { ssm, secrets: createCliSecretsClient(io.env) }, command));
-  print(await checkCallerKeys(ssm, callerKeysParameterName(ssmPrefix), command));
+  const keysTable = (values['keys-table'] ?? io.env.SWITCHYARD_KEYS_TABLE?.trim()) || undefined;
+  const parameter = callerKeysParameterName(ssmPrefix);
+  print(
+    keysTable
+      ? await checkCallerKeyTable(
+          createDocumentClient(createCliDynamoDbClient(io.env)),
+          keysTable,
+          ssm,
+          parameter,
+          command,
+        )
+      : await checkCallerKeys(ssm, parameter, command),
+  );
   print(await checkChainOverrides(ssm, ssmPrefix, catalog, command));
   print(checkBedrockModelIds(config));
   print(

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { SSMClient } from '@aws-sdk/client-ssm';
+import { createDocumentClient } from '../aws/dynamodb-client.js';
 import {
   type CallerKeys,
   callerKeysParameterName,
@@ -13,14 +14,21 @@ import type { SwitchyardConfig } from '../config/switchyard-config.js';
 import { sha256Hex } from '../http/caller-auth.js';
 import { type CliIo, CliUsageError, EXIT_OK } from './cli-io.js';
 import { formatTable } from './format-table.js';
-import { createCliSsmClient, ssmCall } from './ssm-cli-support.js';
+import { migrateKeys } from './keys-migrate.js';
+import { addToTable, type KeysTable, listTable, revokeFromTable } from './keys-table-command.js';
+import { createCliDynamoDbClient, createCliSsmClient, ssmCall } from './ssm-cli-support.js';
 
 export const KEYS_USAGE = [
-  'usage: switchyard keys issue <name> [--ssm [--replace]]',
-  '       switchyard keys revoke <name> --ssm',
-  '       switchyard keys list [--ssm]',
-  'every form takes --config FILE; with --ssm the keys live in <prefix>/caller-keys (SecureString)',
+  'usage: switchyard keys add <name> [--table T | --ssm] [--replace]',
+  '       switchyard keys issue <name> [--table T | --ssm] [--replace]   (the same as add)',
+  '       switchyard keys revoke <name> (--table T | --ssm)',
+  '       switchyard keys list [--table T | --ssm]',
+  '       switchyard keys migrate --table T [--apply]',
+  "every form takes --config FILE. --table (or SWITCHYARD_KEYS_TABLE) is the stack's caller-keys table",
+  '(output CallerKeysTableName); --ssm is the older <prefix>/caller-keys parameter; neither: the config file',
 ].join('\n');
+
+const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
 
 /** The same rule as `auth.keys` in the config. */
 const KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -36,8 +44,10 @@ interface SsmKeys {
 }
 
 /**
- * `switchyard keys`: issues, revokes and lists caller keys. A key is printed once, at issue; only
- * its SHA-256 is stored (in the config's `auth.keys`, or with `--ssm` in `<prefix>/caller-keys`).
+ * `switchyard keys`: adds (issues), revokes and lists caller keys, and migrates the SSM parameter's
+ * keys into the caller-keys table. A key is printed once, at issue; only its SHA-256 is stored (in
+ * the caller-keys table with `--table`, in the config's `auth.keys`, or with `--ssm` in
+ * `<prefix>/caller-keys`).
  */
 export async function keysCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -45,31 +55,66 @@ export async function keysCommand(args: string[], io: CliIo): Promise<number> {
     options: {
       config: { type: 'string' },
       ssm: { type: 'boolean', default: false },
+      table: { type: 'string' },
       replace: { type: 'boolean', default: false },
+      apply: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
   const [action, name, ...rest] = positionals;
-  if (!action || rest.length > 0 || (action === 'list') !== (name === undefined))
-    throw new CliUsageError(KEYS_USAGE);
+  const nameless = action === 'list' || action === 'migrate';
+  if (!action || rest.length > 0 || nameless !== (name === undefined)) throw new CliUsageError(KEYS_USAGE);
   if (name !== undefined && !KEY_NAME.test(name))
     throw new CliUsageError(`key name '${name}' must be 1-64 letters, digits or - _ .`);
+  const tableName = values.ssm
+    ? undefined
+    : (values.table ?? io.env.SWITCHYARD_KEYS_TABLE?.trim()) || undefined;
+  if (values.ssm && values.table !== undefined)
+    throw new CliUsageError('--ssm and --table name two different stores: pass one');
+  if (tableName !== undefined && !TABLE_NAME.test(tableName))
+    throw new CliUsageError(
+      `--table '${tableName}' must be a DynamoDB table name: 3-255 of A-Z a-z 0-9 _ . -`,
+    );
+  if (values.apply && action !== 'migrate') throw new CliUsageError('--apply belongs to keys migrate');
 
   const { config } = loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
-  const ssm: SsmKeys | undefined = values.ssm
-    ? {
-        client: createCliSsmClient(io.env),
-        parameter: callerKeysParameterName(resolveSsmPrefix(config, io.env)),
-      }
-    : undefined;
+  const parameter = callerKeysParameterName(resolveSsmPrefix(config, io.env));
+  const ssm: SsmKeys | undefined = values.ssm ? { client: createCliSsmClient(io.env), parameter } : undefined;
+  if (tableName !== undefined) {
+    const table: KeysTable = {
+      documents: createDocumentClient(createCliDynamoDbClient(io.env)),
+      tableName,
+      ssm: createCliSsmClient(io.env),
+      parameter,
+      by: `switchyard keys ${action}`,
+    };
+    switch (action) {
+      case 'add':
+      case 'issue':
+        return addToTable(io, table, name as string, generateCallerKey(), values.replace);
+      case 'revoke':
+        return revokeFromTable(io, table, name as string);
+      case 'list':
+        return listTable(io, table);
+      case 'migrate':
+        return migrateKeys(io, table, values.apply);
+      default:
+        throw new CliUsageError(`unknown action '${action}'\n${KEYS_USAGE}`);
+    }
+  }
+  if (action === 'migrate')
+    throw new CliUsageError(
+      'keys migrate copies into the caller-keys table: pass --table <CallerKeysTableName output> or set SWITCHYARD_KEYS_TABLE',
+    );
 
   switch (action) {
+    case 'add':
     case 'issue':
       return issue(io, name as string, ssm, values.replace);
     case 'revoke':
       if (!ssm)
         throw new CliUsageError(
-          `revoke works on SSM (--ssm); for the local gateway delete auth.keys.${name} from the config file`,
+          `revoke works on the caller-keys table (--table) or SSM (--ssm); for the local gateway delete auth.keys.${name} from the config file`,
         );
       return revoke(io, name as string, ssm);
     case 'list':
@@ -138,6 +183,10 @@ async function issue(io: CliIo, name: string, ssm: SsmKeys | undefined, replace:
   io.stderr(
     'warning: the key is shown only this once and is stored nowhere; put it in your secret store now\n',
   );
+  if (ssm)
+    io.stderr(
+      `note: a stack with the caller-keys table (output CallerKeysTableName) reads ${ssm.parameter} only until 'switchyard keys migrate --apply'; add keys there with --table\n`,
+    );
   return EXIT_OK;
 }
 

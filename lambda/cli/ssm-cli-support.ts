@@ -1,3 +1,4 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SSMClient } from '@aws-sdk/client-ssm';
@@ -25,6 +26,12 @@ export const SSM_SERVICE: CliAwsService = { name: 'SSM', endpointVariable: 'AWS_
 export const SECRETS_MANAGER_SERVICE: CliAwsService = {
   name: 'Secrets Manager',
   endpointVariable: 'AWS_ENDPOINT_URL_SECRETS_MANAGER',
+};
+
+/** DynamoDB: the caller-keys table `switchyard keys` edits. */
+export const DYNAMODB_SERVICE: CliAwsService = {
+  name: 'DynamoDB',
+  endpointVariable: 'AWS_ENDPOINT_URL_DYNAMODB',
 };
 
 /** SNS: the alarm topic, whose subscriptions `switchyard doctor` reads. */
@@ -68,6 +75,11 @@ export function createCliSsmClient(env: NodeJS.ProcessEnv): SSMClient {
 /** A Secrets Manager client for a CLI command (`AWS_ENDPOINT_URL_SECRETS_MANAGER`, else `AWS_ENDPOINT_URL`). */
 export function createCliSecretsClient(env: NodeJS.ProcessEnv): SecretsManagerClient {
   return new SecretsManagerClient(cliClientConfig(env, SECRETS_MANAGER_SERVICE));
+}
+
+/** A DynamoDB client for a CLI command (`AWS_ENDPOINT_URL_DYNAMODB`, else `AWS_ENDPOINT_URL`). */
+export function createCliDynamoDbClient(env: NodeJS.ProcessEnv): DynamoDBClient {
+  return new DynamoDBClient(cliClientConfig(env, DYNAMODB_SERVICE));
 }
 
 /** An SNS client for a CLI command (`AWS_ENDPOINT_URL_SNS`, else `AWS_ENDPOINT_URL`). */

@@ -15,6 +15,21 @@ export interface CallerKeySource {
 }
 
 /**
+ * Caller keys looked up one presented key at a time, for a store too large (or too remote) to be
+ * read whole: the DynamoDB caller-keys table in AWS. Authentication is always on.
+ */
+export interface CallerKeyDirectory {
+  /**
+   * The name of the key whose lowercase hex SHA-256 is `hash`; undefined when no key has it.
+   * Throws `CallerKeysUnavailableError` when the store cannot say right now.
+   */
+  nameOf(hash: string): Promise<string | undefined>;
+}
+
+/** Either way of checking caller keys: the whole set at once, or one hash at a time. */
+export type CallerKeyCheck = CallerKeySource | CallerKeyDirectory;
+
+/**
  * The key source cannot say who may call right now (no good key set read yet, or the last good one
  * is too old): callers get 503 with `Retry-After`, never 401, so clients retry instead of giving up.
  */
@@ -97,9 +112,10 @@ function keysUnavailable(error: unknown, log: Logger | undefined): Response {
  * Sets `callerKeyName` for every caller it admits.
  */
 export function callerAuth(
-  source: CallerKeySource,
+  source: CallerKeyCheck,
   options: { log?: Logger | undefined } = {},
 ): MiddlewareHandler<HttpEnv> {
+  if ('nameOf' in source) return directoryAuth(source, options.log);
   return async (c, next) => {
     let hashes: ReadonlyMap<string, string> | undefined;
     try {
@@ -123,6 +139,31 @@ export function callerAuth(
     const name = key.length <= MAX_KEY_CHARS ? matchCallerKey(key, hashes) : undefined;
     if (name === undefined) {
       options.log?.warn('caller refused: unknown key', { path: c.req.path });
+      return unauthorized('invalid caller key');
+    }
+    c.set('callerKeyName', name);
+    return next();
+  };
+}
+
+/** `callerAuth` over a directory: one lookup of the presented key's SHA-256. */
+function directoryAuth(directory: CallerKeyDirectory, log: Logger | undefined): MiddlewareHandler<HttpEnv> {
+  return async (c, next) => {
+    const key = presentedKey(c.req.header('authorization'), c.req.header('x-api-key'));
+    if (key === undefined) {
+      log?.warn('caller refused: no key', { path: c.req.path });
+      return unauthorized(
+        "missing caller key: send 'Authorization: Bearer <key>' (the OpenAI client's apiKey) or 'x-api-key'",
+      );
+    }
+    let name: string | undefined;
+    try {
+      name = key.length <= MAX_KEY_CHARS ? await directory.nameOf(sha256Hex(key)) : undefined;
+    } catch (error) {
+      return keysUnavailable(error, log);
+    }
+    if (name === undefined) {
+      log?.warn('caller refused: unknown key', { path: c.req.path });
       return unauthorized('invalid caller key');
     }
     c.set('callerKeyName', name);

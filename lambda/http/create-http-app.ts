@@ -13,7 +13,7 @@ import type { Door, DoorAdmission, DoorDeps, JobsHttpOptions } from '../doors/sh
 import { retryAdviceMiddleware } from '../doors/shared/retry-advice.js';
 import { type AccessPolicy, operatorOnly } from './access-policy.js';
 import { limitBodySize } from './body-limit.js';
-import { type CallerKeySource, callerAuth } from './caller-auth.js';
+import { type CallerKeyCheck, callerAuth } from './caller-auth.js';
 import { corsPolicy } from './cors-policy.js';
 import type { HttpEnv } from './http-env.js';
 import { addInfoRoutes } from './info-routes.js';
@@ -35,7 +35,7 @@ export interface HttpAppOptions {
   log: Logger;
   maxBodyBytes?: number | undefined;
   /** Caller keys for `/v1/*` (401 without a valid one). Absent: no caller authentication. */
-  callerKeys?: CallerKeySource | undefined;
+  callerKeys?: CallerKeyCheck | undefined;
   /** Job store and queue for `POST /v1/jobs` and `GET /v1/jobs/{id}`. Absent: no job routes (404). */
   jobs?: JobsHttpOptions | undefined;
   /** Bounds on messages and output tokens per request. Default {@link DEFAULT_REQUEST_BOUNDS}. */

@@ -6,7 +6,7 @@ import type { GatewayMetrics } from '../core/metrics/gateway-metrics.js';
 import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../core/metrics/prometheus-text.js';
 import type { StatusSnapshot } from '../core/status/status-snapshot.js';
 import { type AccessPolicy, operatorOnly } from './access-policy.js';
-import { type CallerKeySource, callerAuth } from './caller-auth.js';
+import { type CallerKeyCheck, callerAuth } from './caller-auth.js';
 import type { HttpEnv } from './http-env.js';
 import { errorBody, errorResponse } from './openai-errors.js';
 import { statusPageCsp, statusPageHtml } from './status-page.js';
@@ -57,7 +57,7 @@ export function addObserveRoutes(
     gateway: Gateway;
     catalog: Catalog;
     log: Logger;
-    callerKeys?: CallerKeySource | undefined;
+    callerKeys?: CallerKeyCheck | undefined;
     access: () => AccessPolicy;
   },
 ): void {

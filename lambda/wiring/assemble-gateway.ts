@@ -23,7 +23,7 @@ import type { SpanTracer } from '../core/tracing/span-port.js';
 import type { JobsHttpOptions } from '../doors/shared/door.js';
 import { createRouteModels, type ProviderAccess } from '../families/create-route-models.js';
 import { type AccessPolicy, accessPolicyFromConfig } from '../http/access-policy.js';
-import type { CallerKeySource } from '../http/caller-auth.js';
+import type { CallerKeyCheck } from '../http/caller-auth.js';
 import { createHttpApp } from '../http/create-http-app.js';
 import type { HttpEnv } from '../http/http-env.js';
 import type { OperatorConsoleOptions } from '../http/operator-routes.js';
@@ -51,7 +51,7 @@ export interface GatewayAssembly {
   log: Logger;
   ledger: LedgerSink;
   breakerEvents: BreakerEvents;
-  callerKeys?: CallerKeySource | undefined;
+  callerKeys?: CallerKeyCheck | undefined;
   clock?: Clock | undefined;
   random?: Random | undefined;
   sleep?: Sleep | undefined;

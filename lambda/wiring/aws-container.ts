@@ -14,6 +14,7 @@ import * as z from 'zod';
 import { parseEnv } from '../aws/aws-env.js';
 import { createDocumentClient } from '../aws/dynamodb-client.js';
 import { createEmfMetrics, type EmfMetrics } from '../aws/emf-metrics.js';
+import { type RetryTiming, retryWithinBudget } from '../aws/jittered-retry.js';
 import { configForRegion } from '../aws/regional-config.js';
 import { isSsmName, type RemoteKeyReaders, SSM_BATCH_SIZE } from '../aws/remote-keys.js';
 import { loadConfig } from '../config/config-file.js';
@@ -22,6 +23,7 @@ import { configMetricDimensions } from '../core/metrics/metric-dimensions.js';
 import type { JobsHttpOptions } from '../doors/shared/door.js';
 import { createDynamoDbJobStore } from '../jobs/aws/dynamodb-job-store.js';
 import { createSqsJobQueue } from '../jobs/aws/sqs-job-queue.js';
+import { systemClock, systemRandom, systemSleep } from './system-time.js';
 
 /** The clients and Powertools utilities a Switchyard Lambda builds once per container. */
 export interface AwsContainer {
@@ -36,8 +38,32 @@ export interface AwsContainer {
   secrets: SecretsProvider;
 }
 
-/** Bound on one key read outside the prefix (both attempts), in ms. */
-export const KEY_READ_TIMEOUT_MS = 4_000;
+/** Bound on one key read outside the prefix (its retries included), in ms, when none is given. */
+export const KEY_READ_TIMEOUT_MS = 3_000;
+
+/** How key reads are retried: within `budgetMs` (`aws.keyReadBudgetMs`), with jittered backoff. */
+export interface KeyReadRetry extends RetryTiming {
+  budgetMs: number;
+}
+
+/** The real clock, `Math.random` and `setTimeout`, within `budgetMs`. */
+export const systemKeyReadRetry = (budgetMs = KEY_READ_TIMEOUT_MS): KeyReadRetry => ({
+  budgetMs,
+  clock: systemClock,
+  random: systemRandom,
+  sleep: systemSleep,
+});
+
+/** Runs one read with `retry`'s jittered backoff; each try is bounded by the time left. */
+export function withKeyReadRetry<T>(
+  retry: KeyReadRetry,
+  read: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  return retryWithinBudget((remainingMs) => read(AbortSignal.timeout(remainingMs)), {
+    ...retry,
+    deadlineAt: retry.clock.now() + retry.budgetMs,
+  });
+}
 
 /** Builds what a container holds once: the bundled config next to the handler, real AWS clients. */
 const metricEnvSchema = z.object({
@@ -53,9 +79,10 @@ export function metricNamespaceOf(env: NodeJS.ProcessEnv): string {
 }
 
 export function createAwsContainer(env: NodeJS.ProcessEnv = process.env): AwsContainer {
-  // Bounded: a slow SSM must not eat a request's deadline (chains and keys have fallbacks).
+  // Bounded: a slow SSM must not eat a request's deadline (chains and keys have fallbacks). One
+  // attempt per send: our reads retry themselves with jittered backoff within aws.keyReadBudgetMs.
   const bounded = () => ({
-    maxAttempts: 2,
+    maxAttempts: 1,
     requestHandler: new NodeHttpHandler({ connectionTimeout: 1_000, requestTimeout: 2_000 }),
   });
   const ssm = new SSMClient(bounded());
@@ -85,18 +112,21 @@ export function createAwsContainer(env: NodeJS.ProcessEnv = process.env): AwsCon
 /**
  * Readers for provider keys named outside the prefix, straight over the SDK: `GetParameters`
  * (decrypted, ≤ 10 names; a name SSM does not know is absent from the map) and `GetSecretValue`
- * (a secret that does not exist is undefined). Each call is bounded by `KEY_READ_TIMEOUT_MS`.
+ * (a secret that does not exist is undefined). A throttled or failed call is sent again with
+ * jittered backoff while `retry.budgetMs` lasts (default `KEY_READ_TIMEOUT_MS`).
  */
-export function remoteKeyReaders(container: Pick<AwsContainer, 'ssm' | 'secretsManager'>): RemoteKeyReaders {
+export function remoteKeyReaders(
+  container: Pick<AwsContainer, 'ssm' | 'secretsManager'>,
+  retry: KeyReadRetry = systemKeyReadRetry(),
+): RemoteKeyReaders {
   return {
     async ssmBatch(names) {
       if (names.length > SSM_BATCH_SIZE)
         throw new RangeError(`at most ${SSM_BATCH_SIZE} names per GetParameters`);
-      const out = await container.ssm.send(
-        new GetParametersCommand({ Names: [...names], WithDecryption: true }),
-        {
-          abortSignal: AbortSignal.timeout(KEY_READ_TIMEOUT_MS),
-        },
+      const out = await withKeyReadRetry(retry, (abortSignal) =>
+        container.ssm.send(new GetParametersCommand({ Names: [...names], WithDecryption: true }), {
+          abortSignal,
+        }),
       );
       const values = new Map<string, string>();
       for (const p of out.Parameters ?? []) if (p.Name && p.Value !== undefined) values.set(p.Name, p.Value);
@@ -104,9 +134,9 @@ export function remoteKeyReaders(container: Pick<AwsContainer, 'ssm' | 'secretsM
     },
     async secret(name) {
       try {
-        const out = await container.secretsManager.send(new GetSecretValueCommand({ SecretId: name }), {
-          abortSignal: AbortSignal.timeout(KEY_READ_TIMEOUT_MS),
-        });
+        const out = await withKeyReadRetry(retry, (abortSignal) =>
+          container.secretsManager.send(new GetSecretValueCommand({ SecretId: name }), { abortSignal }),
+        );
         if (out.SecretString !== undefined) return out.SecretString;
         return out.SecretBinary ? new TextDecoder().decode(out.SecretBinary) : undefined;
       } catch (error) {
@@ -120,9 +150,21 @@ export function remoteKeyReaders(container: Pick<AwsContainer, 'ssm' | 'secretsM
 /** Webhook secrets are read once per container; an hour is longer than most containers live. */
 export const SECRET_MAX_AGE_SECONDS = 3_600;
 
-/** Reads a webhook secret by name: `/…` from SSM (SecureString), anything else from Secrets Manager. */
+/**
+ * Reads a webhook secret by name: `/…` from SSM (SecureString), anything else from Secrets Manager;
+ * a throttled read is retried with jittered backoff within `KEY_READ_TIMEOUT_MS`.
+ */
 export function readSecret(container: AwsContainer): (name: string) => Promise<string | undefined> {
-  return async (name) => {
+  const retry = systemKeyReadRetry();
+  return (name) =>
+    retryWithinBudget(() => readSecretOnce(container, name), {
+      ...retry,
+      deadlineAt: retry.clock.now() + retry.budgetMs,
+    });
+}
+
+async function readSecretOnce(container: AwsContainer, name: string): Promise<string | undefined> {
+  {
     if (isSsmName(name)) {
       return (
         (await container.ssmProvider.get(name, { decrypt: true, maxAge: SECRET_MAX_AGE_SECONDS })) ??
@@ -131,7 +173,7 @@ export function readSecret(container: AwsContainer): (name: string) => Promise<s
     }
     const value = await container.secrets.get(name, { maxAge: SECRET_MAX_AGE_SECONDS });
     return typeof value === 'string' ? value : value ? new TextDecoder().decode(value) : undefined;
-  };
+  }
 }
 
 /** The jobs table and queue named by `SWITCHYARD_JOBS_TABLE` / `SWITCHYARD_JOB_QUEUE_URL`, when both are set. */

@@ -10,7 +10,6 @@ import {
 } from '../aws/powertools-evidence.js';
 import { createAwsProviderKeys } from '../aws/provider-keys.js';
 import { createSsmAdmissionSettings } from '../aws/ssm-admission-settings.js';
-import { createSsmCallerKeys } from '../aws/ssm-caller-keys.js';
 import { createSsmChainParameters } from '../aws/ssm-chain-parameters.js';
 import { createSsmChainStore, resolveSsmPrefix } from '../aws/ssm-chains.js';
 import type { BreakerEvents } from '../core/breaker/breakers.js';
@@ -24,14 +23,24 @@ import { breakerStoreSettings, selectBreakerStore } from '../stores/select-break
 import { otelSpanTracer } from '../tracing/otel-span-tracer.js';
 import { tracingSettings } from '../tracing/tracing-env.js';
 import { type AssembledGateway, assembleGateway } from './assemble-gateway.js';
-import { type AwsContainer, awsJobs, remoteKeyReaders } from './aws-container.js';
+import { awsCallerKeys } from './aws-caller-keys.js';
+import { type AwsContainer, awsJobs, remoteKeyReaders, systemKeyReadRetry } from './aws-container.js';
 import { breakerLogEvents } from './breaker-log-events.js';
 import { systemClock } from './system-time.js';
 
 /**
+ * How long a new container's request waits for the first SSM snapshot (chain overrides) before it
+ * uses the config chain, in ms: SSM answers in tens of ms, but a throttled read retries for up to
+ * `aws.keyReadBudgetMs`, which a spike's first requests should not all wait out.
+ */
+export const FIRST_SNAPSHOT_WAIT_MS = 1_500;
+
+/**
  * The gateway in AWS mode, for the API and the worker alike: the bundled config; one parameter
- * snapshot of `<prefix>` (one recursive `GetParametersByPath` per `chainCacheMs` ± 20 %) serving
- * chain overrides (env > SSM > config), caller keys and the provider keys stored there; other
+ * snapshot of `<prefix>` (one recursive `GetParametersByPath` per `chainCacheMs` ± 20 %, retried
+ * with jittered backoff within `aws.keyReadBudgetMs`) serving chain overrides (env > SSM > config)
+ * and the provider keys stored there; caller keys from the `SWITCHYARD_KEYS_TABLE` table, one
+ * read per key and container (`awsCallerKeys`); other
  * provider keys batched on `providerKeyCacheMs`; with `statusPage.console`, the operator console
  * writing `<prefix>/chains/*`; the DynamoDB breaker store, whose table also
  * holds the admission counters (settings: `<prefix>/admission` over the config); jobs when their
@@ -43,19 +52,22 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
   const log = powertoolsLogger(logger);
   // Only spreads refreshes across containers; nothing depends on its exact values.
   const random = Math.random;
+  const retry = systemKeyReadRetry(config.aws.keyReadBudgetMs);
   const source = createParameterSource({
     client: container.ssm,
     prefix: ssmPrefix,
     cacheMs: config.aws.chainCacheMs,
+    readTimeoutMs: config.aws.keyReadBudgetMs,
     log,
     clock: systemClock,
     random,
+    sleep: retry.sleep,
     onReadFailure: () => reportSsmSnapshotFailure(metrics),
   });
   const access = createAwsProviderKeys({
     config,
     source,
-    readers: remoteKeyReaders(container),
+    readers: remoteKeyReaders(container, retry),
     log,
     clock: systemClock,
     random,
@@ -69,7 +81,9 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
     config,
     sources: (catalog) => [
       createEnvChainSource(env),
-      createSsmChainSource(createSsmChainParameters(source)),
+      createSsmChainSource(
+        createSsmChainParameters(source, { ms: FIRST_SNAPSHOT_WAIT_MS, sleep: retry.sleep }),
+      ),
       createConfigChainSource(catalog),
     ],
     envOverrides: (name) => (env[name]?.trim() ?? '') !== '',
@@ -82,12 +96,7 @@ export async function createAwsGateway(container: AwsContainer): Promise<Assembl
       breakerLogEvents(log, (event) => reportBreakerOpened(log, metrics, event)),
       (operation) => reportBreakerStoreFailure(metrics, operation),
     ),
-    callerKeys: createSsmCallerKeys({
-      source,
-      log,
-      maxStaleMs: config.aws.callerKeysMaxStaleMs,
-      clock: systemClock,
-    }),
+    callerKeys: awsCallerKeys({ env, config, source, connection: storeSettings.connection, retry, log }),
     jobs: awsJobs(container),
     admissionStore: selectAdmissionStore(storeSettings, systemClock).store,
     admissionSettings: createSsmAdmissionSettings({ source, config: config.admission, log }),

@@ -15,7 +15,7 @@ import type { SpanTracer } from '../core/tracing/span-port.js';
 import type { JobsHttpOptions } from '../doors/shared/door.js';
 import type { ProviderAccess } from '../families/create-route-models.js';
 import type { AccessPolicy } from '../http/access-policy.js';
-import type { CallerKeySource } from '../http/caller-auth.js';
+import type { CallerKeyCheck } from '../http/caller-auth.js';
 import type { OperatorConsoleOptions } from '../http/operator-routes.js';
 import { createStaticCallerKeys } from '../http/static-caller-keys.js';
 import { createMemoryBreakerStore } from '../stores/memory-breaker-store.js';
@@ -41,7 +41,7 @@ export interface LocalGatewayOptions {
   /** Job store and queue for `POST /v1/jobs` and `GET /v1/jobs/{id}`. Absent: no job routes. */
   jobs?: JobsHttpOptions | undefined;
   /** Caller keys; default `auth.keys` of `config`, fixed (serve passes reloadable ones). */
-  callerKeys?: CallerKeySource | undefined;
+  callerKeys?: CallerKeyCheck | undefined;
   /** Operator keys and schedule readers; default from `config`, fixed. */
   accessPolicy?: (() => AccessPolicy) | undefined;
   /** Admission counters; default: this process's memory (`config.admission` is the settings). */

@@ -8,6 +8,8 @@ import { grantRouting } from './routing-grants.js';
 
 export interface ApiFunctionProps {
   breakerTable: ITable;
+  /** The caller keys (hashed): the API reads one item per presented key, nothing else. */
+  callerKeysTable: ITable;
   ssmPrefix: string;
   configFile: string;
   /** The deployed config: its provider keys and Bedrock models are exactly what the role may use. */
@@ -35,8 +37,8 @@ function grantOverrideWrites(fn: BundledFunction, ssmPrefix: string): void {
 
 /**
  * The API Lambda: the same HTTP app as `switchyard serve`. It may read the parameters under its
- * prefix (chain overrides, caller keys) and its provider keys, read and write the breaker table,
- * and create jobs (jobs table + job queue).
+ * prefix (chain overrides; caller keys not yet migrated) and its provider keys, read single caller
+ * keys from their table, read and write the breaker table, and create jobs (jobs table + job queue).
  */
 export function createApiFunction(scope: Construct, id: string, props: ApiFunctionProps): BundledFunction {
   const fn = new BundledFunction(scope, id, {
@@ -48,6 +50,7 @@ export function createApiFunction(scope: Construct, id: string, props: ApiFuncti
       SWITCHYARD_STORE: 'dynamodb',
       SWITCHYARD_TABLE: props.breakerTable.tableName,
       SWITCHYARD_SSM_PREFIX: props.ssmPrefix,
+      SWITCHYARD_KEYS_TABLE: props.callerKeysTable.tableName,
       SWITCHYARD_JOBS_TABLE: props.jobs.table.tableName,
       SWITCHYARD_JOB_QUEUE_URL: props.jobs.queues.queue.queueUrl,
     },
@@ -57,6 +60,8 @@ export function createApiFunction(scope: Construct, id: string, props: ApiFuncti
     breakerTable: props.breakerTable,
     config: props.config,
   });
+  // One GetItem per presented key (and the table's meta item): never a write, never a Scan.
+  fn.allow('ReadCallerKeys', ['dynamodb:GetItem'], [props.callerKeysTable.tableArn]);
   // BatchGetItem: a key's job quota item is pruned of finished jobs by reading them in one batch.
   fn.allow(
     'CreateJobs',

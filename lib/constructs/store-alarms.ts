@@ -50,7 +50,7 @@ export function addStoreAlarms(alarms: AlarmFactory, sources: StoreAlarmSources,
   });
   alarms.add({
     name: 'SsmSnapshotFailures',
-    description: `SSM parameter reads failed ≥ ${t.ssmSnapshotFailures} times a period, two periods in a row: containers serve their last good snapshot (callers get 503 once it is older than aws.callerKeysMaxStaleMs, and new containers have none). See the "SSM parameters unreadable" log lines (throttling, permissions).`,
+    description: `SSM parameter reads failed ≥ ${t.ssmSnapshotFailures} times a period, two periods in a row: containers serve their last good snapshot; new containers route on the config chains (chain overrides wait), and provider keys kept under the SSM prefix are missing there (provider_not_configured); caller keys in the caller-keys table do not depend on SSM. See the "SSM parameters unreadable" log lines (throttling, permissions).`,
     metric: switchyardMetric(METRICS.ssmSnapshotFailures, 'Sum', period),
     threshold: t.ssmSnapshotFailures,
     periods: 2,

@@ -99,7 +99,7 @@ describe('two regions, a custom domain, breaker state global', () => {
 
   it('creates the breaker table once, as a global table with a replica in the second region', () => {
     us.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
-    us.resourceCountIs('AWS::DynamoDB::Table', 1); // the jobs table stays regional
+    us.resourceCountIs('AWS::DynamoDB::Table', 2); // the jobs and caller-key tables stay regional
     us.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       TableName: 'Switchyard-breakers',
       TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
@@ -109,7 +109,7 @@ describe('two regions, a custom domain, breaker state global', () => {
       ]),
     });
     eu.resourceCountIs('AWS::DynamoDB::GlobalTable', 0);
-    eu.resourceCountIs('AWS::DynamoDB::Table', 1);
+    eu.resourceCountIs('AWS::DynamoDB::Table', 2); // its own jobs and caller-key tables
   });
 
   it('points each region’s functions at the replica in its own region', () => {
@@ -137,7 +137,7 @@ describe('two regions with regional breaker state (the default)', () => {
     for (const region of ['us-east-1', 'eu-west-1']) {
       const t = template(region);
       t.resourceCountIs('AWS::DynamoDB::GlobalTable', 0);
-      t.resourceCountIs('AWS::DynamoDB::Table', 2);
+      t.resourceCountIs('AWS::DynamoDB::Table', 3); // breakers, jobs, caller keys
       t.resourceCountIs('AWS::Route53::HealthCheck', 1);
     }
     expect(stacks[1]?.dependencies).toEqual([]);

@@ -48,13 +48,14 @@ describe('Switchyard stack: alarms that arrive', () => {
     });
   });
 
-  it('outputs the API URL, the OpenAI base URL, the alarm topic, both tables, the queues and the dashboard', () => {
+  it('outputs the API URL, the OpenAI base URL, the alarm topic, the three tables, the queues and the dashboard', () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
     for (const name of [
       'ApiUrl',
       'OpenAIBaseUrl',
       'AlarmTopicArn',
       'BreakerTableName',
+      'CallerKeysTableName',
       'JobsTableName',
       'JobQueueUrl',
       'DeadLetterQueueUrl',

@@ -30,7 +30,8 @@ describe('Switchyard stack', () => {
       TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
       DeletionProtectionEnabled: true,
     });
-    template.resourceCountIs('AWS::DynamoDB::Table', 2);
+    // Breakers, jobs, caller keys.
+    template.resourceCountIs('AWS::DynamoDB::Table', 3);
   });
 
   it('runs the API on Node.js 24, arm64, behind a REST API that streams the Lambda response', () => {
@@ -83,10 +84,12 @@ describe('Switchyard stack', () => {
     }
   });
 
-  it('lets the API role read and write only the breaker table, and create jobs', () => {
+  it('lets the API role read and write only the breaker table, read single caller keys, and create jobs', () => {
     const statements = roleStatements(template, 'ApiFunctionRole');
     const dynamo = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
-    expect(dynamo).toHaveLength(2);
+    expect(dynamo).toHaveLength(3);
+    const keys = dynamo.find((s) => JSON.stringify(s.Resource).includes('CallerKeys'));
+    expect(keys && actionsOf(keys)).toEqual(['dynamodb:GetItem']);
     const breaker = dynamo.find((s) => JSON.stringify(s.Resource).includes('BreakerTable'));
     expect(breaker && actionsOf(breaker).sort()).toEqual([
       'dynamodb:BatchGetItem',

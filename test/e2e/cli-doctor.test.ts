@@ -194,7 +194,9 @@ describe('switchyard doctor', () => {
     const before = aws.ssm.requests.length;
     const help = await runCliCaptured(['doctor', '--help'], aws.env);
     expect(help).toMatchObject({ code: 0, stderr: '' });
-    expect(help.stdout).toMatch(/^usage: switchyard doctor \[--config FILE\] \[--alarm-topic ARN\]\n/);
+    expect(help.stdout).toMatch(
+      /^usage: switchyard doctor \[--config FILE\] \[--keys-table NAME\] \[--alarm-topic ARN\]\n/,
+    );
     expect(aws.ssm.requests.length).toBe(before);
   });
 });

@@ -3,9 +3,11 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { sha256Hex } from '../../lambda/http/caller-auth.js';
+import { seedCallerKeyTable } from './caller-key-table.js';
 import { type CapturedOutput, captureProcessOutput } from './capture-output.js';
 import { writeTempConfig } from './cli-harness.js';
 import { DYNALITE_ENV, type RunningDynalite, startDynalite } from './dynalite.js';
+import { type FakeSecretsManager, startFakeSecretsManager } from './fake-secrets-manager.js';
 import { type FakeSsm, startFakeSsm } from './fake-ssm.js';
 import { installLambdaStreamingRuntime } from './lambda-runtime.js';
 import { type RecordingDynamoDbProxy, startRecordingDynamoDbProxy } from './recording-dynamodb-proxy.js';
@@ -57,6 +59,22 @@ export interface HandlerServers {
   dynalite: RunningDynalite;
   ssm: FakeSsm;
   upstream: FakeUpstream;
+  /** The fake Secrets Manager, when asked for (`secretsManager`); else it points at a closed port. */
+  secrets: FakeSecretsManager | undefined;
+}
+
+/** How `startApiHandler` deploys beyond the config. */
+export interface HandlerRigOptions {
+  /** Route every DynamoDB call of the handler through a recording proxy. */
+  recordDynamoDb?: boolean;
+  /** Start a fake Secrets Manager (provider keys named without a leading `/`). */
+  secretsManager?: boolean;
+  /**
+   * Where the caller key lives: `ssm` (the `<prefix>/caller-keys` parameter, the default) or
+   * `dynamodb` (the caller-keys table `<table>-caller-keys`, marked authoritative, named by
+   * `SWITCHYARD_KEYS_TABLE`, as the stack deploys it).
+   */
+  callerKeys?: 'ssm' | 'dynamodb';
 }
 
 /** How the API Lambda under test is deployed. */
@@ -108,28 +126,38 @@ export async function loadApiHandler(env: NodeJS.ProcessEnv): Promise<LoadedHand
 }
 
 /**
- * Starts dynalite, a fake SSM and a fake OpenAI upstream, lets `deploy` seed them and describe the
- * deployment, writes its caller key, then loads the API handler with the environment the stack gives it, on a DynamoDB
- * breaker store reading those servers. Secrets Manager points at a closed port: these deployments
- * keep every key in SSM.
+ * Starts dynalite, a fake SSM and a fake OpenAI upstream (and a fake Secrets Manager when asked),
+ * lets `deploy` seed them and describe the deployment, writes its caller key (to SSM, or to the
+ * caller-keys table), then loads the API handler with the environment the stack gives it, on a
+ * DynamoDB breaker store reading those servers. Without `secretsManager`, Secrets Manager points at
+ * a closed port.
  */
 export async function startApiHandler(
   deploy: (servers: HandlerServers) => HandlerDeployment,
-  options: { recordDynamoDb?: boolean } = {},
+  options: HandlerRigOptions = {},
 ): Promise<ApiHandlerRig> {
-  const [dynalite, ssm, upstream] = await Promise.all([startDynalite(), startFakeSsm(), startFakeOpenAI()]);
+  const [dynalite, ssm, upstream, secrets] = await Promise.all([
+    startDynalite(),
+    startFakeSsm(),
+    startFakeOpenAI(),
+    options.secretsManager ? startFakeSecretsManager() : undefined,
+  ]);
   const dynamodb = options.recordDynamoDb ? await startRecordingDynamoDbProxy(dynalite.endpoint) : undefined;
-  const deployment = deploy({ dynalite, ssm, upstream });
+  const deployment = deploy({ dynalite, ssm, upstream, secrets });
   const { ssmPrefix } = deployment.config.aws;
-  ssm.put(`${ssmPrefix}/caller-keys`, JSON.stringify({ tests: sha256Hex(deployment.callerKey) }), {
-    type: 'SecureString',
-  });
+  const keysTable = options.callerKeys === 'dynamodb' ? `${deployment.table}-caller-keys` : undefined;
+  if (keysTable) await seedCallerKeyTable(dynalite.endpoint, keysTable, { tests: deployment.callerKey });
+  else
+    ssm.put(`${ssmPrefix}/caller-keys`, JSON.stringify({ tests: sha256Hex(deployment.callerKey) }), {
+      type: 'SecureString',
+    });
   const configPath = writeTempConfig(deployment.config);
   const loaded = await loadApiHandler({
     ...DYNALITE_ENV,
     AWS_ENDPOINT_URL_DYNAMODB: dynamodb?.url ?? dynalite.endpoint,
     AWS_ENDPOINT_URL_SSM: ssm.url,
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: 'http://127.0.0.1:9',
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets?.url ?? 'http://127.0.0.1:9',
+    ...(keysTable ? { SWITCHYARD_KEYS_TABLE: keysTable } : {}),
     SWITCHYARD_CONFIG: configPath,
     SWITCHYARD_STORE: 'dynamodb',
     SWITCHYARD_TABLE: deployment.table,
@@ -140,12 +168,19 @@ export async function startApiHandler(
     dynalite,
     ssm,
     upstream,
+    secrets,
     configPath,
     dynamodb,
     ...loaded,
     async stop() {
       loaded.restore();
-      await Promise.all([dynalite.stop(), ssm.close(), upstream.close(), dynamodb?.close()]);
+      await Promise.all([
+        dynalite.stop(),
+        ssm.close(),
+        upstream.close(),
+        dynamodb?.close(),
+        secrets?.close(),
+      ]);
     },
   };
 }

@@ -35,6 +35,14 @@ export interface AwsJsonServer {
   readonly requests: AwsJsonRequest[];
   /** The next `times` requests for `target` fail with the given error. */
   fail(target: string, error: ScriptedFault, times?: number): void;
+  /**
+   * Answers at most `perSecond` requests a second (every operation together, as an account-wide
+   * quota does; a token bucket holding one second's worth) and `ThrottlingException` to the rest;
+   * undefined lifts the limit. `now` is the clock, in ms. Throttled requests are counted by `throttledCount`.
+   */
+  limitRate(perSecond: number | undefined, now?: () => number): void;
+  /** Requests refused by `limitRate` so far. */
+  throttledCount(): number;
   close(): Promise<void>;
 }
 
@@ -52,8 +60,25 @@ export async function startAwsJsonServer(service: {
 }): Promise<AwsJsonServer> {
   const requests: AwsJsonRequest[] = [];
   const failures = new Map<string, Required<ScriptedFault> & { times: number }>();
+  let bucket: { perSecond: number; tokens: number; at: number; now: () => number } | undefined;
+  let throttled = 0;
+
+  /** Takes a token from the rate limit's bucket; false when it is empty. */
+  const admitted = () => {
+    if (!bucket) return true;
+    const t = bucket.now();
+    bucket.tokens = Math.min(bucket.perSecond, bucket.tokens + ((t - bucket.at) * bucket.perSecond) / 1000);
+    bucket.at = t;
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  };
 
   const answer = (target: string, body: Record<string, unknown>, accessKeyId: string) => {
+    if (!admitted()) {
+      throttled += 1;
+      throw new AwsJsonFault('ThrottlingException', 'Rate exceeded');
+    }
     const failure = failures.get(target);
     if (failure && failure.times > 0) {
       failure.times -= 1;
@@ -96,6 +121,10 @@ export async function startAwsJsonServer(service: {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    throttledCount: () => throttled,
+    limitRate(perSecond, now = Date.now) {
+      bucket = perSecond === undefined ? undefined : { perSecond, tokens: perSecond, at: now(), now };
+    },
     fail: (target, e, times = 1) =>
       failures.set(target, { type: e.type, status: e.status ?? 400, message: e.message ?? e.type, times }),
     close: () =>

@@ -13,6 +13,8 @@ export interface FakeClock extends Clock {
   set(ms: number): void;
   /** Sleepers still waiting. */
   pending(): number;
+  /** When the earliest sleeper is due, in ms since the epoch; undefined when none waits. */
+  nextDue(): number | undefined;
 }
 
 export function createFakeClock(start = 1_700_000_000_000): FakeClock {
@@ -52,5 +54,6 @@ export function createFakeClock(start = 1_700_000_000_000): FakeClock {
       wake();
     },
     pending: () => sleepers.size,
+    nextDue: () => (sleepers.size === 0 ? undefined : Math.min(...[...sleepers].map((s) => s.due))),
   };
 }

@@ -104,6 +104,22 @@ const awsFields = z.strictObject({
   callerKeysMaxStaleMs: z.number().int().positive().default(300_000),
   /** How long a provider key stored outside `<ssmPrefix>` is trusted, in ms, ±20 % jitter. Default 300000. */
   providerKeyCacheMs: z.number().int().positive().default(300_000),
+  /**
+   * How long a container trusts a caller key it found in the caller-keys table, in ms: a revoked key
+   * stops working within this time. Default 30000.
+   */
+  callerKeyCacheMs: z.number().int().positive().max(3_600_000).default(30_000),
+  /**
+   * How long a container remembers that no caller key has a presented hash, in ms: a new key may be
+   * refused for this long in a container that saw it just before it was added. Default 5000.
+   */
+  callerKeyMissCacheMs: z.number().int().nonnegative().max(300_000).default(5_000),
+  /**
+   * The most one key read (SSM snapshot, provider key, caller key) spends, retries with jittered
+   * backoff included, in ms. Counted before a pipeline's `deadlineMs` starts, and well inside the
+   * API's integration timeout. Default 3000.
+   */
+  keyReadBudgetMs: z.number().int().min(100).max(10_000).default(3_000),
   /** E-mail address subscribed to the alarm topic (confirm the mail AWS sends). Default: none. */
   alarmEmail: z.email().optional(),
   /** When the alarms page: {@link awsAlarmsSchema}. */

@@ -146,3 +146,37 @@ describe('jittered', () => {
     expect(jittered(1_000, 0.2, () => r)).toBe(expected);
   });
 });
+
+describe('parameter snapshot with retries (as the Lambda wires it)', () => {
+  /** A sleep that moves the fake clock itself, so a retry pause passes at once. */
+  const retrying = () =>
+    createParameterSource({
+      client,
+      prefix,
+      cacheMs: 30_000,
+      log,
+      clock,
+      random: () => 0.5,
+      readTimeoutMs: 3_000,
+      sleep: async (ms) => clock.advance(ms),
+    });
+  const THROTTLED = { type: 'ThrottlingException', message: 'Rate exceeded' };
+
+  it('reads again after a jittered pause when SSM throttles once, and serves that read', async () => {
+    ssm.put(`${prefix}/chains/p`, 'a,b');
+    ssm.fail('GetParametersByPath', THROTTLED, 1);
+    const start = clock.now();
+    expect((await retrying().read()).values.get(`${prefix}/chains/p`)).toBe('a,b');
+    expect(reads()).toHaveLength(2);
+    // Full jitter under the first cap (100 ms) with random 0.5.
+    expect(clock.now() - start).toBe(50);
+  });
+
+  it('tries a snapshot read at most twice, then backs off as before', async () => {
+    ssm.fail('GetParametersByPath', THROTTLED, 10);
+    const source = retrying();
+    await expect(source.read()).rejects.toBeInstanceOf(ParameterSnapshotUnavailableError);
+    expect(reads()).toHaveLength(2);
+    expect(source.nextReadAt() - clock.now()).toBe(1_000);
+  });
+});

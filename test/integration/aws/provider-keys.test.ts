@@ -18,7 +18,16 @@ beforeAll(async () => {
   ssm = await startFakeSsm();
   const client = fakeSsmClient(ssm);
   // Secrets Manager has no local server: these tests give it an in-process reader instead.
-  ssmReaders = remoteKeyReaders({ ssm: client, secretsManager: new SecretsManagerClient({}) });
+  // Retries pause on the test's fake clock (each test's own), so a throttled read waits for `advance`.
+  ssmReaders = remoteKeyReaders(
+    { ssm: client, secretsManager: new SecretsManagerClient({}) },
+    {
+      budgetMs: 3_000,
+      clock: { now: () => clock.now() },
+      random: () => 0.5,
+      sleep: (ms, signal) => clock.sleep(ms, signal),
+    },
+  );
 });
 afterAll(() => ssm.close());
 

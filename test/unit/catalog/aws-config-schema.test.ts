@@ -17,6 +17,9 @@ describe('config: the aws section (alarm e-mail, capacity, streaming)', () => {
       chainCacheMs: 30_000,
       callerKeysMaxStaleMs: 300_000,
       providerKeyCacheMs: 300_000,
+      callerKeyCacheMs: 30_000,
+      callerKeyMissCacheMs: 5_000,
+      keyReadBudgetMs: 3_000,
       capacity: { workerMaxConcurrency: 10, stageRateLimit: 500 },
       streaming: { integrationTimeoutSeconds: 29 },
       tracing: { execWrapper: '/opt/otel-handler' },
@@ -110,5 +113,20 @@ describe('config: the aws section (alarm e-mail, capacity, streaming)', () => {
       minRequests: 1,
       oldestJobAgeSeconds: 1,
     });
+  });
+});
+
+describe('config: the aws key-read settings', () => {
+  const aws = (fields: Record<string, unknown>) => withAws(fields).aws;
+
+  it.each([
+    ['keyReadBudgetMs', 100, 10_000],
+    ['callerKeyMissCacheMs', 0, 300_000],
+    ['callerKeyCacheMs', 1, 3_600_000],
+  ])('accepts %s from %i to %i ms and refuses one past either end, naming the field', (field, low, high) => {
+    expect(aws({ [field]: low })[field as 'keyReadBudgetMs']).toBe(low);
+    expect(aws({ [field]: high })[field as 'keyReadBudgetMs']).toBe(high);
+    expect(() => aws({ [field]: low - 1 })).toThrow(`aws.${field}`);
+    expect(() => aws({ [field]: high + 1 })).toThrow(`aws.${field}`);
   });
 });
