@@ -5,6 +5,7 @@ import { ApiDeployment, rollbackAlarms } from './constructs/api-deployment.js';
 import { createApiFunction } from './constructs/api-function.js';
 import { BreakerTable } from './constructs/breaker-table.js';
 import { JobQueues } from './constructs/job-queues.js';
+import { ManagedInstances } from './constructs/managed-instances.js';
 import { Operations } from './constructs/operations.js';
 import { ScheduledJobs } from './constructs/scheduled-jobs.js';
 import { acknowledgeStageLogs, SwitchyardApi } from './constructs/switchyard-api.js';
@@ -44,6 +45,10 @@ export class SwitchyardStack extends Stack {
       retentionDays: config.jobs.retentionDays,
       workerTimeoutSeconds: workerTimeout,
     });
+    const managedInstances =
+      settings.compute === 'managed-instances'
+        ? new ManagedInstances(this, 'ManagedInstances', { settings: config.aws.managedInstances })
+        : undefined;
     const api = createApiFunction(this, 'ApiFunction', {
       breakerTable: breakers.table,
       ssmPrefix,
@@ -52,6 +57,8 @@ export class SwitchyardStack extends Stack {
       timeoutSeconds: settings.apiFunctionTimeoutSeconds,
       reservedConcurrency: settings.apiReservedConcurrency,
       jobs: { table: queues.table, queues },
+      memoryMb: settings.memoryMb.api,
+      managedInstances,
     });
     const scheduled = new ScheduledJobs(this, 'ScheduledJobs', {
       schedules: config.schedules,
@@ -62,6 +69,7 @@ export class SwitchyardStack extends Stack {
       config,
       workerTimeoutSeconds: workerTimeout,
       workerMaxConcurrency: settings.workerMaxConcurrency,
+      memoryMb: settings.memoryMb,
     });
     const deployment = new ApiDeployment(this, 'ApiDeployment', { api, deploy: config.aws.deploy });
     const gateway = new SwitchyardApi(this, 'Api', {
