@@ -15,11 +15,11 @@ const memory = z
 /**
  * Memory of each function in MB (128–10240). On-demand Lambda gives CPU in proportion to memory
  * (1,769 MB = one vCPU), and bills GB-seconds, so an I/O-bound function pays for memory it waits
- * in: the defaults come from `bench/memory-size` (docs/design.md#right-sized-functions).
+ * in: `npm run bench:cost` measures init and CPU per request at each size (docs/design.md#right-sized-functions).
  */
 export const awsMemorySchema = z.strictObject({
   /**
-   * The API function. Default 1024 on-demand (measured: init and CPU per request, bench/memory-size);
+   * The API function. Default 1024 on-demand (bench:cost measures init and CPU per request per size);
    * with `compute: "managed-instances"` the default is `managedInstances.memoryGiBPerVCpu` × 1024
    * (one vCPU), and a smaller value is refused.
    */
@@ -70,9 +70,9 @@ export const managedInstancesSchema = z
     /** Average CPU % the capacity provider's scaling keeps instances at (10–90). Default 60. */
     targetCpuPercent: z.number().int().min(10).max(90).default(60),
     /**
-     * Concurrent invocations one execution environment takes (1–1600). Default 256: the bundled
-     * handler's measured CPU and memory per in-flight invocation (bench/concurrency) leave one vCPU
-     * far from saturated at 256 (docs/design.md#managed-instances).
+     * Concurrent invocations one execution environment takes (1–1600). Default 256: above the
+     * requests one vCPU holds in flight at the CPU target for the measured CPU per request
+     * (bench:cost), so scaling follows CPU (docs/design.md#managed-instances).
      */
     perExecutionEnvironmentMaxConcurrency: z.number().int().min(1).max(1600).default(256),
     /** Memory per vCPU of an execution environment, in GiB (2–8). Default 2: the handler is I/O-bound. */
