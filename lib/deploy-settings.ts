@@ -27,11 +27,19 @@ export interface DeploySettings {
   integrationTimeoutSeconds: number;
   /** The API function's timeout in s: `aws.streaming.functionTimeoutSeconds`, default integration timeout + 1 (at most 900). */
   apiFunctionTimeoutSeconds: number;
+  /** What the API function runs on: `aws.compute`. */
+  compute: 'on-demand' | 'managed-instances';
+  /**
+   * Memory of each function in MB: `aws.memoryMb`, the API's default 1024 on-demand and
+   * `managedInstances.memoryGiBPerVCpu` × 1024 (one vCPU) on Managed Instances.
+   */
+  memoryMb: { api: number; worker: number; scheduler: number };
 }
 
 /** The deploy settings of a parsed config. */
 export function deploySettings(config: SwitchyardConfig): DeploySettings {
-  const { capacity, streaming } = config.aws;
+  const { capacity, streaming, memoryMb, compute, managedInstances } = config.aws;
+  const oneVCpuMb = managedInstances.memoryGiBPerVCpu * 1024;
   return {
     ssmPrefix: config.aws.ssmPrefix,
     alarmEmail: config.aws.alarmEmail,
@@ -42,6 +50,12 @@ export function deploySettings(config: SwitchyardConfig): DeploySettings {
     integrationTimeoutSeconds: streaming.integrationTimeoutSeconds,
     apiFunctionTimeoutSeconds:
       streaming.functionTimeoutSeconds ?? Math.min(MAX_SECONDS, streaming.integrationTimeoutSeconds + 1),
+    compute,
+    memoryMb: {
+      api: memoryMb.api ?? (compute === 'managed-instances' ? oneVCpuMb : 1024),
+      worker: memoryMb.worker,
+      scheduler: memoryMb.scheduler,
+    },
   };
 }
 
@@ -54,6 +68,7 @@ export function deploySettings(config: SwitchyardConfig): DeploySettings {
  */
 export function checkDeployable(config: SwitchyardConfig, settings: DeploySettings): void {
   checkProviderURLs(config);
+  checkManagedInstanceMemory(config, settings);
   for (const [name, provider] of Object.entries(config.providers)) {
     if (isKeyedProvider(provider) && provider.apiKeyEnv && !provider.apiKeySecret) {
       throw new Error(
@@ -76,5 +91,22 @@ export function checkDeployable(config: SwitchyardConfig, settings: DeploySettin
         `pipeline ${pipeline}: deadlineMs ${deadlineMs} does not fit API Gateway's ${timeout} s integration timeout (aws.streaming.integrationTimeoutSeconds); use at most ${limitMs}`,
       );
     }
+  }
+}
+
+/**
+ * Managed Instances give an execution environment `memoryGiBPerVCpu` GiB per vCPU, at least one
+ * vCPU, and at least 2 GiB per vCPU: an API memory below one vCPU's share cannot be placed, and a
+ * memory that is not a whole number of vCPUs' shares wastes the rest. Throws naming the field.
+ */
+function checkManagedInstanceMemory(config: SwitchyardConfig, settings: DeploySettings): void {
+  if (settings.compute !== 'managed-instances') return;
+  const ratio = config.aws.managedInstances.memoryGiBPerVCpu;
+  const share = ratio * 1024;
+  const api = settings.memoryMb.api;
+  if (api < share || api % share !== 0) {
+    throw new Error(
+      `aws.memoryMb.api: ${api} MB does not fit Managed Instances at ${ratio} GiB per vCPU (aws.managedInstances.memoryGiBPerVCpu); use a multiple of ${share} (one vCPU = ${share} MB)`,
+    );
   }
 }

@@ -6,6 +6,7 @@ import { createApiFunction } from './constructs/api-function.js';
 import { BreakerTable } from './constructs/breaker-table.js';
 import { CallerKeyTable } from './constructs/caller-key-table.js';
 import { JobQueues } from './constructs/job-queues.js';
+import { ManagedInstances } from './constructs/managed-instances.js';
 import { Operations } from './constructs/operations.js';
 import { RegionalDomain } from './constructs/regional-domain.js';
 import { ScheduledJobs } from './constructs/scheduled-jobs.js';
@@ -50,6 +51,10 @@ export class SwitchyardStack extends Stack {
       retentionDays: config.jobs.retentionDays,
       workerTimeoutSeconds: workerTimeout,
     });
+    const managedInstances =
+      settings.compute === 'managed-instances'
+        ? new ManagedInstances(this, 'ManagedInstances', { settings: config.aws.managedInstances })
+        : undefined;
     const api = createApiFunction(this, 'ApiFunction', {
       breakerTable: breakers.table,
       callerKeysTable: callerKeys.table,
@@ -59,6 +64,8 @@ export class SwitchyardStack extends Stack {
       timeoutSeconds: settings.apiFunctionTimeoutSeconds,
       reservedConcurrency: settings.apiReservedConcurrency,
       jobs: { table: queues.table, queues },
+      memoryMb: settings.memoryMb.api,
+      managedInstances,
     });
     const scheduled = new ScheduledJobs(this, 'ScheduledJobs', {
       schedules: config.schedules,
@@ -69,6 +76,7 @@ export class SwitchyardStack extends Stack {
       config,
       workerTimeoutSeconds: workerTimeout,
       workerMaxConcurrency: settings.workerMaxConcurrency,
+      memoryMb: settings.memoryMb,
     });
     const deployment = new ApiDeployment(this, 'ApiDeployment', { api, deploy: config.aws.deploy });
     const gateway = new SwitchyardApi(this, 'Api', {

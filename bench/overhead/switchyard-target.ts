@@ -27,9 +27,12 @@ const OWN_ROOT = resolve(import.meta.dirname, '../..');
 /** Starts Switchyard (from the tree at `root`) on 127.0.0.1 in front of the instant upstream. */
 export async function startSwitchyardTarget(upstreamPort: number, root = OWN_ROOT): Promise<RunningServer> {
   const load = <T>(path: string): Promise<T> => import(pathToFileURL(join(root, path)).href);
-  const { parseConfig } = await load<typeof import('../../lambda/config/switchyard-config.js')>(
-    'lambda/core/catalog/parse-config.ts',
-  );
+  // The parser moved to lambda/config when the provider registry came (680bc51); an older tree
+  // (the "before" side of a comparison) still has it in the core.
+  const parser = existsSync(join(root, 'lambda/config/switchyard-config.ts'))
+    ? 'lambda/config/switchyard-config.ts'
+    : 'lambda/core/catalog/parse-config.ts';
+  const { parseConfig } = await load<typeof import('../../lambda/config/switchyard-config.js')>(parser);
   const { silentLogger } = await load<typeof import('../../lambda/core/logger.js')>('lambda/core/logger.ts');
   const { createLocalGateway } = await load<typeof import('../../lambda/wiring/create-local-gateway.js')>(
     'lambda/wiring/create-local-gateway.ts',

@@ -4,6 +4,7 @@ import type { SwitchyardConfig } from '../../lambda/config/switchyard-config.js'
 import { addAdotTracing } from './adot-tracing.js';
 import { BundledFunction } from './bundled-function.js';
 import type { JobQueues } from './job-queues.js';
+import type { ManagedInstances } from './managed-instances.js';
 import { grantRouting } from './routing-grants.js';
 
 export interface ApiFunctionProps {
@@ -19,6 +20,10 @@ export interface ApiFunctionProps {
   reservedConcurrency?: number | undefined;
   /** For `POST /v1/jobs`: the jobs table and the job queue. */
   jobs: { table: ITable; queues: JobQueues };
+  /** Memory in MB (`aws.memoryMb.api`, its default filled by `deploySettings`). */
+  memoryMb: number;
+  /** The capacity provider to run on (`aws.compute: "managed-instances"`). Default: on-demand. */
+  managedInstances?: ManagedInstances | undefined;
 }
 
 /**
@@ -45,7 +50,11 @@ export function createApiFunction(scope: Construct, id: string, props: ApiFuncti
     handlerFile: 'api.ts',
     configFile: props.configFile,
     timeoutSeconds: props.timeoutSeconds,
+    memorySize: props.memoryMb,
     reservedConcurrentExecutions: props.reservedConcurrency,
+    ...(props.managedInstances
+      ? { functionId: 'ManagedHandler', versionScaling: props.managedInstances.versionScaling }
+      : {}),
     environment: {
       SWITCHYARD_STORE: 'dynamodb',
       SWITCHYARD_TABLE: props.breakerTable.tableName,
@@ -71,5 +80,6 @@ export function createApiFunction(scope: Construct, id: string, props: ApiFuncti
   fn.allow('EnqueueJobs', ['sqs:SendMessage'], [props.jobs.queues.queue.queueArn]);
   if (props.config.statusPage.console) grantOverrideWrites(fn, props.ssmPrefix);
   addAdotTracing(fn, props.config.aws.tracing);
+  props.managedInstances?.addFunction(fn.fn);
   return fn;
 }

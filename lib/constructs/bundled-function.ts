@@ -20,8 +20,17 @@ export interface BundledFunctionProps {
   configFile: string;
   timeoutSeconds: number;
   environment: Record<string, string>;
-  /** Default 1024: more memory is more CPU, and cold starts are shorter. */
+  /** Memory in MB. Default 1024: more memory is more CPU, and cold starts are shorter. */
   memorySize?: number;
+  /**
+   * Construct id of the function (default `Handler`). A different id is a different function:
+   * the API function on Managed Instances is `ManagedHandler`, so switching `aws.compute`
+   * replaces the function instead of updating it in place (a capacity provider cannot be removed
+   * from a function).
+   */
+  functionId?: string;
+  /** Execution environments of each published version (Managed Instances only). Default: none. */
+  versionScaling?: { minExecutionEnvironments: number; maxExecutionEnvironments?: number };
   /** Concurrent executions reserved for (and capping) this function. Default: none. */
   reservedConcurrentExecutions?: number | undefined;
   /**
@@ -56,7 +65,7 @@ export class BundledFunction extends Construct {
     this.acknowledgeWildcard(logStreams, 'log streams of its own log group');
 
     const sourceMap = props.sourceMap ?? LAMBDA_BUNDLE.sourceMap;
-    this.fn = new NodejsFunction(this, 'Handler', {
+    this.fn = new NodejsFunction(this, props.functionId ?? 'Handler', {
       entry: join(ROOT, 'lambda', 'handlers', props.handlerFile),
       handler: 'handler',
       runtime: Runtime.NODEJS_24_X,
@@ -65,7 +74,7 @@ export class BundledFunction extends Construct {
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       deadLetterQueue: props.asyncDeadLetterQueue,
       // A published version outlives the deploy that replaced it, so the alias can go back to it at once.
-      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
+      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN, ...props.versionScaling },
       timeout: Duration.seconds(props.timeoutSeconds),
       role: this.role,
       logGroup: this.logGroup,

@@ -23,6 +23,8 @@ export interface ScheduledJobsProps {
   batchSize?: number;
   /** Most worker instances the queue drives at once (2–1000), so a cron burst leaves room for live traffic. */
   workerMaxConcurrency: number;
+  /** Memory of the worker and the scheduler in MB (`aws.memoryMb`). */
+  memoryMb: { worker: number; scheduler: number };
 }
 
 /**
@@ -77,6 +79,7 @@ export class ScheduledJobs extends Construct {
       handlerFile: 'worker.ts',
       configFile: props.configFile,
       timeoutSeconds: props.workerTimeoutSeconds,
+      memorySize: props.memoryMb.worker,
       environment: {
         ...jobsEnv,
         SWITCHYARD_STORE: 'dynamodb',
@@ -113,7 +116,7 @@ export class ScheduledJobs extends Construct {
       handlerFile: 'scheduler.ts',
       configFile: props.configFile,
       timeoutSeconds: 60,
-      memorySize: 512,
+      memorySize: props.memoryMb.scheduler,
       environment,
       asyncDeadLetterQueue: deadLetters,
     });

@@ -17,7 +17,7 @@ beforeAll(() => {
       streaming: { integrationTimeoutSeconds: 300 },
     }),
   ).template;
-});
+}, 120_000);
 
 /** The API function's properties. */
 function apiFunction(template: Template): Record<string, unknown> {

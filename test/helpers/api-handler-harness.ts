@@ -10,6 +10,7 @@ import { DYNALITE_ENV, type RunningDynalite, startDynalite } from './dynalite.js
 import { type FakeSecretsManager, startFakeSecretsManager } from './fake-secrets-manager.js';
 import { type FakeSsm, startFakeSsm } from './fake-ssm.js';
 import { installLambdaStreamingRuntime } from './lambda-runtime.js';
+import { type InvocationScope, installInvokeStore } from './managed-instances-runtime.js';
 import { type RecordingDynamoDbProxy, startRecordingDynamoDbProxy } from './recording-dynamodb-proxy.js';
 
 const fixture: APIGatewayProxyEvent = JSON.parse(
@@ -75,6 +76,10 @@ export interface HandlerRigOptions {
    * `SWITCHYARD_KEYS_TABLE`, as the stack deploys it).
    */
   callerKeys?: 'ssm' | 'dynamodb';
+  /** A bundle of the handler to import instead of the source (`test/helpers/api-bundle.ts`). */
+  entry?: string;
+  /** More environment, e.g. `AWS_LAMBDA_MAX_CONCURRENCY` as Managed Instances set it. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** How the API Lambda under test is deployed. */
@@ -91,6 +96,11 @@ export interface HandlerDeployment {
 export interface LoadedHandler {
   handler: unknown;
   output: CapturedOutput;
+  /**
+   * The scope each invocation runs in, when the environment says `AWS_LAMBDA_MAX_CONCURRENCY`
+   * (Lambda Managed Instances: the runtime's `InvokeStore`); undefined on-demand.
+   */
+  scope: InvocationScope | undefined;
   /** Stops capturing the output and puts the process environment back. */
   restore(): void;
 }
@@ -107,17 +117,23 @@ export interface ApiHandlerRig extends HandlerServers, LoadedHandler {
 
 /**
  * Sets `env` on the process, captures its output (Powertools logs, EMF metrics), installs the
- * streaming runtime's globals and imports the API handler, which reads its environment on load.
+ * streaming runtime's globals (and, with `AWS_LAMBDA_MAX_CONCURRENCY`, the Managed Instances
+ * runtime's `InvokeStore`) and imports the API handler, which reads its environment on load:
+ * the TypeScript source, or the bundle at `entry`.
  */
-export async function loadApiHandler(env: NodeJS.ProcessEnv): Promise<LoadedHandler> {
+export async function loadApiHandler(env: NodeJS.ProcessEnv, entry?: string): Promise<LoadedHandler> {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   const output = captureProcessOutput();
   installLambdaStreamingRuntime();
-  const { handler } = await import('../../lambda/handlers/api.js');
+  const scope = env.AWS_LAMBDA_MAX_CONCURRENCY ? installInvokeStore() : undefined;
+  const { handler } = (await (entry ? import(entry) : import('../../lambda/handlers/api.js'))) as {
+    handler: unknown;
+  };
   return {
     handler,
     output,
+    scope,
     restore() {
       output.restore();
       process.env = saved;
@@ -152,18 +168,22 @@ export async function startApiHandler(
       type: 'SecureString',
     });
   const configPath = writeTempConfig(deployment.config);
-  const loaded = await loadApiHandler({
-    ...DYNALITE_ENV,
-    AWS_ENDPOINT_URL_DYNAMODB: dynamodb?.url ?? dynalite.endpoint,
-    AWS_ENDPOINT_URL_SSM: ssm.url,
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets?.url ?? 'http://127.0.0.1:9',
-    ...(keysTable ? { SWITCHYARD_KEYS_TABLE: keysTable } : {}),
-    SWITCHYARD_CONFIG: configPath,
-    SWITCHYARD_STORE: 'dynamodb',
-    SWITCHYARD_TABLE: deployment.table,
-    SWITCHYARD_SSM_PREFIX: ssmPrefix,
-    POWERTOOLS_SERVICE_NAME: 'switchyard',
-  });
+  const loaded = await loadApiHandler(
+    {
+      ...DYNALITE_ENV,
+      AWS_ENDPOINT_URL_DYNAMODB: dynamodb?.url ?? dynalite.endpoint,
+      AWS_ENDPOINT_URL_SSM: ssm.url,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets?.url ?? 'http://127.0.0.1:9',
+      ...(keysTable ? { SWITCHYARD_KEYS_TABLE: keysTable } : {}),
+      SWITCHYARD_CONFIG: configPath,
+      SWITCHYARD_STORE: 'dynamodb',
+      SWITCHYARD_TABLE: deployment.table,
+      SWITCHYARD_SSM_PREFIX: ssmPrefix,
+      POWERTOOLS_SERVICE_NAME: 'switchyard',
+      ...options.env,
+    },
+    options.entry,
+  );
   return {
     dynalite,
     ssm,

@@ -66,13 +66,16 @@ type StreamingHandler = (event: unknown, stream: PassThrough, context: Context) 
 export async function invokeStreaming(
   handler: unknown,
   event: unknown,
-  { onResponseEnd }: { onResponseEnd?: () => void } = {},
+  {
+    onResponseEnd,
+    context = lambdaContext(),
+  }: { onResponseEnd?: () => void /** Default: a fresh {@link lambdaContext}. */; context?: Context } = {},
 ): Promise<StreamedInvocation> {
   const stream = runtimeStream();
   const chunks: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
   if (onResponseEnd) stream.once('finish', onResponseEnd);
-  await (handler as StreamingHandler)(event, stream, lambdaContext());
+  await (handler as StreamingHandler)(event, stream, context);
   return parseIntegrationResponse(Buffer.concat(chunks));
 }
 

@@ -1,6 +1,7 @@
 /** The `aws` section of the config: what only a deployment reads. Every default is filled here. */
 import * as z from 'zod';
 import { awsAlarmsSchema } from './aws-alarms-schema.js';
+import { awsComputeFields } from './aws-compute-schema.js';
 import { awsDeployFields, defaultSsmPrefix } from './aws-deploy-config-schema.js';
 import { awsRegionFields, checkRegionFields } from './aws-regions-config-schema.js';
 
@@ -90,6 +91,7 @@ export const ssmPrefixSchema = z
 /** AWS mode settings. */
 const awsFields = z.strictObject({
   ...awsDeployFields,
+  ...awsComputeFields,
   /**
    * Prefix of the SSM parameters: chains live at `<ssmPrefix>/chains/<pipeline>`. Default
    * `/switchyard`, or `/switchyard-<stage>` with a `stage`.
