@@ -9,10 +9,8 @@ import type { ResponseInputContent } from 'openai/resources/responses/responses'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestLedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { type GatewayHarness, startGatewayHarness } from '../helpers/gateway-harness.js';
+import { PDF, PNG } from '../helpers/media-samples.js';
 
-const PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-const PDF = 'JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoKPDwvTGVuZ3RoIDMgMCBSPj4Kc3RyZWFtCg==';
 const PDF_URL = 'https://docs.example.test/q3.pdf';
 
 // biome-ignore lint/suspicious/noExplicitAny: wire bodies of three protocols, read field by field

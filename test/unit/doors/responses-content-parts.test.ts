@@ -6,10 +6,7 @@ import {
   responsesDemand,
   responsesToChatRequest,
 } from '../../../lambda/doors/openai-responses/responses-to-chat.js';
-
-const PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-const PDF = 'JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoKPDwvTGVuZ3RoIDMgMCBSPj4Kc3RyZWFtCg==';
+import { PDF, PNG } from '../../helpers/media-samples.js';
 
 const schema = responsesBodySchema(4);
 const userSays = (...content: unknown[]) => ({ model: 'p', input: [{ role: 'user', content }] });
