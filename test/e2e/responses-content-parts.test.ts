@@ -1,14 +1,16 @@
 /**
  * Images and PDFs through the Responses door (issue 25 items 2–3): openai-node's
  * `responses.create` with `input_image` and `input_file` parts, over the real gateway on loopback,
- * arrives at each family's fake in that family's native form; a route that cannot carry a part is
+ * arrives at each family's fake (openai-compatible, Anthropic, Bedrock, Vertex) in that family's
+ * native form; a route that cannot carry a part is
  * skipped with its trail, and a Files API id is a 400 naming the field before any upstream call.
  */
 import OpenAI from 'openai';
 import type { ResponseInputContent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestLedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
-import { type GatewayHarness, startGatewayHarness } from '../helpers/gateway-harness.js';
+import { type FakeTokenEndpoint, startFakeTokenEndpoint } from '../helpers/fake-token-endpoint.js';
+import { addFakeVertex, type GatewayHarness, startGatewayHarness } from '../helpers/gateway-harness.js';
 import { PDF, PNG } from '../helpers/media-samples.js';
 
 const PDF_URL = 'https://docs.example.test/q3.pdf';
@@ -17,28 +19,34 @@ const PDF_URL = 'https://docs.example.test/q3.pdf';
 type Json = any;
 
 let h: GatewayHarness;
+let tokens: FakeTokenEndpoint;
 let client: OpenAI;
 
 beforeAll(async () => {
+  tokens = await startFakeTokenEndpoint();
   h = await startGatewayHarness(
     {
       p: { chain: 'a' },
       docUrl: { chain: 'a,an' },
+      vertexFirst: { chain: 'v,an' },
       blindFirst: { chain: 'blind,an' },
       blindOnly: { chain: 'blind' },
     },
     {
       anthropic: true,
       configure: (config) => {
+        addFakeVertex(config);
         // The openai-compatible model again, declared without images.
         config.models.blind = { ...config.models.a, capabilities: { images: false } };
       },
     },
   );
+  h.env.VERTEX_SA_JSON = tokens.serviceAccount('gateway');
   client = new OpenAI({ baseURL: `${h.url}/v1`, apiKey: 'caller-key', maxRetries: 0 });
 });
 afterAll(async () => {
   await h?.close();
+  await tokens?.close();
 });
 beforeEach(() => {
   for (const fake of [h.openai, h.bedrock, h.anthropic]) fake.reset();
@@ -93,6 +101,14 @@ describe('an image and a PDF from openai-node responses.create', () => {
     ]);
   });
 
+  it('arrives at a Vertex route as an image_url data URL part', async () => {
+    await ask('v', IMAGE_AND_PDF.slice(0, 2));
+    expect(lastBody('google/gemini-v').messages[0].content).toEqual([
+      { type: 'text', text: 'Compare these.' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+    ]);
+  });
+
   it('streams an answer about an image', async () => {
     const stream = client.responses.stream({
       model: 'an',
@@ -114,6 +130,15 @@ describe('routes that cannot carry a part, on the Responses door', () => {
     expect(h.received('model-a')).toBe(0);
     const request = h.requests().at(-1) as RequestLedgerEntry;
     expect(request.unsupported).toEqual([{ route: 'blind', reason: 'unsupported', missing: ['images'] }]);
+  });
+
+  it('skips a Vertex route for a PDF (it takes no documents), with !v:unsupported(documents) in the trail', async () => {
+    const { response } = await client.responses
+      .create({ model: 'vertexFirst', input: [{ role: 'user', content: IMAGE_AND_PDF }] })
+      .withResponse();
+    expect(response.headers.get('x-switchyard-route')).toBe('!v:unsupported(documents),an:200');
+    expect(h.received('google/gemini-v')).toBe(0);
+    expect(lastBody('claude-model').messages[0].content[2].type).toBe('document');
   });
 
   it('sends a PDF by http(s) file_url only to a route that fetches document URLs', async () => {
