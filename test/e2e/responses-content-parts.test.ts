@@ -2,8 +2,8 @@
  * Images and PDFs through the Responses door (issue 25 items 2–3): openai-node's
  * `responses.create` with `input_image` and `input_file` parts, over the real gateway on loopback,
  * arrives at each family's fake (openai-compatible, Anthropic, Bedrock, Vertex) in that family's
- * native form; a route that cannot carry a part is
- * skipped with its trail, and a Files API id is a 400 naming the field before any upstream call.
+ * native form; a route that cannot carry a part is skipped with its trail, and a Files API id is a
+ * 400 naming the field before any upstream call.
  */
 import OpenAI from 'openai';
 import type { ResponseInputContent } from 'openai/resources/responses/responses';
