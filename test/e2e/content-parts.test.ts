@@ -8,10 +8,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestLedgerEntry } from '../../lambda/core/ledger/ledger-entry.js';
 import { type GatewayHarness, startGatewayHarness } from '../helpers/gateway-harness.js';
+import { PDF, PNG } from '../helpers/media-samples.js';
 
-const PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-const PDF = 'JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoKPDwvTGVuZ3RoIDMgMCBSPj4Kc3RyZWFtCg==';
 const CAT_URL = 'https://images.example.test/cat.png';
 
 // biome-ignore lint/suspicious/noExplicitAny: wire bodies of three protocols, read field by field

@@ -9,6 +9,7 @@ import { APICallError, generateObject, generateText, stepCountIs, streamText, to
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { type GatewayHarness, startGatewayHarness } from '../helpers/gateway-harness.js';
+import { PDF, PNG } from '../helpers/media-samples.js';
 
 let h: GatewayHarness;
 let openai: ReturnType<typeof createOpenAI>;
@@ -158,6 +159,38 @@ describe("Vercel AI SDK's default openai('<pipeline>') over /v1/responses", () =
       { role: 'user', text: 'hello there' },
       { role: 'assistant', text: 'Hello from model-a.' },
       { role: 'user', text: 'and again?' },
+    ]);
+  });
+});
+
+describe("Vercel AI SDK's image and file parts over /v1/responses", () => {
+  it('generateText with an image and a PDF: they arrive at an Anthropic route as image and document blocks', async () => {
+    const result = await generateText({
+      model: openai('claude'),
+      maxRetries: 0,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Compare these.' },
+            { type: 'image', image: PNG, mediaType: 'image/png' },
+            { type: 'file', data: PDF, mediaType: 'application/pdf', filename: 'q3.pdf' },
+          ],
+        },
+      ],
+    });
+    expect(result.text).toBe('Hello from claude-model.');
+    const body = h.anthropic.requestsFor('claude-model').at(-1)?.body as {
+      messages: { content: unknown[] }[];
+    };
+    expect(body.messages[0]?.content).toEqual([
+      { type: 'text', text: 'Compare these.' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+      {
+        type: 'document',
+        source: { type: 'base64', media_type: 'application/pdf', data: PDF },
+        title: 'q3.pdf',
+      },
     ]);
   });
 });

@@ -4,17 +4,10 @@
  * parts. Media types are checked here, so a bad one is a 400 naming the field.
  */
 import * as z from 'zod';
-import type { ContentPart, MediaSource, MessageContent } from '../../core/chat/chat-model.js';
+import type { ContentPart, MessageContent } from '../../core/chat/chat-model.js';
 import { simplestContent } from '../../core/chat/content-parts.js';
-import {
-  DOCUMENT_MEDIA_TYPES,
-  IMAGE_MEDIA_TYPES,
-  isBase64,
-  isHttpUrl,
-  mediaTypeProblem,
-  readDataUrl,
-} from '../../core/chat/media-types.js';
 import { cacheControlSchema } from '../shared/cache-breakpoint.js';
+import { checked, fileSource, imageSource } from '../shared/media-sources.js';
 
 const textPart = z.object({
   type: z.literal('text'),
@@ -22,27 +15,6 @@ const textPart = z.object({
   /** A prompt-cache breakpoint at this part (OpenRouter style; docs/http-api.md#reasoning-and-prompt-caching). */
   cache_control: cacheControlSchema.optional(),
 });
-
-/** An image's URL as a source, or the problem with it. */
-function imageSource(url: string): MediaSource | string {
-  if (isHttpUrl(url)) return { kind: 'url', url };
-  if (!url.toLowerCase().startsWith('data:')) return 'must be an http(s) URL or a base64 data URL';
-  const read = readDataUrl(url);
-  if (!read.ok) return read.problem;
-  return mediaTypeProblem(read.source.mediaType, IMAGE_MEDIA_TYPES) ?? read.source;
-}
-
-/** A PDF's `file_data` (a base64 data URL, or bare base64 read as a PDF) as a source, or the problem with it. */
-function fileSource(fileData: string): MediaSource | string {
-  if (!fileData.toLowerCase().startsWith('data:')) {
-    return isBase64(fileData)
-      ? { kind: 'data', mediaType: 'application/pdf', data: fileData }
-      : 'must be a base64 data URL (data:application/pdf;base64,...) or base64 data';
-  }
-  const read = readDataUrl(fileData);
-  if (!read.ok) return read.problem;
-  return mediaTypeProblem(read.source.mediaType, DOCUMENT_MEDIA_TYPES) ?? read.source;
-}
 
 const imagePart = z
   .object({
@@ -109,12 +81,6 @@ export const textContent = z.union([
   z.string(),
   z.array(textPart, { error: 'must be a string or an array of {type: "text", text} parts' }),
 ]);
-
-/** A checked source (the schema refused every problem), or a programming error. */
-function checked(source: MediaSource | string): MediaSource {
-  if (typeof source === 'string') throw new Error(`unchecked content part: ${source}`);
-  return source;
-}
 
 /** One checked wire part as a neutral part. */
 function toPart(part: WirePart): ContentPart {

@@ -1,9 +1,12 @@
 /**
  * The `input` of a Responses request as the SDKs send it statelessly: a string, or items —
- * messages (with or without `type: "message"`) whose content is text parts, `function_call` and
- * `function_call_output`. Every other item or part is a 400 naming it (stateful-refusals.ts).
+ * messages (with or without `type: "message"`) whose content is text parts (a user message's may
+ * also hold images and PDFs: responses-content-schema.ts), `function_call` and
+ * `function_call_output` (its output text). Every other item or part is a 400 naming it
+ * (stateful-refusals.ts).
  */
 import * as z from 'zod';
+import { USER_PART_TYPES, userPart } from './responses-content-schema.js';
 import { ITEM_REFERENCE, unsupportedItem, unsupportedPart } from './stateful-refusals.js';
 
 /**
@@ -57,10 +60,16 @@ const textParts = (partType: 'input_text' | 'output_text') =>
 const content = (partType: 'input_text' | 'output_text') =>
   stringOr(textParts(partType), `must be a string or an array of ${partType} parts`);
 
+/** A user message's content: text, or text, image and file parts. */
+const userContent = stringOr(
+  z.array(typed(USER_PART_TYPES, (type) => unsupportedPart(type, USER_PART_TYPES.join(', ')), userPart)),
+  `must be a string or an array of ${USER_PART_TYPES.join(', ')} parts`,
+);
+
 const messageItem = z.discriminatedUnion(
   'role',
   [
-    z.object({ type: z.literal('message'), role: z.literal('user'), content: content('input_text') }),
+    z.object({ type: z.literal('message'), role: z.literal('user'), content: userContent }),
     z.object({ type: z.literal('message'), role: z.literal('system'), content: content('input_text') }),
     z.object({ type: z.literal('message'), role: z.literal('developer'), content: content('input_text') }),
     z.object({ type: z.literal('message'), role: z.literal('assistant'), content: content('output_text') }),

@@ -5,7 +5,9 @@
  * it), `text.format` becomes the structured output the gateway validates and repairs.
  */
 import type { ChatMessage, ChatRequest, ResponseFormat, ToolChoice } from '../../core/chat/chat-model.js';
+import { imageCharsAdjustment } from '../../core/chat/media-demand.js';
 import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
+import { toUserContent } from './responses-content-schema.js';
 import { type InputItem, partsText } from './responses-input-schema.js';
 import type { ResponsesBody } from './responses-request-schema.js';
 
@@ -21,9 +23,10 @@ function assistantTurn(messages: ChatMessage[]): Extract<ChatMessage, { role: 'a
 function addItem(messages: ChatMessage[], item: InputItem): void {
   switch (item.type) {
     case 'message': {
-      const text = partsText(item.content);
-      if (item.role === 'assistant') messages.push({ role: 'assistant', content: text });
-      else messages.push({ role: item.role === 'user' ? 'user' : 'system', content: text });
+      if (item.role === 'user') messages.push({ role: 'user', content: toUserContent(item.content) });
+      else if (item.role === 'assistant')
+        messages.push({ role: 'assistant', content: partsText(item.content) });
+      else messages.push({ role: 'system', content: partsText(item.content) });
       return;
     }
     case 'function_call': {
@@ -92,13 +95,17 @@ export function responsesToChatRequest(body: ResponsesBody): ChatRequest {
 
 /**
  * What a Responses body asks (the lifecycle's demand): its input items (a string is one), the
- * JSON size of `input` and `instructions`, and `max_output_tokens`, named as the caller named it.
+ * JSON size of `input` and `instructions` (each image counted at a fixed size, not its base64
+ * text, as on chat: `imageCharsAdjustment`), and `max_output_tokens`, named as the caller named it.
  */
 export function responsesDemand(
   body: Pick<ResponsesBody, 'input' | 'instructions' | 'max_output_tokens'>,
 ): RequestDemand {
   const items = typeof body.input === 'string' ? 1 : body.input.length;
-  const chars = JSON.stringify(body.input).length + (body.instructions?.length ?? 0);
+  const chars =
+    JSON.stringify(body.input).length +
+    (body.instructions?.length ?? 0) +
+    imageCharsAdjustment(responsesMessages(body));
   const tokens = body.max_output_tokens;
   const output = tokens == null ? undefined : { tokens, param: 'max_output_tokens' };
   return chatDemand(items, chars, output);

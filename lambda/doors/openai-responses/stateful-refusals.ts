@@ -45,7 +45,19 @@ export function unsupportedItem(type: string): string {
   return `input items of type '${type}' are not carried: send messages (input_text / output_text content), function_call and function_call_output items`;
 }
 
-/** A content part of a type the door does not read (images and files are not carried yet). */
+/** A content part of a type the door does not read in that place (`allowed` lists what it reads). */
 export function unsupportedPart(type: string, allowed: string): string {
   return `content parts of type '${type}' are not carried by /v1/responses: send ${allowed} parts`;
 }
+
+/** `input_image.file_id`: an image uploaded to OpenAI's Files API. */
+export const IMAGE_FILE_ID =
+  'file_id needs the Files API, which Switchyard does not serve: send the image inline as image_url (a base64 data URL) or as an http(s) URL';
+
+/** `input_file.file_id`: a file uploaded to OpenAI's Files API. */
+export const PDF_FILE_ID =
+  'file_id needs the Files API, which Switchyard does not serve: send the PDF inline as file_data (data:application/pdf;base64,...)';
+
+/** `input_file.file_url` that is not an http(s) URL. */
+export const PDF_FILE_URL =
+  'must be an http(s) URL; or send the PDF inline as file_data (data:application/pdf;base64,...)';

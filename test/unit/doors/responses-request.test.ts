@@ -139,9 +139,9 @@ describe('what the Responses door refuses, by field', () => {
     [{ input: [{ type: 'item_reference', id: 'msg_1' }] }, 'input[0].type', /store = false/],
     [{ input: [{ type: 'reasoning', id: 'rs_1' }] }, 'input[0].type', /'reasoning' are not carried/],
     [
-      { input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://x' }] }] },
+      { input: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AA==' } }] }] },
       'input[0].content[0].type',
-      /'input_image' are not carried/,
+      /'input_audio' are not carried/,
     ],
     [{ tool_choice: { type: 'web_search_preview' } }, 'tool_choice', /built-in tools are not carried/],
     [{ input: [{ role: 'tool', content: 'x' }] }, 'input[0].role', /role must be/],
