@@ -1,5 +1,5 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createParameterSource } from '../../../lambda/aws/parameter-snapshot.js';
 import { createAwsProviderKeys } from '../../../lambda/aws/provider-keys.js';
 import type { RemoteKeyReaders } from '../../../lambda/aws/remote-keys.js';
@@ -41,6 +41,8 @@ beforeEach(() => {
 });
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+/** Waits (real time, up to 5 s) until the background read has landed: a loaded machine may take longer than `settle`. */
+const eventually = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 20 });
 
 function keysFor(providers: Record<string, string | undefined>, secrets = new Map<string, string>()) {
   const config = parseConfig({
@@ -92,8 +94,7 @@ describe('AWS provider keys', () => {
     ssm.put(`${prefix}/keys/openai`, 'sk-new', { type: 'SecureString' });
     clock.advance(30_000);
     keys.apiKey('openai'); // kicks the due read in the background
-    await settle();
-    expect(keys.apiKey('openai')).toBe('sk-new');
+    await eventually(() => expect(keys.apiKey('openai')).toBe('sk-new'));
     expect(lines.at(-1)).toMatchObject({ message: 'provider key loaded', fields: { provider: 'openai' } });
     expect(JSON.stringify(lines)).not.toContain('sk-new');
   });
@@ -184,8 +185,7 @@ describe('AWS provider keys', () => {
     expect(keys.apiKey('openai')).toBe('sk-old');
     clock.advance(1_000);
     keys.apiKey('openai');
-    await settle();
-    expect(keys.apiKey('openai')).toBe('sk-rotated');
+    await eventually(() => expect(keys.apiKey('openai')).toBe('sk-rotated'));
   });
 
   it('reads Secrets Manager names one by one, and drops a secret that no longer exists', async () => {
@@ -196,7 +196,6 @@ describe('AWS provider keys', () => {
     secrets.delete('switchyard/openrouter');
     clock.advance(300_000);
     keys.apiKey('openrouter');
-    await settle();
-    expect(keys.apiKey('openrouter')).toBeUndefined();
+    await eventually(() => expect(keys.apiKey('openrouter')).toBeUndefined());
   });
 });
