@@ -63,4 +63,40 @@ describe('clients that decide by status, with the documented maxRetries', () => 
     await rejects(langchain(1).invoke('hello there'));
     expect(chainRuns()).toBe(2);
   });
+
+  it('LangChain ChatOpenAI with its default retries: a spend cap refused until the day resets is sent once', async () => {
+    // Noon UTC: Retry-After is twelve hours, past the 60 s LangChain waits for.
+    const noon = Date.UTC(2026, 0, 15, 12);
+    const key = 'sk-budget-0123456789';
+    h = await startGatewayHarness(
+      { p: { chain: 'a' } },
+      {
+        auth: { keys: { k: key } },
+        clock: { now: () => noon },
+        configure: (config) => {
+          config.admission = { defaultKey: { usdPerDay: 0.01 } };
+        },
+      },
+    );
+    let sent = 0;
+    const chat = new ChatOpenAI({
+      model: 'p',
+      apiKey: key,
+      maxTokens: 2_000,
+      configuration: {
+        baseURL: `${h.url}/v1`,
+        fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+          sent += 1;
+          return fetch(input, init);
+        },
+      },
+    });
+    const error = await chat.invoke('hello there').then(
+      () => undefined,
+      (e: { status?: number }) => e,
+    );
+    expect(error?.status).toBe(429);
+    expect(sent).toBe(1);
+    expect(upstreamCalls()).toBe(0);
+  });
 });
