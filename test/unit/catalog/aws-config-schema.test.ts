@@ -25,6 +25,17 @@ describe('config: the aws section (alarm e-mail, capacity, streaming)', () => {
       tracing: { execWrapper: '/opt/otel-handler' },
       breakerState: 'regional',
       regionalModels: {},
+      compute: 'on-demand',
+      // The API's memory has no fixed default: it follows the compute mode (1,024 MB on demand, 2 GiB per vCPU on Managed Instances).
+      memoryMb: { worker: 1024, scheduler: 512 },
+      managedInstances: {
+        instanceTypes: ['m7g.large', 'm7g.xlarge'],
+        maxVCpuCount: 48,
+        memoryGiBPerVCpu: 2,
+        minExecutionEnvironments: 2,
+        perExecutionEnvironmentMaxConcurrency: 256,
+        targetCpuPercent: 60,
+      },
       alarms: {
         minRequests: 20,
         exhaustedPercent: 1,
