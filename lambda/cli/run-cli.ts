@@ -5,7 +5,8 @@ import { type CliIo, CliUsageError, EXIT_BAD_INPUT, EXIT_FAILED } from './cli-io
 import { EXPLAIN_USAGE, explainCommand } from './explain-command.js';
 import { FAKES_USAGE, fakesCommand } from './fakes-command.js';
 import { KEYS_USAGE, keysCommand } from './keys-command.js';
-import { SERVE_USAGE, serveCommand } from './serve-command.js';
+import { serveCommand } from './serve-command.js';
+import { SERVE_USAGE } from './serve-flags.js';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 

@@ -1,6 +1,5 @@
 import { createWriteStream, openSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createCachedChainParameters } from '../aws/cached-chain-parameters.js';
 import { createSsmChainStore, resolveSsmPrefix } from '../aws/ssm-chains.js';
 import { type ConfigOrigin, type LoadedConfig, loadConfig } from '../config/config-file.js';
@@ -9,7 +8,7 @@ import type { ChainParameterStore } from '../core/catalog/chain-sources.js';
 import type { Logger } from '../core/logger.js';
 import type { ProviderAccess } from '../families/provider-family.js';
 import { createLocalJobWorker } from '../jobs/runner/in-process-worker.js';
-import { jobBackendKind, selectJobBackend } from '../jobs/runner/select-job-backend.js';
+import { selectJobBackend } from '../jobs/runner/select-job-backend.js';
 import type { ChainOverrideStore } from '../overrides/chain-override-store.js';
 import { createSqliteChainOverrides } from '../overrides/sqlite-chain-overrides.js';
 import { selectAdmissionStore } from '../stores/select-admission-store.js';
@@ -22,17 +21,13 @@ import { createReloadableAuth, type ReloadableAuth } from '../wiring/reloadable-
 import { startServer } from '../wiring/start-server.js';
 import { systemClock } from '../wiring/system-time.js';
 import { cliStoreSettings } from './breakers-command.js';
-import {
-  type CliIo,
-  CliUsageError,
-  EXIT_OK,
-  parsePort,
-  processStopSignal,
-  type StopSignal,
-} from './cli-io.js';
+import { type CliIo, CliUsageError, EXIT_OK, processStopSignal, type StopSignal } from './cli-io.js';
 import { keySummaryLines, providerKeyStates } from './provider-key-summary.js';
 import { checkServeExposure } from './serve-exposure.js';
+import { DEFAULT_OVERRIDES_DB, parseServeFlags } from './serve-flags.js';
 import { createCliSsmClient } from './ssm-cli-support.js';
+
+/** `serve`'s usage line (`serve-flags.ts`), kept here for `run-cli.ts` and `start-command.ts`. */
 
 /**
  * `--ssm`: the operators' overrides `<prefix>/chains/<pipeline>` between `MODEL_<P>` and the
@@ -68,17 +63,6 @@ function consoleStore(
   return { store, where: `local store ${path}`, close: () => store.close() };
 }
 
-export const SERVE_USAGE =
-  'usage: switchyard serve [--config FILE] [--port N] [--host ADDR] [--ledger FILE] [--max-body-bytes N]' +
-  ' [--store memory|dynamodb] [--jobs sqlite|memory|aws] [--jobs-db FILE] [--ssm] [--insecure] [--metrics] [--status]' +
-  ' [--console] [--overrides-db FILE]';
-
-/** Where `serve` keeps operator overrides without `--ssm`, relative to the working directory. */
-export const DEFAULT_OVERRIDES_DB = '.switchyard/overrides.db';
-
-/** Default port of the local gateway. */
-export const DEFAULT_PORT = 8787;
-
 /** What `switchyard start` changes in `serve` when it wires the gateway to the fakes. */
 export interface ServeSetup {
   /** The config to serve instead of the one `--config` names. */
@@ -107,38 +91,7 @@ export async function serveCommand(
   stopSignal: StopSignal = processStopSignal,
   setup: ServeSetup = {},
 ): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      config: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      ledger: { type: 'string' },
-      'max-body-bytes': { type: 'string' },
-      store: { type: 'string' },
-      jobs: { type: 'string' },
-      'jobs-db': { type: 'string' },
-      insecure: { type: 'boolean', default: false },
-      ssm: { type: 'boolean', default: false },
-      metrics: { type: 'boolean', default: false },
-      status: { type: 'boolean', default: false },
-      console: { type: 'boolean', default: false },
-      'overrides-db': { type: 'string' },
-    },
-    allowPositionals: true,
-  });
-  if (positionals.length > 0) throw new CliUsageError(SERVE_USAGE);
-  const port = parsePort(values.port, '--port') ?? parsePort(io.env.PORT, 'PORT') ?? DEFAULT_PORT;
-  const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
-  if (maxBody !== undefined && !(Number.isInteger(maxBody) && maxBody > 0)) {
-    throw new CliUsageError('--max-body-bytes must be a positive integer');
-  }
-
-  // Checked before anything opens: a bad --jobs / SWITCHYARD_JOBS is a usage error at once.
-  const jobsKind = jobBackendKind(io.env, { flag: values.jobs, fallback: 'sqlite' });
-  if (values['jobs-db'] !== undefined && jobsKind !== 'sqlite') {
-    throw new CliUsageError(`--jobs-db needs the sqlite job backend, not '${jobsKind}'`);
-  }
+  const { values, port, maxBody } = parseServeFlags(args, io.env);
   const storeSettings = cliStoreSettings(values.store, io.env);
   const loaded = setup.loaded ?? loadConfig({ flag: values.config, env: io.env, cwd: io.cwd });
   const { origin } = loaded;

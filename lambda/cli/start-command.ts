@@ -10,7 +10,8 @@ import { runFakeUpstreams } from '../dev/fakes/run-fake-upstreams.js';
 import { envProviderAccess } from '../wiring/env-provider-access.js';
 import { type CliIo, processStopSignal, type StopSignal } from './cli-io.js';
 import { type ProviderKeyState, providerKeyStates } from './provider-key-summary.js';
-import { SERVE_USAGE, serveCommand } from './serve-command.js';
+import { serveCommand } from './serve-command.js';
+import { SERVE_USAGE } from './serve-flags.js';
 import { curlExample, FAKE_AWS_CREDENTIALS, tryConfig } from './try-config.js';
 
 export const START_USAGE =

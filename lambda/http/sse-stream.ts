@@ -1,66 +1,18 @@
-import type { ChatStreamEvent, Usage } from '../core/chat/chat-model.js';
+import type { Usage } from '../core/chat/chat-model.js';
 import { AttemptTimeout } from '../core/failures/attempt-timeout.js';
 import { ProviderError } from '../core/failures/provider-error.js';
 import { addUsage } from '../core/ledger/cost.js';
 import { interruptedUsage } from '../core/ledger/interrupted-usage.js';
 import type { CommittedStream } from '../core/router/route-chat.js';
 import type { RouteSuccess } from '../core/router/route-types.js';
-import type { ContinuedLabel } from '../core/router/stream-continuation.js';
-import { createSeam, type StreamSeam } from '../core/router/stream-seam.js';
+import { createSeam } from '../core/router/stream-seam.js';
+import { eventText, heldText } from './sse-event-text.js';
+import type { SseOptions, SseState, Step } from './sse-state.js';
 import { asProviderError, silenceError } from './stream-failures.js';
 
+export type { SseOptions, StreamFormat } from './sse-state.js';
+
 const encoder = new TextEncoder();
-
-type StreamEvent = CommittedStream['first'];
-/** What waiting for the upstream's next event gave. */
-type Step = { kind: 'event'; event: StreamEvent } | { kind: 'done' } | { kind: 'error'; error: unknown };
-
-/**
- * How one front door writes a committed stream as server-sent events (OpenAI chunks, Anthropic
- * message events). One instance per stream: a format may keep state between events.
- */
-export interface StreamFormat {
-  /** The text sent before the first event (e.g. OpenAI's role chunk); may be empty. */
-  start(): string;
-  /** One upstream event. */
-  event(event: ChatStreamEvent): string;
-  /** The clean end; `usage` is the finish event's. */
-  end(usage: Usage | undefined): string;
-  /** The explicit error event that ends a stream whose upstream failed after the commit. */
-  error(message: string, failure: ProviderError): string;
-  /**
-   * The stream was continued after a break (docs/concepts.md#streams-cut-after-output): the
-   * format puts `label` on its final chunk. Optional: a format without it shows no label.
-   */
-  continuedBy?(label: ContinuedLabel): void;
-}
-
-export interface SseOptions {
-  format: StreamFormat;
-  /** Aborts the upstream call: the caller went away. */
-  abortCaller: () => void;
-}
-
-/** One stream's state: the route, what has been read so far, and whether it is over. */
-interface SseState {
-  route: RouteSuccess<CommittedStream>;
-  options: SseOptions;
-  /** The current attempt's usage, from its finish event. */
-  usage: Usage | undefined;
-  finished: boolean;
-  /** The wait for the next event, when one is under way (it may outlive one `pull`). */
-  pending: Promise<Step> | undefined;
-  /** Characters of output the current attempt sent the caller (an interrupted stream's usage). */
-  outputChars: number;
-  /** The answer's text the caller received, every attempt of it (kept when the stream may be continued). */
-  text: string;
-  /** True once a tool-call event went out: such a stream is never continued. */
-  toolCall: boolean;
-  /** While a continuation's first characters are checked for an overlap with `text`. */
-  seam: StreamSeam | undefined;
-  /** The usage of the attempts that broke before the current one (the caller's usage chunk adds it). */
-  billed: Usage | undefined;
-}
 
 /**
  * The committed stream as server-sent events in the caller's format. Nothing is replayed or
@@ -91,48 +43,6 @@ export function sseBody(
     pull: (controller) => pullBatch(state, controller),
     cancel: () => cancelled(state),
   });
-}
-
-/**
- * The event as a chunk; a `finish` event's usage is kept for the usage chunk and the ledger. What
- * goes out is counted (an interrupted stream is billed for it) and, when the stream may be
- * continued, its text kept; a continuation's text passes the seam first.
- */
-function eventText(state: SseState, event: StreamEvent): string {
-  const { format } = state.options;
-  if (event.type === 'finish') {
-    state.usage = event.usage ?? state.usage;
-    return heldText(state) + format.event(event);
-  }
-  if (event.type === 'tool_call') {
-    state.toolCall = true;
-    state.outputChars += (event.name?.length ?? 0) + (event.argumentsDelta?.length ?? 0);
-    return heldText(state) + format.event(event);
-  }
-  if (event.type === 'reasoning') {
-    // Reasoning is output the caller is billed for, but never part of a continued answer's text.
-    state.outputChars += event.text?.length ?? 0;
-    return heldText(state) + format.event(event);
-  }
-  const text = state.seam ? state.seam.push(event.text) : event.text;
-  return text === '' ? '' : format.event(sent(state, event, text));
-}
-
-/**
- * The text event that goes out with `text` (what the seam let through of `event`), counted as sent
- * to the caller; the event itself, with its log probabilities, when the seam took nothing off.
- */
-function sent(state: SseState, event: Extract<StreamEvent, { type: 'text' }>, text: string): StreamEvent {
-  state.outputChars += text.length;
-  if (state.route.resume) state.text += text;
-  return text === event.text ? event : { type: 'text', text };
-}
-
-/** The text a continuation's seam still holds, as a chunk ('' when none): it goes before any other event. */
-function heldText(state: SseState): string {
-  const held = state.seam?.flush() ?? '';
-  state.seam = undefined;
-  return held === '' ? '' : state.options.format.event(sent(state, { type: 'text', text: held }, held));
 }
 
 /**

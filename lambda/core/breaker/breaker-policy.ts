@@ -1,4 +1,4 @@
-import { breakerSettingsSchema } from '../catalog/config-schema.js';
+import { breakerSettingsSchema } from '../catalog/breaker-config-schema.js';
 import type { ProbeStep } from './probe-schedule.js';
 
 /** Thresholds of one pipeline's breakers (docs/design.md#breakers): config `breaker`, and a pipeline's own `breaker`. */

@@ -9,6 +9,7 @@ import { isLoopbackHost } from '../loopback.js';
 import { AD_HOC_PIPELINE } from './ad-hoc-chains.js';
 import { admissionSchema } from './admission-config-schema.js';
 import { awsSchema } from './aws-config-schema.js';
+import { breakerOverridesSchema, breakerSettingsSchema } from './breaker-config-schema.js';
 import { capacityReferenceIssues, capacitySchema } from './capacity-config-schema.js';
 import { chainName, keyName, name, pipelineName, positiveInt } from './config-fields.js';
 import { corsSchema } from './cors-config-schema.js';
@@ -22,7 +23,6 @@ import { metricsSchema, statusPageSchema } from './observe-config-schema.js';
 import { answerCacheSchema, pipelineOutputFields, structuredOutputSchema } from './output-config-schema.js';
 import { priceSchema } from './price-schema.js';
 import { rateLimitSchema } from './rate-limit-config-schema.js';
-import { recoveryFields, recoverySettingsShape } from './recovery-config-schema.js';
 import { retrySchema } from './retry-config-schema.js';
 import { modelRoutesField, substitutionLimitsSchema } from './route-config-schema.js';
 import { selectionSchema } from './selection-config-schema.js';
@@ -37,9 +37,6 @@ export interface ProviderSettings {
   /** Selects the provider family, e.g. the one registered under this name in `lambda/families/registry.ts`. */
   readonly type: string;
 }
-
-/** A model's or route's price per kind of token (`price-schema.ts`). */
-export { priceSchema };
 
 export const modelSchema = z.strictObject({
   /** Name of an entry of `providers`. */
@@ -82,40 +79,6 @@ export const modelSchema = z.strictObject({
   capabilities: capabilityOverridesSchema.optional(),
   ...modelRoutesField,
 });
-
-/** The breaker fields (docs/design.md#breakers) and what each accepts. */
-const breakerFields = {
-  /** Length of the sliding window in ms. */
-  windowMs: positiveInt,
-  /** Attempts the window must hold before the failure rate can open the breaker. */
-  minSamples: positiveInt,
-  /** Failure rate (0–1) in the window that opens the breaker. */
-  failureRate: z.number().gt(0).max(1),
-  /** Consecutive 429s that open the breaker. */
-  consecutive429: positiveInt,
-  /** How long an opened breaker stays open, in ms (with recovery `window`). */
-  openMs: positiveInt,
-  ...recoveryFields,
-};
-
-/** The top-level `breaker` block: every pipeline's breakers, every field defaulted. */
-export const breakerSettingsSchema = z.strictObject({
-  /** Default 900000 (15 min). */
-  windowMs: breakerFields.windowMs.default(900_000),
-  /** Default 5. */
-  minSamples: breakerFields.minSamples.default(5),
-  /** Default 0.3. */
-  failureRate: breakerFields.failureRate.default(0.3),
-  /** Default 2. */
-  consecutive429: breakerFields.consecutive429.default(2),
-  /** Default 900000 (15 min). */
-  openMs: breakerFields.openMs.default(900_000),
-  /** How an opened breaker returns: `recovery`, `probeIntervalMs`, `probeSuccesses`, `rampSteps`, `rampStepMs`. */
-  ...recoverySettingsShape,
-});
-
-/** A pipeline's own `breaker` block: each field left out keeps the top-level value. */
-export const breakerOverridesSchema = z.strictObject(breakerFields).partial();
 
 /** The attempt and deadline fields and what each accepts. */
 const attemptFields = {
@@ -301,7 +264,6 @@ export type SwitchyardConfig<P extends ProviderSettings = ProviderSettings> = z.
 >;
 export type ModelConfig = z.infer<typeof modelSchema>;
 export type PipelineConfig = z.infer<typeof pipelineSchema>;
-export type BreakerSettings = z.infer<typeof breakerSettingsSchema>;
 export type RouterSettings = z.infer<typeof routerSchema>;
 export type LimitsConfig = z.infer<typeof limitsSchema>;
 export type AuthConfig = z.infer<typeof authSchema>;
