@@ -123,17 +123,22 @@ function lastLine(child: ChildProcess): () => string {
 }
 
 /**
- * Starts `npx --yes @portkey-ai/gateway --port=N --headless` (npx uses whatever registry npm is
- * configured with) and waits until it answers HTTP. Never throws: when npx cannot fetch the
- * package, or the gateway does not come up within `readyWithinMs`, it says why.
+ * Starts `npx --yes --allow-scripts=@portkey-ai/gateway @portkey-ai/gateway --port=N --headless`
+ * (npx uses whatever registry npm is configured with; npm 11 refuses a package's install script
+ * unless it is allowed by name, and Portkey's postinstall runs patch-package) and waits until it
+ * answers HTTP. Never throws: when npx cannot fetch the package, or the gateway does not come up within `readyWithinMs`, it says why.
  */
 export async function startPortkey(readyWithinMs: number): Promise<PortkeyStart> {
   const port = await freePort();
   // Its own process group, so that stopping it also stops the node process npx starts.
-  const child = spawn('npx', ['--yes', '@portkey-ai/gateway', `--port=${port}`, '--headless'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(
+    'npx',
+    ['--yes', '--allow-scripts=@portkey-ai/gateway', '@portkey-ai/gateway', `--port=${port}`, '--headless'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   const last = lastLine(child);
   const stop = () => {
     if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
