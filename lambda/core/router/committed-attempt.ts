@@ -157,7 +157,12 @@ async function continueStream<T>(
     if (!route || blocked(routeKey)) continue;
     const lease = await capacity.take(routeKey);
     if (!lease) continue;
+    // The store call may have taken the rest of the budget: no attempt without time to run it.
     const startedAt = deps.clock.now();
+    if (startedAt >= loop.deadline) {
+      lease.release();
+      return ended();
+    }
     const label = { from: from.routeKey, atToken: loop.deliveredTokens ?? 0, by: routeKey };
     const record = continuationRecord(
       book.attempts.length + 1,

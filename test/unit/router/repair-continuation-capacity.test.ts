@@ -17,6 +17,7 @@ import type { RouteModel, RouteSuccess } from '../../../lambda/core/router/route
 import type { AfterOutputPolicy } from '../../../lambda/core/router/stream-continuation.js';
 import { createMemoryAdmissionStore } from '../../../lambda/stores/memory-admission-store.js';
 import { createAjvSchemaValidator } from '../../../lambda/validation/ajv-schema-validator.js';
+import type { FakeClock } from '../../helpers/fake-clock.js';
 import { createRouterHarness, tiersOf } from '../../helpers/router-harness.js';
 import { uniformTimeouts } from '../../helpers/uniform-timeouts.js';
 
@@ -27,7 +28,11 @@ const TARGETS: Record<string, { provider: string; model: string }> = {
 };
 
 /** The real bulkheads and quotas, with a count of the in-flight slots each route holds now. */
-function capacityOf(settings: Record<string, unknown>, clock: { now(): number }) {
+function capacityOf(
+  settings: Record<string, unknown>,
+  clock: { now(): number },
+  onAcquire: () => void = () => {},
+) {
   const parsed = capacitySchema.parse(settings);
   const real = createRouteCapacity({
     settings: parsed,
@@ -40,6 +45,7 @@ function capacityOf(settings: Record<string, unknown>, clock: { now(): number })
   const capacity: RouteCapacity = {
     limits: real.limits,
     async acquire(route, tokens) {
+      onAcquire();
       const grant = await real.acquire(route, tokens);
       if (!grant.ok) return grant;
       held.set(route, (held.get(route) ?? 0) + 1);
@@ -196,10 +202,11 @@ describe('a stream continuation takes its slot and quota like any attempt', () =
     afterOutput: AfterOutputPolicy,
     scripts: Record<string, { text: string[]; cut?: boolean }[]>,
     chat: ChatRequest = { messages: [{ role: 'user', content: 'hi' }] },
+    onAcquire?: (clock: FakeClock) => void,
   ) {
     const tiers = tiersOf([['a'], ['b']]);
     const h = createRouterHarness({ models: {}, tiers });
-    const { capacity, held } = capacityOf(settings, h.clock);
+    const { capacity, held } = capacityOf(settings, h.clock, () => onAcquire?.(h.clock));
     const models = Object.fromEntries(
       Object.entries(scripts).map(([key, s]) => [key, streamModel(key, s, held)]),
     );
@@ -293,6 +300,24 @@ describe('a stream continuation takes its slot and quota like any attempt', () =
       route: 'a:cut@2,!a:quota,!b:full',
     });
     if (other.ok) other.lease.release();
+  });
+
+  it('a continuation whose slot came after the deadline is not sent, and gives the slot back', async () => {
+    let acquired = 0;
+    const s = setup(
+      { routes: { a: { maxInFlight: 1 } } },
+      'continue-same-model',
+      { a: CUT_THEN_REST },
+      undefined,
+      // The opening attempt's take is quick; the continuation's outlasts the 15 s deadline.
+      (clock) => {
+        if (++acquired === 2) clock.advance(15_000);
+      },
+    );
+    expect(await s.cutAndResume()).toBeUndefined();
+    expect(s.models.a?.sent).toHaveLength(1);
+    expect(s.held('a')).toBe(0);
+    expect(s.h.requestLines().at(-1)).toMatchObject({ reason: 'partial', route: 'a:cut@2' });
   });
 
   it('a request that asked for reasoning is never continued: the original failure stands', async () => {
