@@ -22,10 +22,11 @@ export interface QuotaCounter {
 }
 
 /**
- * Slices of a quota minute: 12 (5 s slices of a 60 s minute). The window counts one slice more
- * than a minute, so a route that always has demand gets 12/13 of its quota per minute.
+ * Slices of a quota minute: 30 (2 s slices of a 60 s minute). The window counts one slice more
+ * than a minute, so a route that always has demand gets 30/31 of its quota per minute; finer
+ * slices would waste less but read the earlier slices more often (once per slice and container).
  */
-export const QUOTA_SLICES = 12;
+export const QUOTA_SLICES = 30;
 
 /** When enough of the oldest slices leave the minute for `amount` to fit under `cap`. */
 function resetAt(
@@ -46,8 +47,8 @@ function resetAt(
 
 /**
  * A quota counter on `store`. `minuteMs` is the length of the quota minute: 60000, but for a
- * clock that runs faster (the demo's, `capacity.quotaMinuteMs`). A slice is `minuteMs / 12`
- * rounded up, never less: twelve slices always cover the minute.
+ * clock that runs faster (the demo's, `capacity.quotaMinuteMs`). A slice is `minuteMs / 30`
+ * rounded up, never less: thirty slices always cover the minute.
  */
 export function createQuotaCounter(store: AdmissionStore, minuteMs = RATE_WINDOW_MS): QuotaCounter {
   const sliceMs = Math.ceil(minuteMs / QUOTA_SLICES);

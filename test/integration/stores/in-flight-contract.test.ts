@@ -60,14 +60,14 @@ describe.each(stores)('declared quota counter: $name', ({ open }) => {
       Array.from({ length: 20 }, (_, i) => containers[i % 4]?.take(limit, 1, clock.now())),
     );
     expect(taken.filter((t) => t?.ok)).toHaveLength(5);
-    // The window is the current 5 s slice and the twelve before it: START's slice leaves it 65 s on.
-    expect(taken.find((t) => t && !t.ok)).toEqual({ ok: false, resetAt: START + 65_000 });
+    // The window is the current 2 s slice and the thirty before it: START's slice leaves it 62 s on.
+    expect(taken.find((t) => t && !t.ok)).toEqual({ ok: false, resetAt: START + 62_000 });
     // Ten seconds on, the container's cached earlier slices still hold the five.
     clock.set(START + 10_000);
     expect((await containers[0]?.take(limit, 1, clock.now()))?.ok).toBe(false);
-    clock.set(START + 64_999);
+    clock.set(START + 61_999);
     expect((await containers[0]?.take(limit, 1, clock.now()))?.ok).toBe(false);
-    clock.set(START + 65_000);
+    clock.set(START + 62_000);
     expect((await containers[0]?.take(limit, 1, clock.now()))?.ok).toBe(true);
   });
 });

@@ -32,10 +32,10 @@ function busiestMinute(granted: readonly number[], minuteMs: number): number {
 
 describe('declared quota window', () => {
   it.each([
-    // The demo's 400 ms minute (slices of 34 ms), at two alignments to the epoch and two paces.
+    // The demo's 400 ms minute (slices of 14 ms), at two alignments to the epoch and two paces.
     [400, 1_764_567_600_000, 1],
     [400, 1_764_567_600_017, 7],
-    // The real minute (5 s slices).
+    // The real minute (2 s slices).
     [60_000, 1_764_567_600_000, 250],
     [60_000, 1_764_567_603_333, 1_000],
   ])(
@@ -54,9 +54,9 @@ describe('declared quota window', () => {
     const counter = createQuotaCounter(createMemoryAdmissionStore({ now: () => now }), 60_000);
     for (let i = 0; i < LIMIT.cap; i++) expect((await counter.take(LIMIT, 1, now)).ok).toBe(true);
     const refused = await counter.take(LIMIT, 1, now);
-    // The slice of the first grant (5 s) leaves the window QUOTA_SLICES + 1 slices after it began.
-    expect(refused).toEqual({ ok: false, resetAt: now + 65_000 });
-    now += 64_999;
+    // The slice of the first grant (2 s) leaves the window QUOTA_SLICES + 1 slices after it began.
+    expect(refused).toEqual({ ok: false, resetAt: now + 62_000 });
+    now += 61_999;
     expect((await counter.take(LIMIT, 1, now)).ok).toBe(false);
     now += 1;
     expect((await counter.take(LIMIT, 1, now)).ok).toBe(true);
