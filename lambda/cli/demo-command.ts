@@ -13,7 +13,8 @@ import {
   type StopSignal,
 } from './cli-io.js';
 
-export const DEMO_USAGE = 'usage: switchyard demo [--seconds N] [--report PATH] [--quiet] [--declare-quotas]';
+export const DEMO_USAGE =
+  'usage: switchyard demo [--seconds N] [--report PATH] [--quiet] [--no-declared-quotas]';
 
 /** Default report file, relative to the working directory. */
 export const DEFAULT_REPORT = 'demo-report.html';
@@ -29,7 +30,12 @@ const flagsSchema = z.object({
   report: z.string().trim().min(1, '--report must name a file').default(DEFAULT_REPORT),
   /** No live view: only the summary. */
   quiet: z.boolean().default(false),
-  /** Declare each simulated provider's quota to the gateway (docs/concepts.md#declared-quotas). */
+  /**
+   * Leave the simulated providers' quotas undeclared: the gateway learns them from 429s only (the
+   * "before" of docs/concepts.md#declared-quotas). By default the demo declares them.
+   */
+  'no-declared-quotas': z.boolean().default(false),
+  /** Accepted for scripts written when declaring was not the default; declaring is the default now. */
   'declare-quotas': z.boolean().default(false),
 });
 
@@ -71,6 +77,7 @@ export async function demoCommand(
       seconds: { type: 'string' },
       report: { type: 'string' },
       quiet: { type: 'boolean' },
+      'no-declared-quotas': { type: 'boolean' },
       'declare-quotas': { type: 'boolean' },
     },
     allowPositionals: true,
@@ -79,6 +86,9 @@ export async function demoCommand(
   const parsed = flagsSchema.safeParse(values);
   if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? DEMO_USAGE);
   const flags = parsed.data;
+  if (flags['declare-quotas'] && flags['no-declared-quotas']) {
+    throw new CliUsageError('--declare-quotas and --no-declared-quotas contradict each other; give one');
+  }
   const tty = options.tty ?? (process.stdout.isTTY === true && !io.env.CI && io.env.TERM !== 'dumb');
 
   const reportPath = resolve(io.cwd, flags.report);
@@ -99,7 +109,7 @@ export async function demoCommand(
     // Never the last column: filling it makes some terminals wrap, and the redraw would drift.
     width: Math.max(40, Math.min(79, (process.stdout.columns ?? 80) - 1)),
     signal: stop.signal,
-    declareQuotas: flags['declare-quotas'],
+    declareQuotas: !flags['no-declared-quotas'],
   });
   if (!result.completed) {
     io.stderr('switchyard demo: stopped before the run completed; the report covers part of it\n');

@@ -23,50 +23,73 @@ function totalCell(html: string, metric: string): string | undefined {
   return html.match(new RegExp(`<td data-metric="${metric}">([^<]*)</td>`))?.[1];
 }
 
+/** A short demo run (6 s) with everything a test reads of it. */
+async function shortRun(declareQuotas: boolean | undefined) {
+  const reportPath = join(mkdtempSync(join(tmpdir(), 'switchyard-demo-')), 'out', 'demo-report.html');
+  const ledger: LedgerEntry[] = [];
+  let output = '';
+  let status: Promise<Response> | undefined;
+  const result = await runDemo({
+    seconds: 6,
+    reportPath,
+    view: 'lines',
+    write: (text) => {
+      output += text;
+      // The printed URL answers while the demo runs.
+      const url = /^status page: (http:\/\/127\.0\.0\.1:\d+)\/status /m.exec(text)?.[1];
+      if (url) status ??= fetch(`${url}/v1/status`);
+    },
+    ledgerTap: (entry) => ledger.push(entry),
+    ...(declareQuotas === undefined ? {} : { declareQuotas }),
+  });
+  const requests = ledger.filter((e): e is RequestLedgerEntry => e.type === 'request');
+  const attempts = ledger.filter((e): e is AttemptLedgerEntry => e.type === 'attempt');
+  const succeeded = new Set(requests.filter((r) => r.reason === 'success').map((r) => r.requestId));
+  const upstream429 = attempts.filter((a) => a.status === 429);
+  const expected = {
+    requests: requests.length,
+    successes: succeeded.size,
+    errors: requests.length - succeeded.size,
+    attempts: attempts.length,
+    upstream429: upstream429.length,
+    absorbed429: upstream429.filter((a) => succeeded.has(a.requestId)).length,
+  };
+  // Routes skipped because their declared quota was spent, as the attempts' ledger lines list them.
+  const quotaSkips = attempts.flatMap((a) => a.skipped ?? []).filter((s) => s.reason === 'quota').length;
+  const servedByAggregator = requests.filter((r) => r.reason === 'success' && r.model === 'llama-or').length;
+  return {
+    result,
+    reportPath,
+    html: readFileSync(reportPath, 'utf8'),
+    output,
+    status,
+    expected,
+    quotaSkips,
+    servedByAggregator,
+  };
+}
+
+/** Upstream 429s of the default run, for the run without declarations to compare with. */
+let declared429: number | undefined;
+
 describe('switchyard demo', () => {
-  it('runs a short demo whose report is self-contained and matches the gateway ledger', async () => {
-    const reportPath = join(mkdtempSync(join(tmpdir(), 'switchyard-demo-')), 'out', 'demo-report.html');
-    const ledger: LedgerEntry[] = [];
-    let output = '';
-    let status: Promise<Response> | undefined;
-    const result = await runDemo({
-      seconds: 6,
-      reportPath,
-      view: 'lines',
-      write: (text) => {
-        output += text;
-        // The printed URL answers while the demo runs.
-        const url = /^status page: (http:\/\/127\.0\.0\.1:\d+)\/status /m.exec(text)?.[1];
-        if (url) status ??= fetch(`${url}/v1/status`);
-      },
-      ledgerTap: (entry) => ledger.push(entry),
-    });
+  it('runs a short demo whose report is self-contained and matches the gateway ledger; declared quotas are skipped, not hit', async () => {
+    const run = await shortRun(undefined);
+    const { result, html, output, expected } = run;
     expect(result.completed).toBe(true);
-    if (!status) throw new Error('the demo printed no status page URL');
-    const live = await status;
+    expect(result.scenario.declaredQuotas).toBe(true);
+    if (!run.status) throw new Error('the demo printed no status page URL');
+    const live = await run.status;
     expect(live.status).toBe(200);
     const snapshot = (await live.json()) as { pipelines: { name: string }[] };
     expect(snapshot.pipelines.map((p) => p.name)).toContain(result.scenario.mainPipeline);
 
-    const html = readFileSync(reportPath, 'utf8');
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/https?:\/\//i);
     expect(html).not.toMatch(/<script[^>]*\ssrc\s*=/i);
     expect(html).not.toMatch(/<link\b|<img\b|<iframe\b|@import|url\(/i);
     expect(html.match(/<svg /g)?.length).toBe(3);
 
-    const requests = ledger.filter((e): e is RequestLedgerEntry => e.type === 'request');
-    const attempts = ledger.filter((e): e is AttemptLedgerEntry => e.type === 'attempt');
-    const succeeded = new Set(requests.filter((r) => r.reason === 'success').map((r) => r.requestId));
-    const upstream429 = attempts.filter((a) => a.status === 429);
-    const expected = {
-      requests: requests.length,
-      successes: succeeded.size,
-      errors: requests.length - succeeded.size,
-      attempts: attempts.length,
-      upstream429: upstream429.length,
-      absorbed429: upstream429.filter((a) => succeeded.has(a.requestId)).length,
-    };
     const data = reportData(html);
     expect(data.totals).toMatchObject(expected);
     expect(data.ledger.matches).toBe(true);
@@ -88,18 +111,38 @@ describe('switchyard demo', () => {
     expect(totalCell(html, 'attempts')).toBe(String(expected.attempts));
     expect(totalCell(html, 'upstream-429')).toBe(String(expected.upstream429));
     expect(totalCell(html, 'absorbed-429')).toBe(String(expected.absorbed429));
-    const servedByAggregator = requests.filter(
-      (r) => r.reason === 'success' && r.model === 'llama-or',
-    ).length;
-    expect(totalCell(html, 'tier-2')).toBe(String(servedByAggregator));
+    expect(totalCell(html, 'tier-2')).toBe(String(run.servedByAggregator));
 
-    // The story happened: the spike and the burst overflowed the official tier, breakers opened,
-    // the aggregator took the overflow, and no user saw an error.
-    expect(expected.upstream429).toBeGreaterThan(0);
-    expect(data.totals.breakerOpenings).toBeGreaterThan(0);
-    expect(servedByAggregator).toBeGreaterThan(0);
+    // The story happened: the spike and the burst overflowed the official tier, the gateway
+    // skipped the spent official routes before their providers said 429, the aggregator took the
+    // overflow, and no user saw an error.
+    expect(run.quotaSkips).toBeGreaterThan(0);
+    expect(run.servedByAggregator).toBeGreaterThan(0);
     expect(expected.errors).toBe(0);
     expect(data.phases.map((p) => p.name)).toEqual(['baseline', 'spike', 'recovery', 'cron']);
+    declared429 = expected.upstream429;
+
+    expect(output).toContain('-- spike: ');
+    expect(output).toMatch(/^PHASE +REQUESTS +OK %/m);
+    expect(output).toMatch(/^quotas: declared to the gateway/m);
+    expect(output).toContain(`report: ${run.reportPath}`);
+    expect(output).toContain('(all match)');
+  }, 30_000);
+
+  it('with the quotas undeclared, the same spike meets more 429s and the breakers tell it: open → probe → ramp', async () => {
+    const run = await shortRun(false);
+    const { result, html, output, expected } = run;
+    expect(result.completed).toBe(true);
+    const data = reportData(html);
+    expect(data.totals).toMatchObject(expected);
+    expect(data.ledger.matches).toBe(true);
+    expect(run.quotaSkips).toBe(0);
+    expect(expected.upstream429).toBeGreaterThan(0);
+    // The same traffic with the quotas declared (the test before) met fewer 429s.
+    if (declared429 !== undefined) expect(declared429).toBeLessThan(expected.upstream429);
+    expect(data.totals.breakerOpenings).toBeGreaterThan(0);
+    expect(run.servedByAggregator).toBeGreaterThan(0);
+    expect(expected.errors).toBe(0);
 
     // The official tier comes back through recovery ramp: some breaker went open → probing → ramp
     // and its ramp ran to its end (closed), all in the report's breaker timeline.
@@ -124,11 +167,8 @@ describe('switchyard demo', () => {
     );
     expect(story).toBe(true);
     expect(output).toMatch(/^recovery: \d+ probing phases, \d+ ramps \(\d+ ran to closed\)$/m);
-
-    expect(output).toContain('-- spike: ');
-    expect(output).toMatch(/^PHASE +REQUESTS +OK %/m);
-    expect(output).toContain(`report: ${reportPath}`);
-    expect(output).toContain('(all match)');
+    expect(output).toMatch(/^quotas: not declared \(--no-declared-quotas\)/m);
+    expect(html).toContain('The quotas are not declared to the gateway (--no-declared-quotas).');
   }, 30_000);
 
   it.each([

@@ -138,6 +138,54 @@ describe('stream continuation after output', () => {
     });
   });
 
+  it('continue: the route out of its declared quota is skipped at once, labelled, and a later model continues', async () => {
+    h = await startGatewayHarness(
+      { p: { chain: 'an,a,claudeBr', streaming: { afterOutput: 'continue' }, maxAttempts: 4 } },
+      {
+        anthropic: true,
+        configure: (c) => {
+          c.models.claudeBr = { provider: 'br', model: 'anthropic.claude-fake-v1:0' };
+          // One request a minute on the Anthropic account route: the cut attempt spends it.
+          c.capacity = { quotas: { an: { 'claude-model': { requestsPerMinute: 1 } } } };
+        },
+      },
+    );
+    h.anthropic.script('claude-model', [{ cutAfterChunks: 2, text: TEXT }, { text: TEXT }]);
+    h.bedrock.script('anthropic.claude-fake-v1:0', [{ text: TEXT }]);
+    const events = chunks(await (await h.post({ model: 'p', stream: true, ...HELLO })).text());
+    expect(textOf(events)).toBe(TEXT);
+    expect(h.anthropic.requestsFor('claude-model')).toHaveLength(1);
+    await waitFor(() => h.requests().length === 1);
+    expect(lastRequest()).toMatchObject({
+      reason: 'success',
+      route: 'an:cut@2,!a:prefill,!an:quota,claudeBr:continued',
+      continued: { from: 'an', atToken: 2, by: 'claudeBr' },
+    });
+    expect((h.attempts().at(-1) as AttemptLedgerEntry).skipped).toEqual([
+      expect.objectContaining({ route: 'an', reason: 'quota' }),
+    ]);
+  });
+
+  it('a request that asked for reasoning is never continued: the caller gets the original error', async () => {
+    h = await startGatewayHarness({ p: { chain: 'an', ...SAME_MODEL } }, { anthropic: true });
+    h.anthropic.script('claude-model', [{ cutAfterChunks: 2, text: TEXT }, { text: TEXT }]);
+    const res = await h.post({
+      model: 'p',
+      stream: true,
+      reasoning_effort: 'low',
+      max_tokens: 4000,
+      ...HELLO,
+    });
+    const body = await res.text();
+    const last = chunks(body).at(-1) as { error: { code: string } };
+    expect(last.error.code).toBe('stream_interrupted');
+    expect(body).not.toContain('[DONE]');
+    // The request went up with thinking on, once: no prefill was ever asked for.
+    expect(h.anthropic.requestsFor('claude-model')).toHaveLength(1);
+    await waitFor(() => h.requests().length === 1);
+    expect(lastRequest()).toMatchObject({ reason: 'partial', failureClass: 'network', route: 'an:network' });
+  });
+
   it('spends from the attempt budget: with none left the caller gets the original error', async () => {
     h = await startGatewayHarness({ p: { chain: 'an', ...SAME_MODEL, maxAttempts: 1 } }, { anthropic: true });
     h.anthropic.script('claude-model', [{ cutAfterChunks: 2, text: TEXT }, { text: TEXT }]);

@@ -53,6 +53,26 @@ describe('structured output over HTTP', () => {
     expect(h.received('model-b')).toBe(0);
   });
 
+  it('a same-model repair at the route’s declared quota goes to the next model, never waits, and is labelled', async () => {
+    h = await startGatewayHarness(
+      { p: { chain: 'a,b' } },
+      {
+        configure: (c) =>
+          Object.assign(c, { capacity: { quotas: { fake: { 'model-a': { requestsPerMinute: 1 } } } } }),
+      },
+    );
+    h.openai.script('model-a', [{ text: '{"response":"yes"}' }, { text: GOOD }]);
+    h.openai.script('model-b', [{ text: GOOD }]);
+    const res = await h.post(asked());
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-switchyard-route')).toBe('a:schema_invalid,!a:quota,b:200');
+    expect(h.received('model-a')).toBe(1);
+    // The repair (the refused answer and the errors) went to b.
+    const repair = h.openai.requestsFor('model-b')[0]?.messages ?? [];
+    expect(repair.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(lines()[1]?.skipped).toEqual([expect.objectContaining({ route: 'a', reason: 'quota' })]);
+  });
+
   it('an answer that is never valid fails with 502 schema_invalid and the validation errors', async () => {
     h = await startGatewayHarness({ p: { chain: 'a,b' } });
     h.openai.setDefault('model-a', { text: 'Sure! It is up.' });

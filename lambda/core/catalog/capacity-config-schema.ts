@@ -38,7 +38,7 @@ export const capacitySchema = z.strictObject({
   leaseMs: positiveInt.min(1_000).max(3_600_000).default(120_000),
   /**
    * Length of a quota minute, in ms: 60000, but for a clock that runs faster than the wall clock
-   * (the demo runs at 150×: 400). The minute is counted in six slices. Default 60000.
+   * (the demo runs at 150×: 400). The minute is counted in thirty slices. Default 60000.
    */
   quotaMinuteMs: positiveInt.min(60).max(60_000).default(60_000),
   /** Provider name → its bulkhead: every route on that provider counts. */

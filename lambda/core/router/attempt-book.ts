@@ -102,6 +102,14 @@ export class AttemptBook {
   }
 
   /**
+   * Routes passed over that no attempt record carries (a continuation's routes refused at their
+   * bulkhead or quota when no continuation attempt followed): the trail shows them all the same.
+   */
+  passOver(skipped: readonly SkippedRoute[]): void {
+    this.markSkips(skipped);
+  }
+
+  /**
    * Ends a request no route could be asked: `error` (the gateway's own) is its failure, and it
    * stops (e.g. a request larger than every model's context window).
    */

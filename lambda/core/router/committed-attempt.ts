@@ -10,6 +10,7 @@ import { routeAccess } from '../breaker/recovery.js';
 import { isRouteCooling } from '../breaker/route-cooling.js';
 import { FAILURE_POLICY } from '../failures/failure-class.js';
 import type { AttemptBook } from './attempt-book.js';
+import { capacityGate } from './capacity-gate.js';
 import type { PlannedAttempt } from './next-attempt.js';
 import { attempt, attemptLimits } from './one-attempt.js';
 import type {
@@ -99,7 +100,8 @@ export function committed<T>(
             if (!once()) return undefined;
             over();
             const { error, usage, usageEstimated } = broken;
-            if (refuseContinuation(afterOutput, error.failureClass, broken) !== undefined) {
+            const needs = loop.request.needs;
+            if (refuseContinuation(afterOutput, error.failureClass, broken, needs) !== undefined) {
               await book.record({ ...ended, error, usage, usageEstimated });
               return undefined;
             }
@@ -117,8 +119,10 @@ export function committed<T>(
 
 /**
  * Tries the routes that may continue the stream `from` broke, in order, until one commits; skips
- * (and lists in the trail) routes that take no prefill, and routes whose breaker or account
- * route blocks them now. Undefined when none committed within the budget and the deadline.
+ * (and lists in the trail) routes that take no prefill, routes whose breaker or account route
+ * blocks them now, and routes at their bulkhead or declared quota (`!<route>:full`,
+ * `!<route>:quota`: never waited for). A continuation attempt holds its in-flight slot and quota
+ * reservation like any attempt. Undefined when none committed within the budget and the deadline.
  */
 async function continueStream<T>(
   loop: LoopState<T>,
@@ -140,12 +144,25 @@ async function continueStream<T>(
   book.skip(candidates.noPrefill, 'prefill');
   if (candidates.routes.length === 0) return undefined;
   const blocked = await blockedNow(request.pipeline, candidates.routes, deps);
+  const capacity = capacityGate(deps, request.tokenEstimate ?? 0);
+  // Routes refused for capacity that no continuation attempt reported: the trail still shows them.
+  const ended = () => {
+    book.passOver(capacity.drainSkipped());
+    return undefined;
+  };
   for (const { model, route: routeKey } of candidates.routes) {
-    if (loop.sent >= request.policy.maxAttempts || request.signal?.aborted) return undefined;
-    const startedAt = deps.clock.now();
-    if (startedAt >= loop.deadline) return undefined;
+    if (loop.sent >= request.policy.maxAttempts || request.signal?.aborted) return ended();
+    if (deps.clock.now() >= loop.deadline) return ended();
     const route = deps.models(routeKey);
     if (!route || blocked(routeKey)) continue;
+    const lease = await capacity.take(routeKey);
+    if (!lease) continue;
+    // The store call may have taken the rest of the budget: no attempt without time to run it.
+    const startedAt = deps.clock.now();
+    if (startedAt >= loop.deadline) {
+      lease.release();
+      return ended();
+    }
     const label = { from: from.routeKey, atToken: loop.deliveredTokens ?? 0, by: routeKey };
     const record = continuationRecord(
       book.attempts.length + 1,
@@ -155,19 +172,22 @@ async function continueStream<T>(
       from,
       label,
     );
-    const planned: PlannedAttempt = { route, routeKey, record };
+    const skipped = capacity.drainSkipped();
+    if (skipped.length > 0) record.skipped = skipped;
+    const planned: PlannedAttempt = { route, routeKey, record, lease };
     const limits = attemptLimits(route, loop.deadline - startedAt, undefined);
     const outcome = await attempt(continuation.call(text), route, limits, deps, request.signal);
     loop.sent += 1;
     if (outcome.ok) {
       book.commit(planned, label);
-      return committed(loop, outcome, planned, startedAt, label);
+      return committed(loop, outcome, planned, startedAt, label, () => lease.release());
     }
+    lease.release();
     await book.record({ ...planned, startedAt, phase: 'before_output', error: outcome.error });
     // A refusal (a 400 to the prefill) or the caller leaving ends the continuation, never the original error.
-    if (!FAILURE_POLICY[outcome.error.failureClass].fallback) return undefined;
+    if (!FAILURE_POLICY[outcome.error.failureClass].fallback) return ended();
   }
-  return undefined;
+  return ended();
 }
 
 /** The record of a continuation attempt: the same route again is a `retry`, any other a `fallback`. */

@@ -39,6 +39,13 @@ export interface AttemptPlanner {
   /** Selects afresh for attempt `n`; undefined when no allowed route can be called. */
   next(n: number): Promise<PlannedAttempt | undefined>;
   /**
+   * Attempt `n` on the route of `previous` again, a `retry` (a structured-output repair on the same
+   * model), with its in-flight slot and quota taken like any attempt. Undefined when the route is
+   * at its bulkhead or quota: it is left out of the rest of the request (reported as skipped on
+   * the next attempt) and the caller selects with {@link next} instead, never waiting.
+   */
+  again(previous: PlannedAttempt, n: number): Promise<PlannedAttempt | undefined>;
+  /**
    * Leaves a failed route out of the rest of this request; `local` when it sent nothing
    * (`not_configured`). With retry policy `contract`, `error` may earn the route one same-route
    * retry first (docs/concepts.md#retry-policy).
@@ -209,6 +216,18 @@ export function createAttemptPlanner(
       });
       last = { route, routeKey, record, lease, ...(passed.length > 0 ? { tooSmall: passed } : {}) };
       tried.add(routeKey);
+      return last;
+    },
+    async again(previous, n) {
+      const lease = await capacity.take(previous.routeKey);
+      if (!lease) {
+        this.failed(previous.routeKey, false);
+        tiers = callableTiers(allowed, callable, routesOf);
+        return undefined;
+      }
+      const { tier, model, provider } = previous.record;
+      const record = newRecord(n, { tier, model, provider, action: 'retry', step: 'retry' });
+      last = { route: previous.route, routeKey: previous.routeKey, record, lease };
       return last;
     },
     contextExceeded(routeKey) {

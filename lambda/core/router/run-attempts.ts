@@ -39,8 +39,10 @@ export async function runAttempts<T>(
   for (let n = 1; loop.sent < policy.maxAttempts; n++) {
     if (signal?.aborted) return book.finish('cancelled');
     if (clock.now() >= deadline) return book.finish('deadline');
-    const planned = repeat ? retryOf(repeat, n) : await planner.next(n);
+    // A same-model repair at its bulkhead or quota goes to the next selection instead.
+    const again = repeat && (await planner.again(repeat, n));
     repeat = undefined;
+    const planned = again || (await planner.next(n));
     if (!planned) return noRouteLeft(book, planner, request);
     if (planned.tooSmall) book.skip(planned.tooSmall, 'context');
     // A `contract` retry waits out its backoff or `Retry-After` first; a caller who leaves ends it.
@@ -120,24 +122,4 @@ async function waited(deps: RouterDeps, ms: number, signal: AbortSignal | undefi
   } catch {
     return false;
   }
-}
-
-/** Attempt `n` on the model of `planned` again (docs/design.md#structured-output: a repair on the same model). */
-function retryOf({ route, routeKey, record }: PlannedAttempt, n: number): PlannedAttempt {
-  const { tier, model, provider } = record;
-  return {
-    route,
-    routeKey,
-    record: {
-      attempt: n,
-      tier,
-      model,
-      provider,
-      action: 'retry',
-      step: 'retry',
-      outcome: 'ok',
-      status: 200,
-      latencyMs: 0,
-    },
-  };
 }

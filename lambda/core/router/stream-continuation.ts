@@ -3,6 +3,7 @@
  * committed stream that broke may be continued, which routes may continue it and in what order,
  * and the request that asks for the continuation. Pure: no store, no clock, no socket.
  */
+import type { Capability } from '../capabilities/capability.js';
 import type { ChatRequest } from '../chat/chat-model.js';
 import type { Tier } from '../dsl/types.js';
 import type { FailureClass } from '../failures/failure-class.js';
@@ -40,19 +41,25 @@ export interface StreamSoFar {
 }
 
 /** Why a broken stream is not continued. */
-export type NoContinuation = 'policy' | 'tool_call' | 'failure_class';
+export type NoContinuation = 'policy' | 'tool_call' | 'reasoning' | 'failure_class';
 
 /**
  * Why the broken stream may not be continued, or undefined when it may: the policy allows it, no
- * tool call is in flight, and the failure is one a continuation repairs.
+ * tool call is in flight, the request did not ask for reasoning, and the failure is one a
+ * continuation repairs. `needs` is what the request needs a route to carry (`needsOf`): one that
+ * asks for reasoning (`reasoning`) is never continued, since a prefill with extended thinking on
+ * is refused (Anthropic's Messages API: "you can't pre-fill responses when thinking is enabled"),
+ * and sent without the thinking it would be another request. No capability says a route takes both.
  */
 export function refuseContinuation(
   policy: AfterOutputPolicy,
   failure: FailureClass,
   soFar: StreamSoFar,
+  needs: readonly Capability[] = [],
 ): NoContinuation | undefined {
   if (policy === 'error') return 'policy';
   if (soFar.toolCall) return 'tool_call';
+  if (needs.includes('reasoning')) return 'reasoning';
   if (!CONTINUABLE.has(failure)) return 'failure_class';
   return undefined;
 }

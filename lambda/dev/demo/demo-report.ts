@@ -119,8 +119,9 @@ function chartSections(scenario: DemoScenario, stats: DemoStats): string {
   for (const [phase, color] of Object.entries(RECOVERY_COLORS)) reasons.push([color, phase]);
   return `<h2>Requests per second by serving tier</h2>
 <p class="note">Successful requests by the tier of the model that answered, by send time. Above the official tier's
-quota (dashed) its breakers open and the overflow drains to the aggregator; when they close, the official tier is
-probed again.</p>
+quota (dashed) the overflow drains to the aggregator: with the quotas declared (the default) the gateway skips a
+spent official route before it has to answer 429; without (<code>--no-declared-quotas</code>) the official
+breakers open on 429s and the official tier is probed again when they close.</p>
 ${legend([...tierSeries, errors].map((s): [string, string] => [s.color, s.label]))}
 ${stackedBarChart({
   ...frame,

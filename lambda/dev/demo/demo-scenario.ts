@@ -77,6 +77,12 @@ export interface DemoScenario {
   attemptTimeoutMs: number;
   /** Seed of the demo's own randomness (latencies, wake times), so runs are comparable. */
   seed: number;
+  /**
+   * True (the default): the gateway is told each simulated provider's quota
+   * (docs/concepts.md#declared-quotas) and skips a spent route before the provider has to say
+   * 429; false (`--no-declared-quotas`): it learns the quotas from 429s only.
+   */
+  declaredQuotas: boolean;
 }
 
 /** Default length of `switchyard demo`, in seconds. */
@@ -196,6 +202,7 @@ export function createDemoScenario(seconds = DEFAULT_DEMO_SECONDS, seed = 7): De
     deadlineMs: 20_000,
     attemptTimeoutMs: 10_000,
     seed,
+    declaredQuotas: true,
   };
 }
 

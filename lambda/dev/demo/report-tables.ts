@@ -120,7 +120,9 @@ export function setupSection(scenario: DemoScenario, stats: DemoStats): string {
     `<h2>Setup</h2><p>Chain of every pipeline: <code>${e(scenario.chain)}</code>. ` +
     `Pipelines: <code>${e(scenario.mainPipeline)}</code> (demo-day users) and ${scenario.cron.pipelines.length} cron pipelines ` +
     `(<code>${e(scenario.cron.pipelines[0] ?? '')}</code>...), each waking once with ${scenario.cron.requestsEach} requests. ` +
-    `Provider time runs fast: one quota minute lasts ${scenario.minuteMs} ms. Breakers open after ${b.consecutive429} consecutive 429s, ` +
+    `Provider time runs fast: one quota minute lasts ${scenario.minuteMs} ms. ` +
+    `${scenario.declaredQuotas ? 'The gateway knows each quota (declared quotas)' : 'The quotas are not declared to the gateway (--no-declared-quotas)'}. ` +
+    `Breakers open after ${b.consecutive429} consecutive 429s, ` +
     `or at ${Math.round(b.failureRate * 100)} % failures over at least ${b.minSamples} attempts in ${(b.windowMs / 1000).toFixed(1)} s, ` +
     `${recoveryText(b)}; up to ${scenario.maxAttempts} attempts per request. ` +
     `Callers, gateway and upstreams share one process; its event-loop delay was ${formatMs(stats.loopDelayP99Ms)} at p99, ${formatMs(stats.loopDelayMaxMs)} at most.</p>` +

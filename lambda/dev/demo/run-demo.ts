@@ -37,7 +37,7 @@ export interface DemoOptions {
   width?: number | undefined;
   /** Also receives every ledger entry (a test compares them with the report). */
   ledgerTap?: LedgerSink | undefined;
-  /** Declare each simulated provider's quota to the gateway (`capacity.quotas`). Default false. */
+  /** Declare each simulated provider's quota to the gateway (`capacity.quotas`). Default true. */
   declareQuotas?: boolean | undefined;
   /** Stops the load early (Ctrl-C); the report is still written, marked as incomplete. */
   signal?: AbortSignal | undefined;
@@ -75,7 +75,7 @@ function sleepUntil(at: number, signal: AbortSignal | undefined): Promise<void> 
 
 /** Runs the demo and writes the report; resolves when everything it started has stopped. */
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
-  const scenario = createDemoScenario(options.seconds);
+  const scenario = { ...createDemoScenario(options.seconds), declaredQuotas: options.declareQuotas ?? true };
   const random = seededRandom(scenario.seed);
   const entries: LedgerEntry[] = [];
   const startedAt = Date.now();
@@ -85,9 +85,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     for (const spec of scenario.providers) {
       providers.push(await startSimulatedProvider(spec, { minuteMs: scenario.minuteMs, startedAt, random }));
     }
-    const config = buildDemoConfig(scenario, new Map(providers.map((p) => [p.spec.provider, p.url])), {
-      declareQuotas: options.declareQuotas ?? false,
-    });
+    const config = buildDemoConfig(scenario, new Map(providers.map((p) => [p.spec.provider, p.url])));
     const timeline = createBreakerTimeline(startedAt);
     const local = createLocalGateway({
       config,

@@ -107,6 +107,9 @@ export function formatSummary(input: {
     total.errors === 0
       ? `users saw errors: none of ${total.requests} requests; ${total.absorbed429} upstream 429s absorbed`
       : `users saw errors: ${total.errors} of ${total.requests} requests`,
+    scenario.declaredQuotas
+      ? 'quotas: declared to the gateway, which skips a spent route (!<model>:quota) before its 429'
+      : 'quotas: not declared (--no-declared-quotas): the gateway learns them from 429s',
   ];
   if (total.cut > 0) lines.push(`stopped early: ${total.cut} requests were still waiting and were cut`);
   if (stats.shed > 0) lines.push(`warning: ${stats.shed} requests not sent (this machine fell behind)`);

@@ -52,7 +52,7 @@ const stores: { name: string; open(clock: FakeClock): Promise<() => AdmissionSto
 describe.each(stores)('declared quota counter: $name', ({ open }) => {
   const limit = { scope: 'route', name: 'acct/model-a', kind: 'requests', cap: 5, field: 'q' } as const;
 
-  it('of 20 takes at once from four containers against 5 a minute, exactly 5 pass; a minute later there is room again', async () => {
+  it('of 20 takes at once from four containers against 5 a minute, exactly 5 pass; when their slice leaves the window there is room again', async () => {
     const clock = createFakeClock(START);
     const store = await open(clock);
     const containers = Array.from({ length: 4 }, () => createQuotaCounter(store()));
@@ -60,11 +60,14 @@ describe.each(stores)('declared quota counter: $name', ({ open }) => {
       Array.from({ length: 20 }, (_, i) => containers[i % 4]?.take(limit, 1, clock.now())),
     );
     expect(taken.filter((t) => t?.ok)).toHaveLength(5);
-    expect(taken.find((t) => t && !t.ok)).toEqual({ ok: false, resetAt: START + 60_000 });
+    // The window is the current 2 s slice and the thirty before it: START's slice leaves it 62 s on.
+    expect(taken.find((t) => t && !t.ok)).toEqual({ ok: false, resetAt: START + 62_000 });
     // Ten seconds on, the container's cached earlier slices still hold the five.
     clock.set(START + 10_000);
     expect((await containers[0]?.take(limit, 1, clock.now()))?.ok).toBe(false);
-    clock.set(START + 60_000);
+    clock.set(START + 61_999);
+    expect((await containers[0]?.take(limit, 1, clock.now()))?.ok).toBe(false);
+    clock.set(START + 62_000);
     expect((await containers[0]?.take(limit, 1, clock.now()))?.ok).toBe(true);
   });
 });

@@ -126,11 +126,11 @@ describe('declared quotas', () => {
     expect(refused.ok).toBe(false);
     if (refused.ok) return;
     expect(refused.route).toBe('!A:quota,!B:quota');
-    // A's request left the sliding minute's window 40 s from now (its 10 s slice, plus a minute).
+    // A's request leaves the window 42 s from now: its 2 s slice and the thirty after it (62 s).
     expect(terminalError(refused, 'p')).toMatchObject({
       status: 429,
       code: 'route_quota_exhausted',
-      retryAfterSeconds: 40,
+      retryAfterSeconds: 42,
     });
   });
 

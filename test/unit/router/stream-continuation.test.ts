@@ -31,6 +31,19 @@ describe('whether a broken stream may be continued', () => {
   it('never once a tool call went out', () => {
     expect(refuseContinuation('continue', 'network', { text: '', toolCall: true })).toBe('tool_call');
   });
+
+  it('never when the request asked for reasoning (a prefill with thinking on is refused)', () => {
+    expect(refuseContinuation('continue', 'network', text, ['reasoning'])).toBe('reasoning');
+    expect(
+      refuseContinuation('continue-same-model', 'timeout', text, ['tools', 'reasoning', 'prefill']),
+    ).toBe('reasoning');
+    expect(refuseContinuation('continue', 'network', text, ['tools', 'prefill'])).toBeUndefined();
+    // The policy and a tool call in flight are said first.
+    expect(refuseContinuation('error', 'network', text, ['reasoning'])).toBe('policy');
+    expect(refuseContinuation('continue', 'network', { text: '', toolCall: true }, ['reasoning'])).toBe(
+      'tool_call',
+    );
+  });
 });
 
 const tier = (...keys: string[]): Tier => ({ members: keys.map((key) => ({ key, weight: 1 })) });
