@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { LAMBDA_BUNDLE } from '../../lib/lambda-bundle.js';
+import { lambdaBuildOptions } from '../../lib/lambda-bundle.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /**
@@ -17,28 +17,22 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
  */
 const FORBIDDEN = ['lambda/dev/', 'lambda/cli/', 'lambda/jobs/sqlite/', 'test/'];
 
-/** Every source file with code in the bundle of `entry` (paths relative to the repository), bundled as the stack bundles it. */
+/**
+ * Every source file with code in the bundle of `entry` (paths relative to the repository), in
+ * `index.mjs` or any of its chunks, bundled as the stack bundles it.
+ */
 async function bundleInputs(entry: string): Promise<string[]> {
   const result = await build({
-    entryPoints: [join(ROOT, entry)],
-    absWorkingDir: ROOT,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: LAMBDA_BUNDLE.target,
-    minify: LAMBDA_BUNDLE.minify,
-    keepNames: LAMBDA_BUNDLE.keepNames,
-    mainFields: [...LAMBDA_BUNDLE.mainFields],
-    banner: { js: LAMBDA_BUNDLE.banner },
-    external: [...LAMBDA_BUNDLE.externalModules],
+    ...lambdaBuildOptions(join(ROOT, entry), join(ROOT, 'out'), ROOT),
     metafile: true,
     write: false,
     logLevel: 'silent',
   });
-  const [output] = Object.values(result.metafile.outputs);
-  return Object.entries(output?.inputs ?? {})
-    .filter(([, input]) => input.bytesInOutput > 0)
-    .map(([path]) => path);
+  const inputs = new Set<string>();
+  for (const output of Object.values(result.metafile.outputs)) {
+    for (const [path, input] of Object.entries(output.inputs)) if (input.bytesInOutput > 0) inputs.add(path);
+  }
+  return [...inputs];
 }
 
 /**
