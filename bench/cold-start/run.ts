@@ -11,11 +11,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import { embeddedConfig } from '../../lambda/config/config-file.js';
 import { LAMBDA_BUNDLE } from '../../lib/lambda-bundle.js';
+import { loadedAtInit } from './loaded-at-init.js';
 import { type SynthesisedBundle, synthAlternativeBundles, synthStackBundles } from './synth-bundles.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -65,25 +66,6 @@ function interleavedInitTimes(builds: SynthesisedBundle[]): number[][] {
     for (const [b, probe] of probes.entries()) times[b]?.push(probe());
   }
   return times;
-}
-
-/**
- * The files a cold start loads: `index.mjs` and every chunk it imports statically (`import … from
- * "./chunks/…"`, as esbuild writes shared code), not those behind a dynamic `import()`.
- */
-function loadedAtInit(dir: string): string[] {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const code = readFileSync(file, 'utf8');
-    // Static imports only: `from"./x.mjs"` or a bare `import"./x.mjs"`; never `import("./x.mjs")`.
-    for (const [, path] of code.matchAll(/(?:from|import)\s*"(\.\.?\/[^"]+\.mjs)"/g)) {
-      if (path) visit(join(dirname(file), path));
-    }
-  };
-  visit(join(dir, 'index.mjs'));
-  return [...seen];
 }
 
 /**
