@@ -41,6 +41,8 @@ export interface ProbeFigures {
   first: TimedCall;
   firstLazyFamily: TimedCall | undefined;
   levels: LevelFigures[];
+  /** When the first level started, µs of the monotonic clock (a CPU profile's time base). */
+  levelsFromUs: number;
 }
 
 const env = process.env;
@@ -117,7 +119,8 @@ const first = await timed(event);
 const firstLazyFamily = lazyEvent === undefined ? undefined : await timed(lazyEvent);
 if (warmup > 0) await level(8, warmup);
 const figures: LevelFigures[] = [];
+const levelsFromUs = Number(process.hrtime.bigint() / 1000n);
 for (const concurrency of levels) figures.push(await level(concurrency, perLevel));
-const out: ProbeFigures = { initMs, first, firstLazyFamily, levels: figures };
+const out: ProbeFigures = { initMs, first, firstLazyFamily, levels: figures, levelsFromUs };
 writeFileSync(String(env.PROBE_OUT), JSON.stringify(out));
 process.exit(0);

@@ -3,34 +3,28 @@
  * runs it — one module instance, many invocations at once (issue 30 item 1). The bundle is built
  * with `cdk synth`'s esbuild options, imported once in a fresh process with the runtime's
  * multi-concurrent InvokeStore, and driven with API Gateway events at 1, 8, 32 and 64 in flight
- * against the overhead bench's instant upstream, with the breaker table in dynalite (its own
- * process) and the fake SSM and upstream in this one, so that the CPU measured is the handler's
- * alone. It also times module init and the first requests of the deployed build (chunks loaded on
+ * against the overhead bench's instant upstream, with the fake SSM and upstream in this process
+ * and the breaker table in dynalite (its own process), so that the CPU measured is the handler's
+ * alone; then again on the in-memory breaker store, to show the handler without its DynamoDB
+ * calls (dynalite, one process on a shared VM, also bounds the first table's throughput). It also times module init and the first requests of the deployed build (chunks loaded on
  * first use) against one eager file: the first request builds the app, the first Anthropic request
  * loads that family's adapter and SDK.
  *
  *   npm run bench:handler-concurrency                  # 1, 8, 32, 64 in flight; 1,000 invocations each; 3 fresh processes per build for the first requests
  *   npm run bench:handler-concurrency -- --quick       # 1 and 8 in flight, 50 invocations, one process per build: proves it runs
  */
-import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { startFakeAnthropic } from '../../lambda/dev/fakes/anthropic-fake.js';
 import { type ApiBundle, bundleApiHandler } from '../../test/helpers/api-bundle.js';
 import { loadedAtInit } from '../cold-start/loaded-at-init.js';
-import { BENCH_PROVIDER_KEY_PARAMETER, startHandlerEnvironment } from '../cost/handler-environment.js';
-import { INSTANT_MODEL, startInstantUpstream } from '../overhead/instant-upstream.js';
 import type { ProbeFigures, TimedCall } from './probe.js';
+import { startConcurrencyRig } from './rig.js';
 
 const quick = process.argv.includes('--quick');
 const LEVELS = quick ? [1, 8] : [1, 8, 32, 64];
 const INVOCATIONS = quick ? 50 : 1000;
 const WARMUP = quick ? 20 : 300;
 const RUNS = quick ? 1 : 3;
-const PROBE_SOURCE = fileURLToPath(new URL('./probe.ts', import.meta.url));
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const table = (header: string[], rows: string[][]) => {
@@ -42,70 +36,18 @@ const table = (header: string[], rows: string[][]) => {
 const load = loadavg()
   .map((l) => l.toFixed(1))
   .join(' ');
-const [split, eager, upstream, anthropic] = await Promise.all([
+const [split, eager, rig] = await Promise.all([
   bundleApiHandler({ splitting: true }),
   bundleApiHandler({ splitting: false }),
-  startInstantUpstream(),
-  startFakeAnthropic(),
+  startConcurrencyRig(),
 ]);
-const around = await startHandlerEnvironment({
-  providers: {
-    fast: {
-      type: 'openai',
-      baseURL: `http://127.0.0.1:${upstream.port}/v1`,
-      apiKeySecret: BENCH_PROVIDER_KEY_PARAMETER,
-    },
-    an: { type: 'anthropic', baseURL: anthropic.url, apiKeySecret: BENCH_PROVIDER_KEY_PARAMETER },
-  },
-  models: {
-    a: { provider: 'fast', model: INSTANT_MODEL, price: { inputPerMTok: 1, outputPerMTok: 2 } },
-    claude: { provider: 'an', model: 'claude-model' },
-  },
-  // The breaker never opens on the instant upstream; the window is still read and written per attempt.
-  pipelines: { p: { chain: 'a' }, c: { chain: 'claude' } },
-});
-const probe = join(around.dir, 'probe.mjs');
-await build({
-  entryPoints: [PROBE_SOURCE],
-  outfile: probe,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node24',
-  logLevel: 'warning',
-});
-
-function runProbe(bundle: ApiBundle, name: string, levels: number[]): Promise<ProbeFigures> {
-  const out = join(around.dir, `${name}.json`);
-  const env = {
-    ...around.env,
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: 'http://127.0.0.1:9',
-    // Managed Instances set this; Powertools then keeps each invocation's context apart.
-    AWS_LAMBDA_MAX_CONCURRENCY: '64',
-    PROBE_BUNDLE: bundle.entry,
-    PROBE_EVENT: around.writeEvent('event', { model: 'p', messages: [{ role: 'user', content: 'hi' }] }),
-    PROBE_LAZY_EVENT: around.writeEvent('lazy', { model: 'c', messages: [{ role: 'user', content: 'hi' }] }),
-    PROBE_LEVELS: levels.join(','),
-    PROBE_INVOCATIONS: String(INVOCATIONS),
-    PROBE_WARMUP: String(levels.length > 0 ? WARMUP : 0),
-    PROBE_OUT: out,
-  };
-  return new Promise((resolve, reject) => {
-    // Its stdout (Powertools log and ledger lines) is discarded, as the runtime ships it elsewhere.
-    const child = spawn(process.execPath, [probe], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`probe exited with ${code}: ${stderr.slice(-1500)}`));
-      const figures = JSON.parse(readFileSync(out, 'utf8')) as ProbeFigures;
-      const bad = [figures.first, figures.firstLazyFamily].find((c) => c && c.status !== 200);
-      if (bad) return reject(new Error(`a first request answered ${bad.status}`));
-      resolve(figures);
-    });
-  });
-}
+const runProbe = (
+  bundle: ApiBundle,
+  name: string,
+  levels: number[],
+  store: 'dynamodb' | 'memory' = 'dynamodb',
+): Promise<ProbeFigures> =>
+  rig.runProbe(bundle.entry, name, { levels, invocations: INVOCATIONS, warmup: WARMUP, store });
 
 try {
   const builds = [
@@ -113,7 +55,16 @@ try {
     { label: 'one eager file', bundle: eager, runs: [] as ProbeFigures[] },
   ];
   // The concurrency levels once, on the deployed build; the first requests in fresh processes, builds in turn.
-  const concurrency = await runProbe(split, 'levels', LEVELS);
+  const stores = [
+    {
+      label: 'DynamoDB breaker store (dynalite in its own process), as deployed',
+      figures: await runProbe(split, 'levels-dynamodb', LEVELS),
+    },
+    {
+      label: 'in-memory breaker store (the handler without its DynamoDB calls)',
+      figures: await runProbe(split, 'levels-memory', LEVELS, 'memory'),
+    },
+  ];
   for (let r = 0; r < RUNS; r++) {
     for (const b of builds) b.runs.push(await runProbe(b.bundle, `first-${r}`, []));
   }
@@ -148,27 +99,29 @@ try {
       ]),
     ),
   );
-  console.log(
-    `\nConcurrent invocations of the deployed build: ${INVOCATIONS} per level after ${WARMUP} at 8 in flight; instant upstream, DynamoDB breaker store (dynalite)`,
-  );
-  console.log(
-    table(
-      ['in flight', 'invocations/s', 'CPU per invocation', 'p50', 'p99', 'heap peak', 'not 200'],
-      concurrency.levels.map((l) => [
-        String(l.concurrency),
-        l.perSecond.toFixed(0),
-        `${(l.cpuUsPerInvocation / 1000).toFixed(2)} ms`,
-        `${l.p50Ms.toFixed(1)} ms`,
-        `${l.p99Ms.toFixed(1)} ms`,
-        `${l.heapPeakMb.toFixed(0)} MB`,
-        String(l.failed),
-      ]),
-    ),
-  );
+  for (const { label, figures } of stores) {
+    console.log(
+      `\nConcurrent invocations of the deployed build, ${label}: ${INVOCATIONS} per level after ${WARMUP} at 8 in flight; instant upstream`,
+    );
+    console.log(
+      table(
+        ['in flight', 'invocations/s', 'CPU per invocation', 'p50', 'p99', 'heap peak', 'not 200'],
+        figures.levels.map((l) => [
+          String(l.concurrency),
+          l.perSecond.toFixed(0),
+          `${(l.cpuUsPerInvocation / 1000).toFixed(2)} ms`,
+          `${l.p50Ms.toFixed(1)} ms`,
+          `${l.p99Ms.toFixed(1)} ms`,
+          `${l.heapPeakMb.toFixed(0)} MB`,
+          String(l.failed),
+        ]),
+      ),
+    );
+  }
   if (quick)
     console.log('\n--quick: two levels, few invocations: proves the bench runs; read no figure from it.');
 } finally {
-  await Promise.all([around.close(), upstream.close(), anthropic.close()]);
+  await rig.close();
   split.remove();
   eager.remove();
 }
