@@ -5,7 +5,7 @@
  * project folder), run in the probe of bench/handler-concurrency under `--cpu-prof`, and the
  * samples taken after the warm-up are summed by origin and by function.
  *
- *   npm run bench:handler-concurrency:profile [-- --in-flight 1] [--invocations 2000] [--top 25]
+ *   npm run bench:handler-concurrency:profile [-- --in-flight 1] [--invocations 2000] [--top 25] [--store dynamodb|memory]
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,13 +20,18 @@ const { values } = parseArgs({
     'in-flight': { type: 'string', default: '1' },
     invocations: { type: 'string', default: '2000' },
     top: { type: 'string', default: '25' },
+    store: { type: 'string', default: 'dynamodb' },
   },
 });
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 interface CpuProfile {
   startTime: number;
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }[];
   samples: number[];
   timeDeltas: number[];
 }
@@ -65,11 +70,22 @@ try {
     invocations,
     warmup: 300,
     nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profiles],
+    store: values.store === 'memory' ? 'memory' : 'dynamodb',
   });
   const [file] = readdirSync(profiles).filter((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('no profile written');
   const profile = JSON.parse(readFileSync(join(profiles, file), 'utf8')) as CpuProfile;
   const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const parents = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parents.set(child, n.id);
+  /** The nearest JavaScript caller of a native frame (e.g. who called `writev`). */
+  const callerOf = (id: number): string => {
+    for (let at = parents.get(id); at !== undefined; at = parents.get(at)) {
+      const frame = frames.get(at);
+      if (frame?.url) return `${frame.functionName || '(anonymous)'} ${ownerOf(frame.url, frame.lineNumber)}`;
+    }
+    return 'no JavaScript caller';
+  };
   const lines = new Map<string, string[]>();
   const ownerOf = (url: string, line: number): string => {
     if (url === '') return '(native: GC, system calls, V8)';
@@ -96,7 +112,9 @@ try {
     total += us;
     const origin = ownerOf(frame.url, frame.lineNumber);
     perOrigin.set(origin, (perOrigin.get(origin) ?? 0) + us);
-    const name = `${frame.functionName || '(anonymous)'}  ${origin}`;
+    const name = frame.url
+      ? `${frame.functionName || '(anonymous)'}  ${origin}`
+      : `${frame.functionName || '(anonymous)'} ← ${callerOf(id)}`;
     perFunction.set(name, (perFunction.get(name) ?? 0) + us);
   });
   const level = figures.levels[0];
@@ -111,7 +129,7 @@ try {
       );
   console.log(
     [
-      `Bundled API handler (not minified), ${inFlight} in flight, ${invocations} invocations after 300 of warm-up, Node ${process.version}; ${level ? `${(level.cpuUsPerInvocation / 1000).toFixed(2)} ms CPU per invocation (process.cpuUsage, profiler on)` : ''}; ${(total / invocations / 1000).toFixed(2)} ms sampled per invocation`,
+      `Bundled API handler (not minified), ${values.store} breaker store, ${inFlight} in flight, ${invocations} invocations after 300 of warm-up, Node ${process.version}; ${level ? `${(level.cpuUsPerInvocation / 1000).toFixed(2)} ms CPU per invocation, ${(level.systemUsPerInvocation / 1000).toFixed(2)} ms of it system (process.cpuUsage, profiler on)` : ''}; ${(total / invocations / 1000).toFixed(2)} ms sampled per invocation`,
       '',
       '| self time by origin | µs per invocation | share |',
       '|---|---|---|',

@@ -105,11 +105,21 @@ try {
     );
     console.log(
       table(
-        ['in flight', 'invocations/s', 'CPU per invocation', 'p50', 'p99', 'heap peak', 'not 200'],
+        [
+          'in flight',
+          'invocations/s',
+          'CPU per invocation',
+          'of which system',
+          'p50',
+          'p99',
+          'heap peak',
+          'not 200',
+        ],
         figures.levels.map((l) => [
           String(l.concurrency),
           l.perSecond.toFixed(0),
           `${(l.cpuUsPerInvocation / 1000).toFixed(2)} ms`,
+          `${(l.systemUsPerInvocation / 1000).toFixed(2)} ms`,
           `${l.p50Ms.toFixed(1)} ms`,
           `${l.p99Ms.toFixed(1)} ms`,
           `${l.heapPeakMb.toFixed(0)} MB`,
