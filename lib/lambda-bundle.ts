@@ -1,11 +1,15 @@
 /**
- * How every Switchyard Lambda is bundled (esbuild), shared by the CDK constructs and
- * `bench/cold-start`, so the benchmark measures exactly what is deployed.
+ * How every Switchyard Lambda is bundled (esbuild), shared by the CDK constructs, the tests that
+ * run the bundled handler and `bench/cold-start` / `bench/cost`, so that what is measured and
+ * tested is exactly what is deployed.
  *
  * The AWS SDK is bundled too rather than taken from the runtime: one minified file loads in about
  * half the time of the SDK's hundreds of modules (measured in bench/cold-start), and the clients
  * are the versions the tests ran against.
  */
+import { join } from 'node:path';
+import type { BuildOptions } from 'esbuild';
+
 export const LAMBDA_BUNDLE = {
   /** The Lambda runtime's Node (`nodejs24.x`), which is also the Node every test runs on. */
   target: 'node24',
@@ -17,36 +21,65 @@ export const LAMBDA_BUNDLE = {
    * function names readable). Flip it to debug a crash; the bench shows the cost both ways.
    */
   sourceMap: false as boolean,
+  /**
+   * Code splitting: every dynamic `import()` (a provider family's SDK client, ajv and its drafts,
+   * the RE2 engine, the AWS SDK's credential providers) becomes a chunk under `chunks/` that
+   * Node loads on first use, so a cold start compiles only `index.mjs` (0.9 MB instead of 1.4 MB
+   * for the API; bench/cold-start measures both ways). `false` builds one eager file.
+   */
+  splitting: true as boolean,
   /** The failure matrix reads SDK error class names; keep them through minification. */
   keepNames: true,
   mainFields: ['module', 'main'],
   /** ESM bundles still meet CommonJS dependencies that call require(). */
   banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  /**
-   * Left out of `index.mjs` and shipped beside it ({@link sideModuleCommands}), because they load
-   * only when needed: `re2js` (157 KB minified, the regex engine of callers' schema patterns) is
-   * imported on the first schema with a pattern, so a cold start does not parse it.
-   */
-  externalModules: ['re2js'] as string[],
 } as const;
 
-/**
- * Shell commands (a `NodejsFunction` `afterBundling` hook) that build each external module into
- * `<output>/node_modules/<name>/index.mjs`, minified, with a one-line package.json, so that the
- * bundle's `import('re2js')` resolves in the asset directory like any installed package.
- */
-export function sideModuleCommands(input: string, output: string): string[] {
-  return LAMBDA_BUNDLE.externalModules.flatMap((name) => {
-    const dir = `${output}/node_modules/${name}`;
-    const manifest = JSON.stringify({ name, type: 'module', exports: './index.mjs' });
-    return [
-      `mkdir -p "${dir}"`,
-      // esbuild resolves the import of its stdin from the working directory: the project root.
-      `cd "${input}" && echo "export * from '${name}';" | node_modules/.bin/esbuild --bundle --minify --format=esm --platform=node --target=${LAMBDA_BUNDLE.target} --log-level=warning --outfile="${dir}/index.mjs"`,
-      `printf '%s' '${manifest}' > "${dir}/package.json"`,
-    ];
-  });
+/** The choices a build may flip against {@link LAMBDA_BUNDLE} (the benches build both ways). */
+export interface LambdaBundleChoices {
+  /** Default `LAMBDA_BUNDLE.sourceMap`. */
+  sourceMap?: boolean | undefined;
+  /** Default `LAMBDA_BUNDLE.splitting`. */
+  splitting?: boolean | undefined;
 }
+
+/** Folder of the lazily loaded chunks inside a bundle's directory. */
+export const CHUNK_FOLDER = 'chunks';
+
+/**
+ * esbuild's options for one handler: `<outdir>/index.mjs` (the handler module the runtime
+ * imports, `index.handler`), its chunks under `<outdir>/chunks/`, and `.map` files beside them
+ * when there is a source map. `absWorkingDir` is the project root (package resolution).
+ */
+export function lambdaBuildOptions(
+  entry: string,
+  outdir: string,
+  root: string,
+  choices: LambdaBundleChoices = {},
+): BuildOptions & { outdir: string } {
+  return {
+    entryPoints: { index: entry },
+    absWorkingDir: root,
+    outdir,
+    entryNames: '[name]',
+    chunkNames: `${CHUNK_FOLDER}/[name]-[hash]`,
+    outExtension: { '.js': '.mjs' },
+    splitting: choices.splitting ?? LAMBDA_BUNDLE.splitting,
+    sourcemap: choices.sourceMap ?? LAMBDA_BUNDLE.sourceMap,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: LAMBDA_BUNDLE.target,
+    minify: LAMBDA_BUNDLE.minify,
+    keepNames: LAMBDA_BUNDLE.keepNames,
+    mainFields: [...LAMBDA_BUNDLE.mainFields],
+    banner: { js: LAMBDA_BUNDLE.banner },
+    logLevel: 'warning',
+  };
+}
+
+/** The handler module of a bundle built into `outdir`. */
+export const bundleEntry = (outdir: string): string => join(outdir, 'index.mjs');
 
 /** What a bundle with a source map runs with: Node maps stack traces back to the TypeScript. */
 export const SOURCE_MAP_ENVIRONMENT: Record<string, string> = {

@@ -9,6 +9,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import type { SwitchyardConfig } from '../../lambda/config/switchyard-config.js';
 import { parseConfig } from '../../lambda/config/switchyard-config.js';
 import { BundledFunction } from '../../lib/constructs/bundled-function.js';
+import type { LambdaBundleChoices } from '../../lib/lambda-bundle.js';
 import { SwitchyardStack } from '../../lib/switchyard-stack.js';
 
 /** One function's deployed code and the environment it runs with. */
@@ -47,13 +48,13 @@ export function synthStackBundles(outdir: string, config: SwitchyardConfig): Syn
   return bundlesOf(app, 'ColdStartBench');
 }
 
-/** The same handlers built by `BundledFunction` with the other source-map choice. */
+/** The same handlers built by `BundledFunction` with other choices (source map, splitting). */
 export function synthAlternativeBundles(
   outdir: string,
   configFile: string,
-  sourceMap: boolean,
+  choices: LambdaBundleChoices,
 ): SynthesisedBundle[] {
-  const app = newApp(join(outdir, `alternative-${sourceMap}`));
+  const app = newApp(join(outdir, `alternative-${choices.sourceMap}-${choices.splitting}`));
   const stack = new Stack(app, 'ColdStartAlternative', { env: ENV });
   for (const [id, handlerFile] of Object.entries(HANDLERS)) {
     new BundledFunction(stack, id.replace(/Handler$/, ''), {
@@ -61,7 +62,7 @@ export function synthAlternativeBundles(
       configFile,
       timeoutSeconds: 30,
       environment: {},
-      sourceMap,
+      ...choices,
     });
   }
   return bundlesOf(app, 'ColdStartAlternative');

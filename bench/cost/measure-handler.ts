@@ -6,21 +6,15 @@
  * request therefore includes the SDK's DynamoDB calls (one Query, one UpdateItem per attempt).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
-import { sha256Hex } from '../../lambda/http/caller-auth.js';
 import { bundleApiHandler } from '../../test/helpers/api-bundle.js';
-import { chatEvent } from '../../test/helpers/api-handler-harness.js';
-import { DYNALITE_ENV } from '../../test/helpers/dynalite.js';
-import { startFakeSsm } from '../../test/helpers/fake-ssm.js';
-import { startDynaliteProcess } from '../breaker-store/dynalite-process.js';
 import { cpuShareFor } from './cpu-share.js';
+import { BENCH_PROVIDER_KEY_PARAMETER, startHandlerEnvironment } from './handler-environment.js';
 
 const PROBE = fileURLToPath(new URL('./probe.mjs', import.meta.url));
-const CALLER_KEY = 'sy-bench-cost-caller-key-0123456789';
 
 /** One probe's figures. */
 export interface HandlerFigures {
@@ -48,42 +42,20 @@ export async function measureHandler(options: {
   runs: number;
 }): Promise<HandlerMeasurement> {
   const bundle = await bundleApiHandler();
-  const [ssm, upstream, dynalite] = await Promise.all([
-    startFakeSsm(),
-    startFakeOpenAI(),
-    startDynaliteProcess(),
-  ]);
-  const dir = mkdtempSync(join(tmpdir(), 'switchyard-cost-'));
+  const upstream = await startFakeOpenAI();
+  const around = await startHandlerEnvironment({
+    providers: {
+      fake: { type: 'openai', baseURL: upstream.url, apiKeySecret: BENCH_PROVIDER_KEY_PARAMETER },
+    },
+    models: { a: { provider: 'fake', model: 'model-a', price: { inputPerMTok: 1, outputPerMTok: 2 } } },
+    pipelines: { p: { chain: 'a' } },
+  });
+  const dir = around.dir;
   try {
-    ssm.put('/switchyard/keys/fake', 'sk-provider-bench-cost', { type: 'SecureString' });
-    ssm.put('/switchyard/caller-keys', JSON.stringify({ bench: sha256Hex(CALLER_KEY) }), {
-      type: 'SecureString',
-    });
-    const configPath = join(dir, 'config.json');
-    writeFileSync(
-      configPath,
-      JSON.stringify({
-        providers: { fake: { type: 'openai', baseURL: upstream.url, apiKeySecret: '/switchyard/keys/fake' } },
-        models: { a: { provider: 'fake', model: 'model-a', price: { inputPerMTok: 1, outputPerMTok: 2 } } },
-        pipelines: { p: { chain: 'a' } },
-        aws: { ssmPrefix: '/switchyard' },
-      }),
-    );
-    const eventPath = join(dir, 'event.json');
-    writeFileSync(eventPath, JSON.stringify(chatEvent(CALLER_KEY)));
     const env = {
-      PATH: process.env.PATH ?? '',
-      ...DYNALITE_ENV,
-      AWS_ENDPOINT_URL_DYNAMODB: dynalite.endpoint,
-      AWS_ENDPOINT_URL_SSM: ssm.url,
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: 'http://127.0.0.1:9',
-      SWITCHYARD_CONFIG: configPath,
-      SWITCHYARD_STORE: 'dynamodb',
-      SWITCHYARD_TABLE: 'switchyard-bench-cost',
-      SWITCHYARD_SSM_PREFIX: '/switchyard',
-      POWERTOOLS_SERVICE_NAME: 'switchyard',
+      ...around.env,
       PROBE_BUNDLE: bundle.entry,
-      PROBE_EVENT: eventPath,
+      PROBE_EVENT: around.writeEvent('event'),
       PROBE_REQUESTS: String(options.requests),
       PROBE_WARMUP: String(options.warmup),
     };
@@ -117,10 +89,8 @@ export async function measureHandler(options: {
     }
     return { how, rows };
   } finally {
-    await Promise.all([ssm.close(), upstream.close()]);
-    dynalite.stop();
+    await Promise.all([around.close(), upstream.close()]);
     bundle.remove();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

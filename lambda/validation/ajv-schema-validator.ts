@@ -38,11 +38,23 @@ function describe(error: ErrorObject): string {
 
 type AjvBuild = new (options: ConstructorParameters<typeof import('ajv').Ajv>[0]) => AjvInstance;
 
+/**
+ * A named export of a dynamically imported CommonJS module. Node (and a bundle without code
+ * splitting) offers it by name; in a split Lambda bundle the module is a chunk whose only export
+ * is `default`, the `module.exports` object.
+ */
+function exported(module: object, name: string): AjvBuild {
+  const named = (module as Record<string, unknown>)[name];
+  const value = named ?? (module as { default?: Record<string, unknown> }).default?.[name];
+  if (typeof value !== 'function') throw new Error(`ajv has no export ${name}`);
+  return value as AjvBuild;
+}
+
 /** Each draft's ajv build, imported on its first schema (2019-09 and 2020-12 add vocabularies). */
 async function buildFor(draft: SchemaDraft): Promise<AjvBuild> {
-  if (draft === '2020-12') return (await import('ajv/dist/2020.js')).Ajv2020 as unknown as AjvBuild;
-  if (draft === '2019-09') return (await import('ajv/dist/2019.js')).Ajv2019 as unknown as AjvBuild;
-  return (await import('ajv')).Ajv;
+  if (draft === '2020-12') return exported(await import('ajv/dist/2020.js'), 'Ajv2020');
+  if (draft === '2019-09') return exported(await import('ajv/dist/2019.js'), 'Ajv2019');
+  return exported(await import('ajv'), 'Ajv');
 }
 
 // Callers' schemas use keywords and formats of every tool: unknown ones are ignored, not fatal.

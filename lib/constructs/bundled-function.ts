@@ -2,14 +2,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { isSsmName } from '../../lambda/aws/provider-keys.js';
-import { LAMBDA_BUNDLE, SOURCE_MAP_ENVIRONMENT, sideModuleCommands } from '../lambda-bundle.js';
+import { LAMBDA_BUNDLE, SOURCE_MAP_ENVIRONMENT } from '../lambda-bundle.js';
 import { metricNamespaceFor, stageOf } from '../stage-names.js';
+import { lambdaBundleCode } from './lambda-bundle-code.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -38,18 +38,24 @@ export interface BundledFunctionProps {
    * `bench/cold-start` builds the other choice to show what it costs.
    */
   sourceMap?: boolean;
+  /**
+   * Split lazily imported code into chunks loaded on first use. Default `LAMBDA_BUNDLE.splitting`;
+   * `bench/cold-start` builds the other choice (one eager file) to show what it is worth.
+   */
+  splitting?: boolean;
   /** Where an asynchronous invocation goes after Lambda's retries failed (the role may send there). */
   asyncDeadLetterQueue?: IQueue | undefined;
 }
 
 /**
  * One of Switchyard's Lambda functions: local esbuild (`LAMBDA_BUNDLE`: ESM, minified, names
- * kept, no source map, the AWS SDK bundled in), Node.js 24 on arm64, the config bundled beside
+ * kept, no source map, the AWS SDK bundled in, lazily imported code split into chunks), Node.js
+ * 24 on arm64, the config bundled beside
  * the handler, its own log group, and a role that starts with nothing but writing those logs.
  * Every other permission is granted by name through the methods.
  */
 export class BundledFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: LambdaFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
 
@@ -65,9 +71,15 @@ export class BundledFunction extends Construct {
     this.acknowledgeWildcard(logStreams, 'log streams of its own log group');
 
     const sourceMap = props.sourceMap ?? LAMBDA_BUNDLE.sourceMap;
-    this.fn = new NodejsFunction(this, props.functionId ?? 'Handler', {
-      entry: join(ROOT, 'lambda', 'handlers', props.handlerFile),
-      handler: 'handler',
+    this.fn = new LambdaFunction(this, props.functionId ?? 'Handler', {
+      code: lambdaBundleCode({
+        root: ROOT,
+        handlerFile: props.handlerFile,
+        configFile: props.configFile,
+        sourceMap,
+        splitting: props.splitting ?? LAMBDA_BUNDLE.splitting,
+      }),
+      handler: 'index.handler',
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 1024,
@@ -78,8 +90,6 @@ export class BundledFunction extends Construct {
       timeout: Duration.seconds(props.timeoutSeconds),
       role: this.role,
       logGroup: this.logGroup,
-      depsLockFilePath: join(ROOT, 'package-lock.json'),
-      projectRoot: ROOT,
       environment: {
         SWITCHYARD_CONFIG: 'switchyard.config.json',
         POWERTOOLS_SERVICE_NAME: 'switchyard',
@@ -87,21 +97,6 @@ export class BundledFunction extends Construct {
         POWERTOOLS_METRICS_NAMESPACE: metricNamespaceFor(stageOf(this)),
         ...(sourceMap ? SOURCE_MAP_ENVIRONMENT : {}),
         ...props.environment,
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        ...LAMBDA_BUNDLE,
-        sourceMap,
-        mainFields: [...LAMBDA_BUNDLE.mainFields],
-        externalModules: [...LAMBDA_BUNDLE.externalModules],
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (input: string, output: string) => [
-            `cp "${props.configFile}" "${output}/switchyard.config.json"`,
-            ...sideModuleCommands(input, output),
-          ],
-        },
       },
     });
   }

@@ -1,6 +1,6 @@
+import { lazyChatModel } from '../lazy-chat-model.js';
 import type { ProviderFamily } from '../provider-family.js';
 import { currentKey } from '../shared/current-key.js';
-import { createAnthropicChatModel } from './anthropic-chat-model.js';
 import { type AnthropicProviderConfig, anthropicProviderSchema } from './anthropic-config-schema.js';
 import { ANTHROPIC_SIGNALS } from './anthropic-signals.js';
 
@@ -28,18 +28,21 @@ export const anthropicFamily = {
   createModels:
     ({ access, limits }) =>
     (route) =>
-      createAnthropicChatModel({
-        key: route.key,
-        provider: route.providerName,
-        model: route.model,
-        baseURL: route.provider.baseURL,
-        apiKey: currentKey(route, access),
-        // The provider's default, never more than the model may give.
-        defaultMaxTokens: Math.min(
-          route.provider.maxTokens,
-          route.maxOutputTokens ?? route.provider.maxTokens,
-        ),
-        connectMs: route.timeouts.connectMs,
-        limits,
-      }),
+      // The adapter and the Anthropic SDK load on the route's first call (a chunk of the Lambda bundle).
+      lazyChatModel({ key: route.key, provider: route.providerName, countTokens: true }, async () =>
+        (await import('./anthropic-chat-model.js')).createAnthropicChatModel({
+          key: route.key,
+          provider: route.providerName,
+          model: route.model,
+          baseURL: route.provider.baseURL,
+          apiKey: currentKey(route, access),
+          // The provider's default, never more than the model may give.
+          defaultMaxTokens: Math.min(
+            route.provider.maxTokens,
+            route.maxOutputTokens ?? route.provider.maxTokens,
+          ),
+          connectMs: route.timeouts.connectMs,
+          limits,
+        }),
+      ),
 } as const satisfies ProviderFamily<AnthropicProviderConfig>;

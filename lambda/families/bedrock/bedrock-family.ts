@@ -1,5 +1,5 @@
+import { lazyChatModel } from '../lazy-chat-model.js';
 import type { ProviderFamily } from '../provider-family.js';
-import { createBedrockChatModel } from './bedrock-chat-model.js';
 import { type BedrockProviderConfig, bedrockProviderSchema } from './bedrock-config-schema.js';
 import { bedrockTakesPrefill } from './bedrock-prefill.js';
 import { BEDROCK_SIGNALS } from './bedrock-signals.js';
@@ -31,14 +31,17 @@ export const bedrockFamily = {
   createModels:
     ({ access, limits }) =>
     (route) =>
-      createBedrockChatModel({
-        key: route.key,
-        provider: route.providerName,
-        model: route.model,
-        region: route.provider.region,
-        endpoint: route.provider.endpoint,
-        credentials: access.bedrockCredentials,
-        connectMs: route.timeouts.connectMs,
-        limits,
-      }),
+      // The adapter and the Bedrock Runtime client load on the route's first call (a chunk of the Lambda bundle).
+      lazyChatModel({ key: route.key, provider: route.providerName }, async () =>
+        (await import('./bedrock-chat-model.js')).createBedrockChatModel({
+          key: route.key,
+          provider: route.providerName,
+          model: route.model,
+          region: route.provider.region,
+          endpoint: route.provider.endpoint,
+          credentials: access.bedrockCredentials,
+          connectMs: route.timeouts.connectMs,
+          limits,
+        }),
+      ),
 } as const satisfies ProviderFamily<BedrockProviderConfig>;
