@@ -8,6 +8,7 @@
  */
 import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
 import { createBreakers } from '../../lambda/core/breaker/breakers.js';
+import { accountRouteId } from '../../lambda/core/breaker/route-cooling.js';
 import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
 import { deriveTimeouts } from '../../lambda/core/catalog/derive-timeouts.js';
 import { routeGenerate } from '../../lambda/core/router/route-chat.js';
@@ -69,6 +70,8 @@ interface RecoveryOutcome {
   /** Ms after the recovery until the start of the first 10 s bucket with a primary share ≥ 50 %. */
   halfMs: number | undefined;
   intoOutage: number;
+  /** Attempts into the outage that were probes (ledger `recovery: "probe"`, failed). */
+  probesIntoOutage: number;
   failed: number;
 }
 
@@ -81,6 +84,7 @@ async function simulate(variant: Variant, pipelines: number, seed: number): Prom
       { model: s.model, timeouts: deriveTimeouts('bench', { timeoutMs: 10_000 }) },
     ]),
   );
+  let probesIntoOutage = 0;
   const deps: RouterDeps = {
     clock: time,
     random: seededRandom(seed),
@@ -89,9 +93,23 @@ async function simulate(variant: Variant, pipelines: number, seed: number): Prom
       store: createMemoryBreakerStore(),
       clock: time,
       policyFor: () => variant.policy,
+      // Every pipeline calls the same two upstreams: one account route per model, as a real config has.
+      routeCooling: {
+        accountRouteOf: (key) => accountRouteId('sim', key),
+        coolMs: 5_000,
+        readCacheMs: 1_000,
+      },
     }),
     models: (key) => routes.get(key),
-    ledger: () => {},
+    ledger: (entry) => {
+      if (
+        entry.type === 'attempt' &&
+        entry.model === 'primary' &&
+        entry.recovery === 'probe' &&
+        entry.outcome !== 'ok'
+      )
+        probesIntoOutage++;
+    },
   };
   const tiers = tiersOf('primary,fallback');
   const buckets = new Map<number, { primary: number; all: number }>();
@@ -136,6 +154,7 @@ async function simulate(variant: Variant, pipelines: number, seed: number): Prom
     firstMs,
     halfMs: half === undefined ? undefined : half - RECOVERED_MS,
     intoOutage: sims[0]?.stats.outage ?? 0,
+    probesIntoOutage,
     failed,
   };
 }
@@ -155,6 +174,7 @@ export async function runRecoveryScenario(seed: number): Promise<string[]> {
     'primary answers again',
     'primary ≥ 50 % again',
     'calls into the outage',
+    'probes into the outage',
     'failed requests',
   ];
   const rows = outcomes.map((o) => [
@@ -163,6 +183,7 @@ export async function runRecoveryScenario(seed: number): Promise<string[]> {
     seconds(o.firstMs),
     seconds(o.halfMs),
     String(o.intoOutage),
+    String(o.probesIntoOutage),
     String(o.failed),
   ]);
   const all = [header, ...rows];
