@@ -97,6 +97,8 @@ async function storeFor(kind: StoreKind, dynalite: DynaliteProcess, table: strin
     coolRoute: (route, sample, policy) => inner.coolRoute(route, sample, policy),
     claimProbe: (p, m, claim) => inner.claimProbe(p, m, claim),
     startRamp: (p, m, request) => inner.startRamp(p, m, request),
+    claimRouteProbe: (route, claim, keepMs) => inner.claimRouteProbe(route, claim, keepMs),
+    settleRouteProbe: (route, outcome, keepMs) => inner.settleRouteProbe(route, outcome, keepMs),
     async tryOpen(p, m, request) {
       counts.tried += 1;
       const won = await inner.tryOpen(p, m, request);
