@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../../../lambda/core/breaker/breaker-policy.js';
+import type { BreakerStore } from '../../../lambda/core/breaker/breaker-store.js';
+import { createBreakers } from '../../../lambda/core/breaker/breakers.js';
+import { accountRouteId } from '../../../lambda/core/breaker/route-cooling.js';
+import { createMemoryBreakerStore } from '../../../lambda/stores/memory-breaker-store.js';
+import { createFakeClock } from '../../helpers/fake-clock.js';
+
+const T0 = 1_700_000_000_000;
+const RAMP: BreakerPolicy = { ...DEFAULT_BREAKER_POLICY, recovery: 'ramp' };
+/** The first step of the default schedule: the first slot after an opening, and the next after a failed probe. */
+const EVERY = 10_000;
+
+/** Pipelines `p` and `q` call model key `a` on one account route; `solo` is no account route. */
+function setup(store: BreakerStore = createMemoryBreakerStore()) {
+  const clock = createFakeClock(T0);
+  const errors: string[] = [];
+  const breakers = createBreakers({
+    store,
+    clock,
+    policyFor: () => RAMP,
+    events: { onStoreError: (op) => errors.push(op) },
+    routeCooling: {
+      coolMs: 5_000,
+      readCacheMs: 0,
+      accountRouteOf: (key) => (key === 'solo' ? undefined : accountRouteId('acct', 'm')),
+    },
+  });
+  /** Opens `model`'s breaker of `pipeline` by the failure rate (five 503s at the current time). */
+  const open = async (pipeline: string, model = 'a') => {
+    for (let i = 0; i < 5; i++)
+      await breakers.record(pipeline, model, { at: clock.now(), outcome: 'unavailable' });
+  };
+  const slot = async (pipeline: string, model = 'a') =>
+    (await breakers.read(pipeline)).get(model)?.openUntil ?? Number.NaN;
+  /** Claims `pipeline`'s probe slot as a selection would, at the slot it reads. */
+  const claim = async (pipeline: string, model = 'a') =>
+    breakers.claimProbe(pipeline, model, await slot(pipeline, model));
+  const probe = (pipeline: string, outcome: 'ok' | 'unavailable', model = 'a') =>
+    breakers.record(pipeline, model, { at: clock.now(), outcome, probe: true });
+  return { clock, breakers, errors, open, slot, claim, probe };
+}
+
+describe('probes shared per account route', () => {
+  it('while one pipeline’s probe is out, another pipeline’s breaker does not probe the same account route', async () => {
+    const t = setup();
+    await t.open('p');
+    await t.open('q');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p')).toBe(true);
+    expect(await t.claim('q')).toBe(false);
+  });
+
+  it('after a failed probe no pipeline probes before the prober’s next slot; exactly at it, another may', async () => {
+    const t = setup();
+    await t.open('p');
+    await t.open('q');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p')).toBe(true);
+    t.clock.advance(40);
+    await t.probe('p', 'unavailable');
+    const next = T0 + EVERY + 40 + EVERY;
+    expect(await t.slot('p')).toBe(next);
+    t.clock.set(next - 1);
+    expect(await t.claim('q')).toBe(false);
+    t.clock.set(next);
+    expect(await t.claim('q')).toBe(true);
+    // q holds it now: p's own slot has come, but the account route is being probed.
+    expect(await t.claim('p')).toBe(false);
+  });
+
+  it('a success clears the gate: every pipeline whose breaker opened before it probes at once, without waiting for the others', async () => {
+    const t = setup();
+    await t.open('p');
+    await t.open('q');
+    await t.open('r');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p')).toBe(true);
+    t.clock.advance(40);
+    await t.probe('p', 'ok');
+    expect(await t.claim('q')).toBe(true);
+    expect(await t.claim('r')).toBe(true);
+    // p's next slot is at once after its success, and the clear gate lets it go beside q's and r's.
+    expect(await t.claim('p')).toBe(true);
+  });
+
+  it('a failed probe after a success shuts the cleared gate again for everyone', async () => {
+    const t = setup();
+    await t.open('p');
+    await t.open('q');
+    t.clock.advance(EVERY);
+    await t.claim('p');
+    await t.probe('p', 'ok');
+    expect(await t.claim('q')).toBe(true);
+    t.clock.advance(40);
+    await t.probe('q', 'unavailable');
+    expect(await t.claim('p')).toBe(false);
+    t.clock.advance(EVERY);
+    expect(await t.claim('p')).toBe(true);
+  });
+
+  it('a breaker opened after the last success takes the gate like any other', async () => {
+    const t = setup();
+    await t.open('p');
+    t.clock.advance(EVERY);
+    await t.claim('p');
+    await t.probe('p', 'ok');
+    t.clock.advance(1);
+    await t.open('q');
+    t.clock.advance(EVERY);
+    expect(await t.claim('q')).toBe(true);
+    expect(await t.claim('p')).toBe(false);
+  });
+
+  it('a route without an account route probes by its own breaker alone, as before', async () => {
+    const t = setup();
+    await t.open('p', 'solo');
+    await t.open('q', 'solo');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p', 'solo')).toBe(true);
+    expect(await t.claim('q', 'solo')).toBe(true);
+  });
+
+  it('a store error on the gate lets this process probe on its own, and is reported as probe-route', async () => {
+    const inner = createMemoryBreakerStore();
+    const failing: BreakerStore = Object.assign(Object.create(inner), {
+      claimRouteProbe: async () => {
+        throw new Error('socket hang up');
+      },
+      settleRouteProbe: async () => {
+        throw new Error('socket hang up');
+      },
+    });
+    const t = setup(failing);
+    await t.open('p');
+    await t.open('q');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p')).toBe(true);
+    await t.probe('p', 'unavailable');
+    expect(t.errors).toEqual(['probe-route', 'probe-route']);
+    // What this process worked out for itself: shut until p's next slot, though q's own slot has come.
+    t.clock.advance(EVERY - 1);
+    expect(await t.claim('q')).toBe(false);
+    t.clock.advance(1);
+    expect(await t.claim('q')).toBe(true);
+  });
+});
