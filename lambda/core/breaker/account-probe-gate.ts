@@ -14,17 +14,19 @@ import type { RouteCoolingReader } from './route-cooling-reader.js';
 /** The account-route probe gate as `createBreakers` uses it: by route key in, by account route in the store. */
 export interface AccountProbeGate {
   /**
-   * Before a breaker that opened at `openedAt` claims its probe slot: true when its probe may go
-   * (no account route, the gate is clear, or this call took it). Never throws: on a store error
-   * this process probes on its own.
+   * Before a breaker that opened at `openedAt` claims its probe slot: `taken`, this call took the
+   * gate in the store (one probe across every pipeline and container: the breaker's own claim
+   * adds nothing); `pass`, the probe may go on its breaker's own claim (no account route, the gate
+   * is clear, or the store failed and this process probes on its own); `held`, it may not.
+   * Never throws.
    */
   enter(
     pipeline: string,
     routeKey: string,
     openedAt: number | undefined,
     policy: BreakerPolicy,
-  ): Promise<boolean>;
-  /** The breaker's own claim was lost after `enter` took the gate: gives the gate back at once. */
+  ): Promise<'taken' | 'pass' | 'held'>;
+  /** The breaker's own claim was lost after `enter` let it pass: gives back a gate it took at once. */
   leave(pipeline: string, routeKey: string, policy: BreakerPolicy): Promise<void>;
   /**
    * A probe's outcome (`sample.probe`), with the prober's next slot: a failure shuts the gate until
@@ -69,26 +71,28 @@ export function createAccountProbeGate(
   return {
     async enter(pipeline, routeKey, openedAt, policy) {
       const route = cooling?.accountRouteOf(routeKey);
-      if (route === undefined) return true;
+      if (route === undefined) return 'pass';
       const state = await stateOf(route);
       const now = clock.now();
       const gate = probeGate(state, openedAt, now);
-      if (gate !== 'free') return gate === 'clear';
+      if (gate !== 'free') return gate === 'clear' ? 'pass' : 'held';
       const claim = { pipeline, now, leaseMs: policy.probeLeaseMs };
-      let won: boolean;
+      let entered: 'taken' | 'pass' | 'held';
       try {
-        won = await store.claimRouteProbe(route, claim, policy.openMs);
+        entered = (await store.claimRouteProbe(route, claim, policy.openMs)) ? 'taken' : 'held';
       } catch (error) {
         events.onStoreError?.('probe-route', error);
-        won = true; // only this process can know; one probe per slot per process
+        entered = 'pass'; // only this process can know; its breaker's own claim keeps one probe per slot
       }
       // Lost: another container holds it; this one treats it as held until its next read.
       routes.wroteProbe(
         route,
-        won ? applyGateClaim(state, claim) : { ...state, probeUntil: claim.now + claim.leaseMs },
+        entered === 'held'
+          ? { ...state, probeUntil: claim.now + claim.leaseMs }
+          : applyGateClaim(state, claim),
       );
-      if (won) setBounded(taken, keyOf(pipeline, routeKey), route);
-      return won;
+      if (entered !== 'held') setBounded(taken, keyOf(pipeline, routeKey), route);
+      return entered;
     },
 
     async leave(pipeline, routeKey, policy) {

@@ -220,14 +220,19 @@ async function claimProbe(
   { pipeline, model, slot }: { pipeline: string; model: string; slot: number },
 ): Promise<boolean> {
   const policy = policyFor(pipeline);
-  if (!(await gate.enter(pipeline, model, known?.openedAt, policy))) return false;
+  const entered = await gate.enter(pipeline, model, known?.openedAt, policy);
+  if (entered === 'held') return false;
   const now = clock.now();
-  let won: boolean;
-  try {
-    won = await store.claimProbe(pipeline, model, { now, slot, policy });
-  } catch (error) {
-    events.onStoreError?.('probe', error);
-    won = true; // only this process can know; one probe per slot per process
+  // The account route's gate, taken in the store, already makes this the one probe across every
+  // pipeline and container: the breaker's own claim would be a second write for nothing.
+  let won = entered === 'taken';
+  if (!won) {
+    try {
+      won = await store.claimProbe(pipeline, model, { now, slot, policy });
+    } catch (error) {
+      events.onStoreError?.('probe', error);
+      won = true; // only this process can know; one probe per slot per process
+    }
   }
   if (!won) {
     await gate.leave(pipeline, model, policy);

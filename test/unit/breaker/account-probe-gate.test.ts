@@ -144,4 +144,28 @@ describe('probes shared per account route', () => {
     t.clock.advance(1);
     expect(await t.claim('q')).toBe(true);
   });
+
+  it('a probe that took the gate writes no claim of its own breaker; one through a clear gate claims its breaker', async () => {
+    const inner = createMemoryBreakerStore();
+    const calls: string[] = [];
+    const counting: BreakerStore = Object.assign(Object.create(inner), {
+      claimProbe: (...args: Parameters<BreakerStore['claimProbe']>) => {
+        calls.push('claimProbe');
+        return inner.claimProbe(...args);
+      },
+      claimRouteProbe: (...args: Parameters<BreakerStore['claimRouteProbe']>) => {
+        calls.push('claimRouteProbe');
+        return inner.claimRouteProbe(...args);
+      },
+    });
+    const t = setup(counting);
+    await t.open('p');
+    await t.open('q');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p')).toBe(true);
+    expect(calls).toEqual(['claimRouteProbe']);
+    await t.probe('p', 'ok');
+    expect(await t.claim('q')).toBe(true);
+    expect(calls).toEqual(['claimRouteProbe', 'claimProbe']);
+  });
 });
