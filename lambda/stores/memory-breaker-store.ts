@@ -92,14 +92,19 @@ export class MemoryBreakerStore implements BreakerStore {
     return found;
   }
 
-  async claimRouteProbe(route: string, claim: GateClaim): Promise<boolean> {
+  // `keepMs`: memory keeps a bounded number of routes instead of expiring them.
+  async claimRouteProbe(route: string, claim: GateClaim, _keepMs?: number): Promise<boolean> {
     const current = this.probes.get(route);
     if (!canClaimGate(current, claim.now)) return false;
     setBounded(this.probes, route, applyGateClaim(current, claim));
     return true;
   }
 
-  async settleRouteProbe(route: string, outcome: GateOutcome): Promise<AccountProbe | undefined> {
+  async settleRouteProbe(
+    route: string,
+    outcome: GateOutcome,
+    _keepMs?: number,
+  ): Promise<AccountProbe | undefined> {
     const current = this.probes.get(route);
     if (!canSettleGate(current, outcome)) return undefined;
     const after = applyGateOutcome(current, outcome);
