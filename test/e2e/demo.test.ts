@@ -92,6 +92,20 @@ describe('switchyard demo', () => {
       (r) => r.reason === 'success' && r.model === 'llama-or',
     ).length;
     expect(totalCell(html, 'tier-2')).toBe(String(servedByAggregator));
+    // Back after the outage: the calls into it, counted from the ledger, are what the upstream answered 503.
+    const outageCalls = attempts.filter((a) => a.model === 'gemini-flash' && a.status === 503);
+    expect(data.outages).toEqual([
+      expect.objectContaining({
+        modelKey: 'gemini-flash',
+        callsIntoOutage: outageCalls.length,
+        probesIntoOutage: outageCalls.filter((a) => a.recovery === 'probe').length,
+      }),
+    ]);
+    expect(outageCalls.length).toBe(
+      result.stats.providers.find((p) => p.modelKey === 'gemini-flash')?.counts.outage,
+    );
+    expect(html).toContain('<h2>Back after an outage</h2>');
+    expect(output).toMatch(/gemini-flash outage \d+\.\d–\d+\.\d s/);
 
     // The story happened: the spike and the burst overflowed the official tier, breakers opened,
     // the aggregator took the overflow, and no user saw an error.
