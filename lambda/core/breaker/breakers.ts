@@ -145,8 +145,13 @@ export function createBreakers(options: BreakersOptions): Breakers {
     },
 
     async record(name, model, observed) {
-      if (!isRecorded(observed)) return;
       const pipeline = scopeOf(name);
+      // A probe that tells nothing (the caller's own error, a cancellation) gives its gate back at
+      // once rather than keep every pipeline off the route for the lease.
+      if (!isRecorded(observed)) {
+        if (observed.probe) await gate.leave(pipeline, model, policyFor(pipeline));
+        return;
+      }
       const policy = policyFor(pipeline);
       const known = lastKnown.get(pipeline)?.get(model);
       // A probe's outcome sets the next probe slot, from the opening this process read.

@@ -168,4 +168,15 @@ describe('probes shared per account route', () => {
     expect(await t.claim('q')).toBe(true);
     expect(calls).toEqual(['claimRouteProbe', 'claimProbe']);
   });
+
+  it('a probe that ends in the caller’s own error gives the gate back at once: another pipeline probes in the same slot', async () => {
+    const t = setup();
+    await t.open('p');
+    await t.open('q');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p')).toBe(true);
+    expect(await t.claim('q')).toBe(false);
+    await t.breakers.record('p', 'a', { at: t.clock.now(), outcome: 'invalid_request', probe: true });
+    expect(await t.claim('q')).toBe(true);
+  });
 });
