@@ -2,7 +2,7 @@ import { setBounded } from '../bounded-map.js';
 import { stateScope } from '../catalog/ad-hoc-chains.js';
 import type { Clock } from '../time.js';
 import { createAccountCooling } from './account-cooling.js';
-import { type AccountProbeGate, createAccountProbeGate } from './account-probe-gate.js';
+import { createAccountProbeGate } from './account-probe-gate.js';
 import type { BreakerPolicy } from './breaker-policy.js';
 import {
   type AttemptSample,
@@ -15,15 +15,9 @@ import {
   openingReason,
 } from './breaker-state.js';
 import type { BreakerStore } from './breaker-store.js';
+import { claimProbeSlot } from './probe-claim.js';
 import { nextProbeSlot } from './probe-schedule.js';
-import {
-  applyProbeClaim,
-  applyRampStart,
-  breakerPhase,
-  rampEnd,
-  rampReopenReason,
-  readyToRamp,
-} from './recovery.js';
+import { applyRampStart, breakerPhase, rampEnd, rampReopenReason, readyToRamp } from './recovery.js';
 import type { RouteCooling } from './route-cooling.js';
 
 /** Reported once per opening, by the one writer that opened the breaker. */
@@ -178,7 +172,7 @@ export function createBreakers(options: BreakersOptions): Breakers {
 
     claimProbe: (name, model, slot) => {
       const pipeline = scopeOf(name);
-      return claimProbe(options, gate, lastKnown.get(pipeline)?.get(model), remember, {
+      return claimProbeSlot(options, gate, lastKnown.get(pipeline)?.get(model), remember, {
         pipeline,
         model,
         slot,
@@ -211,41 +205,6 @@ async function settle(
         ? openingReason(after, sample, policy, now)
         : undefined;
   if (reason) await openBreaker(options, remember, { ...step, reason });
-}
-
-/**
- * Claims a probe slot in the store (or, on a store error, for this process only) and reports the
- * winner's; first the account route's probe gate, shared by every pipeline that reaches the route.
- */
-async function claimProbe(
-  { store, clock, policyFor, events = {} }: BreakersOptions,
-  gate: AccountProbeGate,
-  known: BreakerSnapshot | undefined,
-  remember: Remember,
-  { pipeline, model, slot }: { pipeline: string; model: string; slot: number },
-): Promise<boolean> {
-  const policy = policyFor(pipeline);
-  const entered = await gate.enter(pipeline, model, known?.openedAt, policy);
-  if (entered === 'held') return false;
-  const now = clock.now();
-  // The account route's gate, taken in the store, already makes this the one probe across every
-  // pipeline and container: the breaker's own claim would be a second write for nothing.
-  let won = entered === 'taken';
-  if (!won) {
-    try {
-      won = await store.claimProbe(pipeline, model, { now, slot, policy });
-    } catch (error) {
-      events.onStoreError?.('probe', error);
-      won = true; // only this process can know; one probe per slot per process
-    }
-  }
-  if (!won) {
-    await gate.leave(pipeline, model, policy);
-    return false;
-  }
-  if (known) remember(pipeline, model, applyProbeClaim(known, now, policy));
-  events.onRecovery?.({ pipeline, model, phase: 'probing', at: now, until: now + policy.probeLeaseMs });
-  return true;
 }
 
 /** The probes succeeded: starts the ramp in the store (or, on a store error, here) and reports it once. */
