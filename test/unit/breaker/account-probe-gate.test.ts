@@ -12,17 +12,19 @@ const RAMP: BreakerPolicy = { ...DEFAULT_BREAKER_POLICY, recovery: 'ramp' };
 const EVERY = 10_000;
 
 /** Pipelines `p` and `q` call model key `a` on one account route; `solo` is no account route. */
-function setup(store: BreakerStore = createMemoryBreakerStore()) {
-  const clock = createFakeClock(T0);
+function setup(
+  store: BreakerStore = createMemoryBreakerStore(),
+  { readCacheMs = 0, clock = createFakeClock(T0), events = true } = {},
+) {
   const errors: string[] = [];
   const breakers = createBreakers({
     store,
     clock,
     policyFor: () => RAMP,
-    events: { onStoreError: (op) => errors.push(op) },
+    ...(events ? { events: { onStoreError: (op: string) => errors.push(op) } } : {}),
     routeCooling: {
       coolMs: 5_000,
-      readCacheMs: 0,
+      readCacheMs,
       accountRouteOf: (key) => (key === 'solo' ? undefined : accountRouteId('acct', 'm')),
     },
   });
@@ -178,5 +180,90 @@ describe('probes shared per account route', () => {
     expect(await t.claim('q')).toBe(false);
     await t.breakers.record('p', 'a', { at: t.clock.now(), outcome: 'invalid_request', probe: true });
     expect(await t.claim('q')).toBe(true);
+  });
+
+  /** A memory store that notes every gate and claim write. */
+  const recording = () => {
+    const inner = createMemoryBreakerStore();
+    const calls: string[] = [];
+    const store: BreakerStore = Object.assign(Object.create(inner), {
+      claimProbe: (...args: Parameters<BreakerStore['claimProbe']>) => {
+        calls.push(`claimProbe ${args[0]}`);
+        return inner.claimProbe(...args);
+      },
+      claimRouteProbe: (...args: Parameters<BreakerStore['claimRouteProbe']>) => {
+        calls.push(`claimRouteProbe ${args[1].pipeline}`);
+        return inner.claimRouteProbe(...args);
+      },
+      settleRouteProbe: (...args: Parameters<BreakerStore['settleRouteProbe']>) => {
+        calls.push(`settleRouteProbe ${args[1].pipeline} ${args[1].ok ? 'ok' : 'failed'}`);
+        return inner.settleRouteProbe(...args);
+      },
+    });
+    return { store, calls };
+  };
+
+  it('writes the gate only to take it and for outcomes that change it: a success through a clear gate writes nothing', async () => {
+    const { store, calls } = recording();
+    const t = setup(store);
+    await t.open('p');
+    await t.open('q');
+    t.clock.advance(EVERY);
+    await t.claim('p');
+    await t.probe('p', 'ok');
+    await t.claim('q');
+    await t.probe('q', 'ok');
+    await t.claim('q');
+    await t.probe('q', 'unavailable');
+    expect(calls).toEqual([
+      'claimRouteProbe p',
+      'settleRouteProbe p ok',
+      'claimProbe q',
+      'claimProbe q',
+      'settleRouteProbe q failed',
+    ]);
+  });
+
+  it('a container that lost the gate to another treats it as held until its next read, without asking the store again', async () => {
+    const { store, calls } = recording();
+    const clock = createFakeClock(T0);
+    const one = setup(store, { clock, readCacheMs: 1_000 });
+    const two = setup(store, { clock, readCacheMs: 1_000 });
+    await one.open('p');
+    await two.open('q');
+    clock.advance(EVERY);
+    // Container two reads the gate (free) before container one takes it.
+    await two.breakers.routeCooling(['a']);
+    expect(await one.claim('p')).toBe(true);
+    expect(await two.claim('q')).toBe(false);
+    expect(await two.claim('q')).toBe(false);
+    expect(calls.filter((c) => c === 'claimRouteProbe q')).toHaveLength(1);
+  });
+
+  it('a container sees its own probe’s outcome at once: after a failure, the gate reopens at the next slot, not at the lease end', async () => {
+    const t = setup(createMemoryBreakerStore(), { readCacheMs: 60_000 });
+    await t.open('p');
+    await t.open('q');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p')).toBe(true);
+    await t.probe('p', 'unavailable');
+    t.clock.advance(EVERY);
+    expect(await t.claim('q')).toBe(true);
+  });
+
+  it('a store error on the gate with no event listener still lets the probe go', async () => {
+    const inner = createMemoryBreakerStore();
+    const failing: BreakerStore = Object.assign(Object.create(inner), {
+      claimRouteProbe: async () => {
+        throw new Error('socket hang up');
+      },
+      claimProbe: async () => {
+        throw new Error('socket hang up');
+      },
+    });
+    const t = setup(failing, { events: false });
+    await t.open('p');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p')).toBe(true);
   });
 });
