@@ -84,13 +84,9 @@ export function createAccountProbeGate(
         events.onStoreError?.('probe-route', error);
         entered = 'pass'; // only this process can know; its breaker's own claim keeps one probe per slot
       }
-      // Lost: another container holds it; this one treats it as held until its next read.
-      routes.wroteProbe(
-        route,
-        entered === 'held'
-          ? { ...state, probeUntil: claim.now + claim.leaseMs }
-          : applyGateClaim(state, claim),
-      );
+      // Won or lost (another container holds it), this container treats the gate as held for the
+      // lease until its next read or the probe's outcome.
+      routes.wroteProbe(route, applyGateClaim(state, claim));
       if (entered !== 'held') setBounded(taken, keyOf(pipeline, routeKey), route);
       return entered;
     },

@@ -175,11 +175,14 @@ describe('probes shared per account route', () => {
     const t = setup();
     await t.open('p');
     await t.open('q');
+    await t.open('r');
     t.clock.advance(EVERY);
     expect(await t.claim('p')).toBe(true);
     expect(await t.claim('q')).toBe(false);
     await t.breakers.record('p', 'a', { at: t.clock.now(), outcome: 'invalid_request', probe: true });
     expect(await t.claim('q')).toBe(true);
+    // Given back, not cleared: nothing answered, so q's probe holds the gate against the others.
+    expect(await t.claim('r')).toBe(false);
   });
 
   /** A memory store that notes every gate and claim write. */
