@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../../../lambda/core/breaker/breaker-policy.js';
 import type { BreakerStore } from '../../../lambda/core/breaker/breaker-store.js';
-import { createBreakers } from '../../../lambda/core/breaker/breakers.js';
+import { type BreakerRecovering, createBreakers } from '../../../lambda/core/breaker/breakers.js';
 import { accountRouteId } from '../../../lambda/core/breaker/route-cooling.js';
 import { createMemoryBreakerStore } from '../../../lambda/stores/memory-breaker-store.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
@@ -17,11 +17,19 @@ function setup(
   { readCacheMs = 0, clock = createFakeClock(T0), events = true } = {},
 ) {
   const errors: string[] = [];
+  const recovering: BreakerRecovering[] = [];
   const breakers = createBreakers({
     store,
     clock,
     policyFor: () => RAMP,
-    ...(events ? { events: { onStoreError: (op: string) => errors.push(op) } } : {}),
+    ...(events
+      ? {
+          events: {
+            onStoreError: (op: string) => errors.push(op),
+            onRecovery: (e: BreakerRecovering) => recovering.push(e),
+          },
+        }
+      : {}),
     routeCooling: {
       coolMs: 5_000,
       readCacheMs,
@@ -40,7 +48,7 @@ function setup(
     breakers.claimProbe(pipeline, model, await slot(pipeline, model));
   const probe = (pipeline: string, outcome: 'ok' | 'unavailable', model = 'a') =>
     breakers.record(pipeline, model, { at: clock.now(), outcome, probe: true });
-  return { clock, breakers, errors, open, slot, claim, probe };
+  return { clock, breakers, errors, recovering, open, slot, claim, probe };
 }
 
 describe('probes shared per account route', () => {
@@ -51,6 +59,10 @@ describe('probes shared per account route', () => {
     t.clock.advance(EVERY);
     expect(await t.claim('p')).toBe(true);
     expect(await t.claim('q')).toBe(false);
+    // The winner reports its probe once, leased for probeLeaseMs; the refused pipeline nothing.
+    expect(t.recovering).toEqual([
+      { pipeline: 'p', model: 'a', phase: 'probing', at: T0 + EVERY, until: T0 + EVERY + RAMP.probeLeaseMs },
+    ]);
   });
 
   it('after a failed probe no pipeline probes before the prober’s next slot; exactly at it, another may', async () => {
