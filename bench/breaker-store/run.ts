@@ -7,6 +7,7 @@
  * the cost of the store code and the HTTP round trip, not a forecast for AWS.
  *
  *   npm run bench:breaker-store
+ *   npm run bench:breaker-store -- --probes   (what the shared probe costs: probe-cost.ts)
  */
 import { performance } from 'node:perf_hooks';
 import { createBreakerDynamoDbClient, createDocumentClient } from '../../lambda/aws/dynamodb-client.js';
@@ -29,6 +30,7 @@ import { createMemoryBreakerStore } from '../../lambda/stores/memory-breaker-sto
 import { systemClock, systemRandom, systemSleep } from '../../lambda/wiring/system-time.js';
 import { type DynaliteProcess, startDynaliteProcess } from './dynalite-process.js';
 import { instantModel } from './instant-model.js';
+import { PROBE_COST_NOTE, probeCostTable } from './probe-cost.js';
 
 const STEADY_RATE = 50; // requests per second
 const STEADY_SECONDS = 4;
@@ -97,6 +99,8 @@ async function storeFor(kind: StoreKind, dynalite: DynaliteProcess, table: strin
     coolRoute: (route, sample, policy) => inner.coolRoute(route, sample, policy),
     claimProbe: (p, m, claim) => inner.claimProbe(p, m, claim),
     startRamp: (p, m, request) => inner.startRamp(p, m, request),
+    claimRouteProbe: (route, claim, keepMs) => inner.claimRouteProbe(route, claim, keepMs),
+    settleRouteProbe: (route, outcome, keepMs) => inner.settleRouteProbe(route, outcome, keepMs),
     async tryOpen(p, m, request) {
       counts.tried += 1;
       const won = await inner.tryOpen(p, m, request);
@@ -267,6 +271,15 @@ function report(results: RunResult[]): string {
 
 async function main() {
   const dynalite = await startDynaliteProcess();
+  if (process.argv.includes('--probes')) {
+    try {
+      process.stdout.write(`${await probeCostTable(dynalite)}\n\n`);
+      process.stdout.write(PROBE_COST_NOTE);
+    } finally {
+      dynalite.stop();
+    }
+    return;
+  }
   const results: RunResult[] = [];
   try {
     for (const scenario of SCENARIOS) {

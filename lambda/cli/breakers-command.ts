@@ -41,6 +41,8 @@ function watched(store: BreakerStore, errors: unknown[]): BreakerStore {
     startRamp: (pipeline, model, request) => store.startRamp(pipeline, model, request).catch(keep),
     readRoutes: (routes, now) => store.readRoutes(routes, now).catch(keep),
     coolRoute: (route, sample, policy) => store.coolRoute(route, sample, policy).catch(keep),
+    claimRouteProbe: (route, claim, keepMs) => store.claimRouteProbe(route, claim, keepMs).catch(keep),
+    settleRouteProbe: (route, outcome, keepMs) => store.settleRouteProbe(route, outcome, keepMs).catch(keep),
   };
 }
 

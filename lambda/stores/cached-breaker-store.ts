@@ -1,4 +1,5 @@
 import { setBounded } from '../core/bounded-map.js';
+import type { AccountProbe, GateClaim, GateOutcome } from '../core/breaker/account-probe.js';
 import type { BreakerPolicy } from '../core/breaker/breaker-policy.js';
 import {
   type AttemptSample,
@@ -110,6 +111,14 @@ export class CachedBreakerStore implements BreakerStore {
 
   coolRoute(route: string, sample: RateLimitSample, policy: RouteCoolingPolicy): Promise<RouteCooling> {
     return this.inner.coolRoute(route, sample, policy);
+  }
+
+  claimRouteProbe(route: string, claim: GateClaim, keepMs: number): Promise<boolean> {
+    return this.inner.claimRouteProbe(route, claim, keepMs);
+  }
+
+  settleRouteProbe(route: string, outcome: GateOutcome, keepMs: number): Promise<AccountProbe | undefined> {
+    return this.inner.settleRouteProbe(route, outcome, keepMs);
   }
 
   private async fetch(pipeline: string, now: number): Promise<Map<string, BreakerSnapshot>> {

@@ -5,6 +5,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import type { AccountProbe, GateClaim, GateOutcome } from '../core/breaker/account-probe.js';
 import { type BreakerPolicy, bucketStart } from '../core/breaker/breaker-policy.js';
 import {
   type AttemptSample,
@@ -28,6 +29,7 @@ import { BREAKER_TABLE_KEYS } from './dynamodb-breaker-keys.js';
 import { openUpdate, recordUpdate, type UpdateParts } from './dynamodb-breaker-update.js';
 import { claimProbeUpdate, startRampUpdate } from './dynamodb-recovery-update.js';
 import { coolRouteItem, readRouteItems } from './dynamodb-route-cooling.js';
+import { claimRouteProbeItem, settleRouteProbeItem } from './dynamodb-route-probe.js';
 
 /** Where the DynamoDB breaker store keeps its items. */
 export interface DynamoDbBreakerStoreOptions {
@@ -205,6 +207,14 @@ export class DynamoDbBreakerStore implements BreakerStore {
 
   coolRoute(route: string, sample: RateLimitSample, policy: RouteCoolingPolicy): Promise<RouteCooling> {
     return coolRouteItem(this.client, this.tableName, route, sample, policy);
+  }
+
+  claimRouteProbe(route: string, claim: GateClaim, keepMs: number): Promise<boolean> {
+    return claimRouteProbeItem(this.client, this.tableName, route, claim, keepMs);
+  }
+
+  settleRouteProbe(route: string, outcome: GateOutcome, keepMs: number): Promise<AccountProbe | undefined> {
+    return settleRouteProbeItem(this.client, this.tableName, route, outcome, keepMs);
   }
 
   /** The one-write path; undefined when its condition sends the sample to `rewrite`. */

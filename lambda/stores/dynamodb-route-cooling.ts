@@ -9,6 +9,7 @@ import {
 } from '../core/breaker/route-cooling.js';
 import { TTL_MARGIN_SECONDS } from './dynamodb-breaker-item.js';
 import { BREAKER_TABLE_KEYS } from './dynamodb-breaker-keys.js';
+import { probeFromItem, probeKeyOf } from './dynamodb-route-probe.js';
 
 /**
  * Account-route items live in the breaker table under partition `route#<provider>`, sort key the
@@ -48,7 +49,10 @@ const routeItemSchema = z.looseObject({
   [BREAKER_TABLE_KEYS.ttlAttribute]: z.number().optional().catch(undefined),
 });
 
-/** One `BatchGetItem` per 100 routes (one for any chain); expired items are left out. */
+/**
+ * One `BatchGetItem` per 50 routes (one for any chain): each route's cooling item and its probe
+ * gate item; expired items are left out.
+ */
 export async function readRouteItems(
   client: DynamoDBDocumentClient,
   tableName: string,
@@ -57,12 +61,19 @@ export async function readRouteItems(
   consistentRead: boolean,
 ): Promise<Map<string, RouteCooling>> {
   const found = new Map<string, RouteCooling>();
-  const byKey = new Map(routes.map((r) => [JSON.stringify(routeKeyOf(r)), r]));
+  const keyText = (key: Record<string, unknown>) =>
+    JSON.stringify([key[BREAKER_TABLE_KEYS.partitionKey], key[BREAKER_TABLE_KEYS.sortKey]]);
+  const byKey = new Map<string, { route: string; kind: 'cooling' | 'probe' }>();
+  for (const route of routes) {
+    byKey.set(keyText(routeKeyOf(route)), { route, kind: 'cooling' });
+    byKey.set(keyText(probeKeyOf(route)), { route, kind: 'probe' });
+  }
   const unique = [...byKey.keys()];
   for (let i = 0; i < unique.length; i += BATCH_LIMIT) {
-    let keys: Record<string, unknown>[] | undefined = unique
-      .slice(i, i + BATCH_LIMIT)
-      .map((k) => JSON.parse(k));
+    let keys: Record<string, unknown>[] | undefined = unique.slice(i, i + BATCH_LIMIT).map((k) => {
+      const [partition, sort] = JSON.parse(k) as [string, string];
+      return { [BREAKER_TABLE_KEYS.partitionKey]: partition, [BREAKER_TABLE_KEYS.sortKey]: sort };
+    });
     // Unprocessed keys (throttling) are asked again at once, a few times; what stays unread is absent.
     for (let round = 0; keys && keys.length > 0 && round < 3; round++) {
       const answer = await client.send(
@@ -76,13 +87,20 @@ export async function readRouteItems(
         const item = parsed.data;
         const ttl = item[BREAKER_TABLE_KEYS.ttlAttribute];
         if (typeof ttl === 'number' && ttl * 1000 <= now) continue;
-        const key = JSON.stringify({
-          [BREAKER_TABLE_KEYS.partitionKey]: item[BREAKER_TABLE_KEYS.partitionKey],
-          [BREAKER_TABLE_KEYS.sortKey]: item[BREAKER_TABLE_KEYS.sortKey],
-        });
-        const route = byKey.get(key);
-        if (route === undefined) continue;
-        found.set(route, { coolUntil: item.coolUntil, cooledAt: item.cooledAt, cooledBy: item.cooledBy });
+        const at = byKey.get(keyText(item));
+        if (at === undefined) continue;
+        const state = found.get(at.route) ?? {};
+        if (at.kind === 'probe') {
+          const probe = probeFromItem(raw);
+          if (probe) found.set(at.route, { ...state, probe });
+        } else {
+          found.set(at.route, {
+            ...state,
+            coolUntil: item.coolUntil,
+            cooledAt: item.cooledAt,
+            cooledBy: item.cooledBy,
+          });
+        }
       }
       keys = answer.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined;
     }

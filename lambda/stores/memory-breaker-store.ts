@@ -1,4 +1,13 @@
 import { setBounded } from '../core/bounded-map.js';
+import {
+  type AccountProbe,
+  applyGateClaim,
+  applyGateOutcome,
+  canClaimGate,
+  canSettleGate,
+  type GateClaim,
+  type GateOutcome,
+} from '../core/breaker/account-probe.js';
 import type { BreakerPolicy } from '../core/breaker/breaker-policy.js';
 import {
   type AttemptSample,
@@ -28,6 +37,7 @@ import {
 export class MemoryBreakerStore implements BreakerStore {
   private readonly pipelines = new Map<string, Map<string, BreakerSnapshot>>();
   private readonly routes = new Map<string, RouteCooling>();
+  private readonly probes = new Map<string, AccountProbe>();
 
   async readPipeline(pipeline: string): Promise<Map<string, BreakerSnapshot>> {
     return new Map(this.pipelines.get(pipeline) ?? []);
@@ -74,10 +84,32 @@ export class MemoryBreakerStore implements BreakerStore {
     const found = new Map<string, RouteCooling>();
     for (const route of routes) {
       const state = this.routes.get(route);
+      const probe = this.probes.get(route);
       // Like an expired DynamoDB item: a cooling that has ended is no state at all.
-      if (state && isRouteCooling(state, now)) found.set(route, state);
+      const cooling = state && isRouteCooling(state, now) ? state : undefined;
+      if (cooling || probe) found.set(route, { ...cooling, ...(probe ? { probe: { ...probe } } : {}) });
     }
     return found;
+  }
+
+  // `keepMs`: memory keeps a bounded number of routes instead of expiring them.
+  async claimRouteProbe(route: string, claim: GateClaim, _keepMs?: number): Promise<boolean> {
+    const current = this.probes.get(route);
+    if (!canClaimGate(current, claim.now)) return false;
+    setBounded(this.probes, route, applyGateClaim(current, claim));
+    return true;
+  }
+
+  async settleRouteProbe(
+    route: string,
+    outcome: GateOutcome,
+    _keepMs?: number,
+  ): Promise<AccountProbe | undefined> {
+    const current = this.probes.get(route);
+    if (!canSettleGate(current, outcome)) return undefined;
+    const after = applyGateOutcome(current, outcome);
+    setBounded(this.probes, route, after);
+    return { ...after };
   }
 
   async coolRoute(route: string, sample: RateLimitSample, policy: RouteCoolingPolicy): Promise<RouteCooling> {

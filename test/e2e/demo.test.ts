@@ -63,6 +63,7 @@ async function shortRun(declareQuotas: boolean | undefined) {
     html: readFileSync(reportPath, 'utf8'),
     output,
     status,
+    attempts,
     expected,
     quotaSkips,
     servedByAggregator,
@@ -112,6 +113,20 @@ describe('switchyard demo', () => {
     expect(totalCell(html, 'upstream-429')).toBe(String(expected.upstream429));
     expect(totalCell(html, 'absorbed-429')).toBe(String(expected.absorbed429));
     expect(totalCell(html, 'tier-2')).toBe(String(run.servedByAggregator));
+    // Back after the outage: the calls into it, counted from the ledger, are what the upstream answered 503.
+    const outageCalls = run.attempts.filter((a) => a.model === 'gemini-flash' && a.status === 503);
+    expect(data.outages).toEqual([
+      expect.objectContaining({
+        modelKey: 'gemini-flash',
+        callsIntoOutage: outageCalls.length,
+        probesIntoOutage: outageCalls.filter((a) => a.recovery === 'probe').length,
+      }),
+    ]);
+    expect(outageCalls.length).toBe(
+      result.stats.providers.find((p) => p.modelKey === 'gemini-flash')?.counts.outage,
+    );
+    expect(html).toContain('<h2>Back after an outage</h2>');
+    expect(output).toMatch(/gemini-flash outage \d+\.\d–\d+\.\d s/);
 
     // The story happened: the spike and the burst overflowed the official tier, the gateway
     // skipped the spent official routes before their providers said 429, the aggregator took the

@@ -1,7 +1,7 @@
 import type { AttemptSample } from './breaker-state.js';
 import type { BreakersOptions } from './breakers.js';
 import { applyRateLimit, NOT_COOLING, type RouteCooling } from './route-cooling.js';
-import { createRouteCoolingReader } from './route-cooling-reader.js';
+import { createRouteCoolingReader, type RouteCoolingReader } from './route-cooling-reader.js';
 
 /** Account-route cooling as `createBreakers` uses it: by route key in, by account route in the store. */
 export interface AccountCooling {
@@ -9,6 +9,8 @@ export interface AccountCooling {
   cool(pipeline: string, routeKey: string, sample: AttemptSample): Promise<void>;
   /** The cooling of these route keys' account routes, by route key. Never throws. */
   read(routeKeys: readonly string[]): Promise<Map<string, RouteCooling>>;
+  /** The per-container cache of the account routes' items, by account route (the probe gate reads it too). */
+  routes: RouteCoolingReader;
 }
 
 /**
@@ -25,6 +27,7 @@ export function createAccountCooling(options: BreakersOptions): AccountCooling {
     onError: (error) => events.onStoreError?.('read-routes', error),
   });
   return {
+    routes,
     async cool(pipeline, routeKey, sample) {
       const route = cooling?.accountRouteOf(routeKey);
       if (!cooling || route === undefined || sample.outcome !== 'rate_limited') return;

@@ -1,3 +1,4 @@
+import type { AccountProbe, GateClaim, GateOutcome } from './account-probe.js';
 import type { BreakerPolicy } from './breaker-policy.js';
 import type { AttemptSample, BreakerSnapshot, OpenReason } from './breaker-state.js';
 import type { RateLimitSample, RouteCooling, RouteCoolingPolicy } from './route-cooling.js';
@@ -56,8 +57,8 @@ export interface BreakerStore {
    */
   startRamp(pipeline: string, model: string, request: RampStart): Promise<boolean>;
   /**
-   * The cooling of these account routes (ids from `accountRouteId`), in one read; a route that
-   * never cooled, or whose item expired, is absent.
+   * The cooling and the probe gate (`probe`) of these account routes (ids from `accountRouteId`),
+   * in one read; a route with neither, or whose items expired, is absent.
    */
   readRoutes(routes: readonly string[], now: number): Promise<Map<string, RouteCooling>>;
   /**
@@ -65,4 +66,16 @@ export interface BreakerStore {
    * Resolves with the state after it as far as this writer knows (at least its own end).
    */
   coolRoute(route: string, sample: RateLimitSample, policy: RouteCoolingPolicy): Promise<RouteCooling>;
+  /**
+   * Takes the probe gate of one account route (docs/concepts.md#the-probe-schedule) when no probe
+   * holds it and no failed probe's next slot is ahead. Resolves `true` for exactly one of the
+   * callers that saw it free. The state is kept `keepMs` after the write.
+   */
+  claimRouteProbe(route: string, claim: GateClaim, keepMs: number): Promise<boolean>;
+  /**
+   * Writes a probe's outcome to the account route's gate: shut until `nextSlot` after a failure,
+   * open (and `probeOkAt`) after a success. Resolves with the state after it, or undefined when a
+   * later shut by another pipeline is stored and kept. The state is kept `keepMs` after the write.
+   */
+  settleRouteProbe(route: string, outcome: GateOutcome, keepMs: number): Promise<AccountProbe | undefined>;
 }

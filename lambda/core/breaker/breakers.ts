@@ -2,6 +2,7 @@ import { setBounded } from '../bounded-map.js';
 import { stateScope } from '../catalog/ad-hoc-chains.js';
 import type { Clock } from '../time.js';
 import { createAccountCooling } from './account-cooling.js';
+import { createAccountProbeGate } from './account-probe-gate.js';
 import type { BreakerPolicy } from './breaker-policy.js';
 import {
   type AttemptSample,
@@ -14,15 +15,9 @@ import {
   openingReason,
 } from './breaker-state.js';
 import type { BreakerStore } from './breaker-store.js';
+import { claimProbeSlot } from './probe-claim.js';
 import { nextProbeSlot } from './probe-schedule.js';
-import {
-  applyProbeClaim,
-  applyRampStart,
-  breakerPhase,
-  rampEnd,
-  rampReopenReason,
-  readyToRamp,
-} from './recovery.js';
+import { applyRampStart, breakerPhase, rampEnd, rampReopenReason, readyToRamp } from './recovery.js';
 import type { RouteCooling } from './route-cooling.js';
 
 /** Reported once per opening, by the one writer that opened the breaker. */
@@ -57,7 +52,7 @@ export interface BreakerEvents {
   onRecovery?(event: BreakerRecovering): void;
   /** The store failed; the router carries on with what this process knows. */
   onStoreError?(
-    operation: 'read' | 'record' | 'open' | 'probe' | 'ramp' | 'read-routes' | 'cool-route',
+    operation: 'read' | 'record' | 'open' | 'probe' | 'ramp' | 'read-routes' | 'cool-route' | 'probe-route',
     error: unknown,
   ): void;
 }
@@ -124,6 +119,7 @@ export function createBreakers(options: BreakersOptions): Breakers {
   };
 
   const accounts = createAccountCooling(options);
+  const gate = createAccountProbeGate(options, accounts.routes);
 
   return {
     routeCooling: (routeKeys) => accounts.read(routeKeys),
@@ -143,20 +139,27 @@ export function createBreakers(options: BreakersOptions): Breakers {
     },
 
     async record(name, model, observed) {
-      if (!isRecorded(observed)) return;
       const pipeline = scopeOf(name);
+      // A probe that tells nothing (the caller's own error, a cancellation) gives its gate back at
+      // once rather than keep every pipeline off the route for the lease.
+      if (!isRecorded(observed)) {
+        if (observed.probe) await gate.leave(pipeline, model, policyFor(pipeline));
+        return;
+      }
       const policy = policyFor(pipeline);
       const known = lastKnown.get(pipeline)?.get(model);
       // A probe's outcome sets the next probe slot, from the opening this process read.
-      const sample: AttemptSample = observed.probe
-        ? {
-            ...observed,
-            nextProbeAt: nextProbeSlot(policy, known ?? {}, observed.at, observed.outcome === 'ok'),
-          }
-        : observed;
+      const nextProbeAt = observed.probe
+        ? nextProbeSlot(policy, known ?? {}, observed.at, observed.outcome === 'ok')
+        : undefined;
+      const sample: AttemptSample = nextProbeAt === undefined ? observed : { ...observed, nextProbeAt };
       const recording = store.record(pipeline, model, sample, policy);
-      // The account route's cooling is a second item: written alongside, not after.
-      const [recorded] = await Promise.allSettled([recording, accounts.cool(pipeline, model, sample)]);
+      // The account route's cooling and probe gate are other items: written alongside, not after.
+      const [recorded] = await Promise.allSettled([
+        recording,
+        accounts.cool(pipeline, model, sample),
+        nextProbeAt === undefined ? undefined : gate.settle(pipeline, model, sample, nextProbeAt, policy),
+      ]);
       let after: BreakerSnapshot;
       if (recorded.status === 'fulfilled') after = recorded.value;
       else {
@@ -169,7 +172,11 @@ export function createBreakers(options: BreakersOptions): Breakers {
 
     claimProbe: (name, model, slot) => {
       const pipeline = scopeOf(name);
-      return claimProbe(options, lastKnown.get(pipeline)?.get(model), remember, { pipeline, model, slot });
+      return claimProbeSlot(options, gate, lastKnown.get(pipeline)?.get(model), remember, {
+        pipeline,
+        model,
+        slot,
+      });
     },
   };
 }
@@ -198,28 +205,6 @@ async function settle(
         ? openingReason(after, sample, policy, now)
         : undefined;
   if (reason) await openBreaker(options, remember, { ...step, reason });
-}
-
-/** Claims a probe slot in the store (or, on a store error, for this process only) and reports the winner's. */
-async function claimProbe(
-  { store, clock, policyFor, events = {} }: BreakersOptions,
-  known: BreakerSnapshot | undefined,
-  remember: Remember,
-  { pipeline, model, slot }: { pipeline: string; model: string; slot: number },
-): Promise<boolean> {
-  const now = clock.now();
-  const policy = policyFor(pipeline);
-  let won: boolean;
-  try {
-    won = await store.claimProbe(pipeline, model, { now, slot, policy });
-  } catch (error) {
-    events.onStoreError?.('probe', error);
-    won = true; // only this process can know; one probe per slot per process
-  }
-  if (!won) return false;
-  if (known) remember(pipeline, model, applyProbeClaim(known, now, policy));
-  events.onRecovery?.({ pipeline, model, phase: 'probing', at: now, until: now + policy.probeLeaseMs });
-  return true;
 }
 
 /** The probes succeeded: starts the ramp in the store (or, on a store error, here) and reports it once. */

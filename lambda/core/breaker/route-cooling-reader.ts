@@ -1,4 +1,5 @@
 import type { Clock } from '../time.js';
+import type { AccountProbe } from './account-probe.js';
 import type { BreakerStore } from './breaker-store.js';
 import { laterCooling, type RouteCooling } from './route-cooling.js';
 
@@ -14,6 +15,17 @@ export interface RouteCoolingReader {
   read(routes: readonly string[]): Promise<Map<string, RouteCooling>>;
   /** Notes a state this container wrote (or worked out), visible at once. */
   wrote(route: string, state: RouteCooling): void;
+  /** Notes a probe gate this container wrote (or worked out), visible at once. */
+  wroteProbe(route: string, probe: AccountProbe): void;
+}
+
+/**
+ * The later cooling of the two, with the probe gate `probe` (a gate has no "later": the store's
+ * answer, or this container's own write, is the newest it knows).
+ */
+function withProbe(cooling: RouteCooling, probe: AccountProbe | undefined): RouteCooling {
+  const { probe: _, ...rest } = cooling;
+  return probe ? { ...rest, probe } : rest;
 }
 
 /**
@@ -37,7 +49,9 @@ export function createRouteCoolingReader(options: {
       for (const route of routes) {
         const entry = entries.get(route) ?? {};
         // A write of ours may have landed while the read was on its way: keep the later end.
-        entries.set(route, { fetchedAt: now, state: laterCooling(entry.state, found.get(route)) });
+        const fresh = found.get(route);
+        const state = withProbe(laterCooling(entry.state, fresh), fresh?.probe ?? entry.state?.probe);
+        entries.set(route, { fetchedAt: now, state });
       }
     } catch (error) {
       options.onError(error);
@@ -61,13 +75,18 @@ export function createRouteCoolingReader(options: {
       const states = new Map<string, RouteCooling>();
       for (const route of routes) {
         const state = entries.get(route)?.state;
-        if (state?.coolUntil !== undefined) states.set(route, state);
+        if (state?.coolUntil !== undefined || state?.probe !== undefined) states.set(route, state);
       }
       return states;
     },
     wrote(route, state) {
       const entry = entries.get(route);
-      entries.set(route, { fetchedAt: entry?.fetchedAt, state: laterCooling(entry?.state, state) });
+      const merged = withProbe(laterCooling(entry?.state, state), entry?.state?.probe ?? state.probe);
+      entries.set(route, { fetchedAt: entry?.fetchedAt, state: merged });
+    },
+    wroteProbe(route, probe) {
+      const entry = entries.get(route);
+      entries.set(route, { fetchedAt: entry?.fetchedAt, state: withProbe(entry?.state ?? {}, probe) });
     },
   };
 }

@@ -5,6 +5,8 @@
  * Pure: every time comes in as a parameter.
  */
 
+import type { AccountProbe } from './account-probe.js';
+
 /** What a store keeps for one account route. */
 export interface RouteCooling {
   /** Do not select before this time (ms since epoch); not cooling when absent or past. */
@@ -13,6 +15,8 @@ export interface RouteCooling {
   cooledAt?: number | undefined;
   /** The pipeline whose 429 set `coolUntil`. */
   cooledBy?: string | undefined;
+  /** The account route's probe gate (docs/concepts.md#the-probe-schedule); absent: never probed. */
+  probe?: AccountProbe | undefined;
 }
 
 /** One 429 as route cooling sees it. */
@@ -63,7 +67,9 @@ export function applyRateLimit(
 ): RouteCooling {
   const until = coolingEnd(sample, policy);
   if (state.coolUntil !== undefined && state.coolUntil >= until) return state;
-  return { coolUntil: until, cooledAt: sample.at, cooledBy: sample.pipeline };
+  const cooled: RouteCooling = { coolUntil: until, cooledAt: sample.at, cooledBy: sample.pipeline };
+  if (state.probe) cooled.probe = state.probe;
+  return cooled;
 }
 
 /** The later-ending of two states (what a reader keeps of its own write and a store's answer). */

@@ -25,7 +25,7 @@ const VOCABULARIES = {
   /** Whose daily spend cap (never the key's name). */
   scope: ['key', 'pipeline'],
   /** Breaker store calls (`BreakerEvents.onStoreError`). */
-  operation: ['read', 'record', 'open', 'probe', 'ramp', 'read-routes', 'cool-route'],
+  operation: ['read', 'record', 'open', 'probe', 'ramp', 'read-routes', 'cool-route', 'probe-route'],
 } as const satisfies Record<string, readonly string[]>;
 
 /**

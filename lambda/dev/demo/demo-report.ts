@@ -8,6 +8,7 @@ import type { BreakerInterval } from './breaker-timeline.js';
 import type { DemoScenario } from './demo-scenario.js';
 import type { DemoStats, PhaseStats, TimeBin } from './demo-stats.js';
 import type { LedgerCheck } from './ledger-check.js';
+import { describeOutage, type OutageRecovery } from './outage-recovery.js';
 import { escapeHtml as e, type GanttRow, ganttChart, type PhaseBand, stackedBarChart } from './report-svg.js';
 import { checkTable, phaseRows, setupSection } from './report-tables.js';
 import { formatMs } from './summary.js';
@@ -39,6 +40,8 @@ export interface ReportData {
   };
   ledger: LedgerCheck;
   phases: PhaseStats[];
+  /** Each provider outage and how fast callers were back on the provider after it. */
+  outages: OutageRecovery[];
 }
 
 const CSS = `
@@ -145,6 +148,17 @@ ${legend(reasons)}
 ${ganttChart({ ...frame, label: 'breaker timeline', rows, rowHeight: rows.length > 16 ? 11 : 16 })}`;
 }
 
+/** How fast callers were back on a provider after its outage (docs/concepts.md#the-probe-schedule). */
+function outageSection(stats: DemoStats): string {
+  if (stats.outages.length === 0) return '';
+  const items = stats.outages.map((o) => `<li>${e(describeOutage(o))}</li>`).join('');
+  return `<h2>Back after an outage</h2>
+<p class="note">From the outage's end to the first request sent after it that the provider answered (a probe
+carries a caller's request, so it counts), and the probes that went into the outage. The breakers' times are
+scaled: 15 minutes of breaker time take <code>breaker.openMs</code> here.</p>
+<ul>${items}</ul>`;
+}
+
 /** The whole report page. */
 export function renderReport(input: {
   scenario: DemoScenario;
@@ -171,6 +185,7 @@ export function renderReport(input: {
     },
     ledger: check,
     phases: stats.phases,
+    outages: stats.outages,
   };
   const verdict =
     total.errors === 0
@@ -203,6 +218,7 @@ ${chartSections(scenario, stats)}
 <p class="note">Latency percentiles are over successful requests, as the caller measured them (every attempt and
 fallback included).</p>
 ${phaseRows(stats)}
+${outageSection(stats)}
 <h2>Latency by serving tier</h2>
 <table><tr><th>tier</th><th>served</th><th>p50</th><th>p95</th><th>p99</th></tr>${tierTable}</table>
 <h2>Ledger check</h2>

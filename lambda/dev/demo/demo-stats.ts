@@ -3,9 +3,11 @@
  * what the upstreams answered and when breakers opened. The summary and the report both print
  * from here, so they never disagree.
  */
+import type { LedgerEntry } from '../../core/ledger/ledger-entry.js';
 import type { BreakerInterval } from './breaker-timeline.js';
 import { type DemoScenario, quotaPerSecond } from './demo-scenario.js';
 import type { CallRecord } from './load-driver.js';
+import { type OutageRecovery, outageRecoveries } from './outage-recovery.js';
 import type { ProviderCounts, SimulatedProvider } from './simulated-provider.js';
 
 /** Latency percentiles in ms (nearest rank). */
@@ -78,6 +80,8 @@ export interface DemoStats {
   /** Probing and ramp intervals of `ramp` breakers (docs/concepts.md#breaker-recovery), in order. */
   recovery: BreakerInterval[];
   providers: ProviderStats[];
+  /** Each provider outage and how fast callers were back on the provider after it. */
+  outages: OutageRecovery[];
   /** Requests not sent (too many in flight, or overdue after a stall): the machine was too slow. */
   shed: number;
   /** Requests cut at the end of the run without an answer. */
@@ -150,6 +154,8 @@ export function computeStats(input: {
   loopDelayP99Ms: number;
   /** Longest event-loop delay in ms: one long stall turns answers that already came into timeouts. */
   loopDelayMaxMs: number;
+  /** The gateway's ledger lines: probes into an outage are counted from them. */
+  ledger?: readonly LedgerEntry[] | undefined;
 }): DemoStats {
   const { scenario, records } = input;
   const tiers = tierCount(scenario);
@@ -207,6 +213,7 @@ export function computeStats(input: {
       quotaPerSecond: quotaPerSecond(scenario, p.spec),
       counts: { ...p.counts },
     })),
+    outages: outageRecoveries(scenario, records, input.ledger ?? []),
     shed: input.shed,
     cut: records.filter((r) => r.cut).length,
     loopDelayP99Ms: input.loopDelayP99Ms,

@@ -162,6 +162,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       shed: driver.totals.shed + late,
       loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
       loopDelayMaxMs: loopDelay.max / 1e6,
+      ledger: entries,
     });
     const check = checkLedger(stats, entries);
     const completed = drained && !options.signal?.aborted;

@@ -6,6 +6,7 @@ import type { BreakerInterval } from './breaker-timeline.js';
 import type { DemoScenario } from './demo-scenario.js';
 import type { DemoStats, PhaseStats } from './demo-stats.js';
 import type { LedgerCheck } from './ledger-check.js';
+import { describeOutage } from './outage-recovery.js';
 
 /** Event-loop delay (p99, ms) above which the summary says the machine was busy. */
 const BUSY_LOOP_MS = 100;
@@ -104,6 +105,7 @@ export function formatSummary(input: {
     '',
     ...describeOpenings(stats.openings, scenario),
     ...describeRecovery(stats.recovery),
+    ...stats.outages.map(describeOutage),
     total.errors === 0
       ? `users saw errors: none of ${total.requests} requests; ${total.absorbed429} upstream 429s absorbed`
       : `users saw errors: ${total.errors} of ${total.requests} requests`,

@@ -24,6 +24,8 @@ function countingStore(inner: BreakerStore = createMemoryBreakerStore()) {
     coolRoute: (...args) => inner.coolRoute(...args),
     claimProbe: (...args) => inner.claimProbe(...args),
     startRamp: (...args) => inner.startRamp(...args),
+    claimRouteProbe: (...args) => inner.claimRouteProbe(...args),
+    settleRouteProbe: (...args) => inner.settleRouteProbe(...args),
   };
   return {
     store,

@@ -69,8 +69,8 @@ describe.each(storeFixtures(() => dynalite))('a primary down 60 s, then healthy:
     expect(run.backOnPrimary).toBeDefined();
     expect((run.backOnPrimary ?? Number.POSITIVE_INFINITY) - run.recoveredAt).toBeLessThanOrEqual(15_000);
     expect(run.phaseAfter).toBe('ramp');
-    // Opened at the fifth request (t = 4 s): probes at 9, 14, … 59 s, every 5 s while the outage is young.
-    expect(run.probesIntoOutage).toBe(11);
+    // Opened at the fifth request (t = 4 s): probes at 14, 24, … 54 s, every 10 s while the outage is young.
+    expect(run.probesIntoOutage).toBe(5);
   });
 
   it('probes one at a time: the three probe successes follow each other, one request each', async () => {
@@ -93,7 +93,7 @@ describe.each(storeFixtures(() => dynalite))('a primary down 60 s, then healthy:
     expect(fixed.backOnPrimary).toBe(fixed.recoveredAt + 29_000);
     fixture.close();
     fixture = await open();
-    // Probes every 5 s up to 59 s, then (the outage a minute old) 64 s and every 15 s: 79 s.
+    // Probes every 10 s up to 54 s, then 64 s (the outage a minute old: every 15 s from there): 79 s.
     const scheduled = await outageThenRecovery(fixture, {}, 65_000);
     expect(scheduled.backOnPrimary).toBe(scheduled.recoveredAt + 14_000);
   });

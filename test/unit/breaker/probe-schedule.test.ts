@@ -13,8 +13,8 @@ const T0 = 1_700_000_000_000;
 
 describe('probe schedule', () => {
   it.each([
-    [0, 5_000],
-    [59_999, 5_000],
+    [0, 10_000],
+    [59_999, 10_000],
     [60_000, 15_000],
     [299_999, 15_000],
     [300_000, 60_000],
@@ -33,7 +33,7 @@ describe('probe schedule', () => {
     expect(firstProbeDelay(ramp, 'upstream_auth')).toBe(ramp.openMs);
     expect(firstProbeDelay(ramp, 'model_not_found')).toBe(ramp.openMs);
     expect(probeIntervalAt(ramp, 'upstream_auth', 10_000)).toBe(ramp.openMs);
-    expect(firstProbeDelay(ramp, 'failure_rate')).toBe(5_000);
+    expect(firstProbeDelay(ramp, 'failure_rate')).toBe(10_000);
   });
 
   it('an empty schedule is the fixed slot of probeIntervalMs', () => {
@@ -46,15 +46,15 @@ describe('probe schedule', () => {
   it('after a success the next slot is at once; after a failure one step of the schedule at the age of the opening', () => {
     const opening = { openedAt: T0, openReason: 'failure_rate' as const };
     expect(nextProbeSlot(ramp, opening, T0 + 70_000, true)).toBe(T0 + 70_000);
-    expect(nextProbeSlot(ramp, opening, T0 + 59_999, false)).toBe(T0 + 59_999 + 5_000);
+    expect(nextProbeSlot(ramp, opening, T0 + 59_999, false)).toBe(T0 + 59_999 + 10_000);
     expect(nextProbeSlot(ramp, opening, T0 + 60_000, false)).toBe(T0 + 60_000 + 15_000);
     // An opening this process never read counts as new.
-    expect(nextProbeSlot(ramp, {}, T0, false)).toBe(T0 + 5_000);
+    expect(nextProbeSlot(ramp, {}, T0, false)).toBe(T0 + 10_000);
   });
 
   it('a claimed slot is leased for probeLeaseMs; the probe outcome sets the next slot while probing', () => {
     const open = applyOpening(EMPTY_SNAPSHOT, T0, 'failure_rate', ramp);
-    expect(open.openUntil).toBe(T0 + 5_000);
+    expect(open.openUntil).toBe(T0 + 10_000);
     const claimed = applyProbeClaim(open, T0 + 5_000, ramp);
     expect(claimed.openUntil).toBe(T0 + 5_000 + ramp.probeLeaseMs);
     expect(routeAccess(claimed, T0 + 5_000 + ramp.probeLeaseMs - 1)).toEqual({ kind: 'blocked' });

@@ -22,7 +22,7 @@ describe('config defaults: the schema fills every field a file leaves out', () =
         recovery: 'window',
         probeIntervalMs: 30_000,
         probeSchedule: [
-          { untilMs: 60_000, everyMs: 5_000 },
+          { untilMs: 60_000, everyMs: 10_000 },
           { untilMs: 300_000, everyMs: 15_000 },
           { untilMs: 900_000, everyMs: 60_000 },
         ],

@@ -231,6 +231,12 @@ describe('attempt loop', () => {
       startRamp: async () => {
         throw new Error('socket hang up');
       },
+      claimRouteProbe: async () => {
+        throw new Error('socket hang up');
+      },
+      settleRouteProbe: async () => {
+        throw new Error('socket hang up');
+      },
     };
     const h = createRouterHarness({
       models: { A: [RATE_LIMITED], B: [OK] },
