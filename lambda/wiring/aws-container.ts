@@ -89,7 +89,8 @@ export function createAwsContainer(env: NodeJS.ProcessEnv = process.env): AwsCon
   const secretsManager = new SecretsManagerClient(bounded());
   // One region of a multi-region deployment: its own Bedrock region and inference profiles.
   const config = configForRegion(
-    loadConfig({ env, cwd: env.LAMBDA_TASK_ROOT ?? process.cwd() }).config,
+    // Validated at synth: trusted when the record beside it matches its text, else validated here.
+    loadConfig({ env, cwd: env.LAMBDA_TASK_ROOT ?? process.cwd(), trustValidatedAtSynth: true }).config,
     env.AWS_REGION,
   );
   return {
