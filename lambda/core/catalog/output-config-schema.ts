@@ -5,6 +5,7 @@
  * Kept apart from the routing fields so that each block reads (and changes) on its own.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { positiveInt } from './config-fields.js';
 
 /** How a structured answer that fails its check is repaired. */
@@ -49,37 +50,43 @@ export const schemaBoundsFields = {
 };
 
 /** The top-level `structuredOutput` block: every pipeline's repair policy, defaulted, and the schema bounds. */
-export const structuredOutputSchema = z.strictObject({
-  /** Default 1. */
-  repairAttempts: structuredOutputFields.repairAttempts.default(1),
-  /** Default `same`. */
-  repairWith: structuredOutputFields.repairWith.default('same'),
-  ...schemaBoundsFields,
-});
+export const structuredOutputSchema = lazySchema(() =>
+  z.strictObject({
+    /** Default 1. */
+    repairAttempts: structuredOutputFields.repairAttempts.default(1),
+    /** Default `same`. */
+    repairWith: structuredOutputFields.repairWith.default('same'),
+    ...schemaBoundsFields,
+  }),
+);
 
 /** Post-processing of any answer that did not come from tier 1 (seed 003: style that survives a substitute). */
-export const substitutesSchema = z.strictObject({
-  /** Longest answer in characters: a longer one is cut at the last sentence end within it. Default none. */
-  maxChars: positiveInt.max(1_000_000).optional(),
-  /** Remove markdown headings (`# Title` lines keep their text). Default false. */
-  stripHeadings: z.boolean().default(false),
-  /** Fold list items (`- a`, `1. b`) into sentences on one line. Default false. */
-  foldLists: z.boolean().default(false),
-});
+export const substitutesSchema = lazySchema(() =>
+  z.strictObject({
+    /** Longest answer in characters: a longer one is cut at the last sentence end within it. Default none. */
+    maxChars: positiveInt.max(1_000_000).optional(),
+    /** Remove markdown headings (`# Title` lines keep their text). Default false. */
+    stripHeadings: z.boolean().default(false),
+    /** Fold list items (`- a`, `1. b`) into sentences on one line. Default false. */
+    foldLists: z.boolean().default(false),
+  }),
+);
 
 /** The answer used only when every allowed route has failed. */
-export const lastResortSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('template'),
-    /** The answer text, sent as is. */
-    content: z.string().min(1).max(100_000),
-  }),
-  z.strictObject({
-    type: z.literal('cache'),
-    /** How long the last good answer for the same request is kept, in seconds. Default 86400 (a day). */
-    ttlSeconds: positiveInt.max(30 * 86_400).default(86_400),
-  }),
-]);
+export const lastResortSchema = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('template'),
+      /** The answer text, sent as is. */
+      content: z.string().min(1).max(100_000),
+    }),
+    z.strictObject({
+      type: z.literal('cache'),
+      /** How long the last good answer for the same request is kept, in seconds. Default 86400 (a day). */
+      ttlSeconds: positiveInt.max(30 * 86_400).default(86_400),
+    }),
+  ]),
+);
 
 /** The pipeline fields of this block, spread into `pipelines.*`. */
 export const pipelineOutputFields = {
@@ -94,12 +101,14 @@ export const pipelineOutputFields = {
 };
 
 /** The top-level `answerCache` block: bounds of the last-resort cache. */
-export const answerCacheSchema = z.strictObject({
-  /** Answers one process keeps in memory (the local store); the oldest is forgotten first. Default 1000. */
-  maxEntries: positiveInt.max(1_000_000).default(1_000),
-  /** Largest cached answer, in bytes of its JSON; a larger one is not kept. Default 32768 (DynamoDB allows 400 KB). */
-  maxBytes: positiveInt.max(350_000).default(32_768),
-});
+export const answerCacheSchema = lazySchema(() =>
+  z.strictObject({
+    /** Answers one process keeps in memory (the local store); the oldest is forgotten first. Default 1000. */
+    maxEntries: positiveInt.max(1_000_000).default(1_000),
+    /** Largest cached answer, in bytes of its JSON; a larger one is not kept. Default 32768 (DynamoDB allows 400 KB). */
+    maxBytes: positiveInt.max(350_000).default(32_768),
+  }),
+);
 
 export type StructuredOutputSettings = z.infer<typeof structuredOutputSchema>;
 /** How a refused structured answer is repaired, after per-pipeline overrides. */

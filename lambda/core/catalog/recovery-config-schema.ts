@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { DEFAULT_PROBE_SCHEDULE } from '../breaker/probe-schedule.js';
+import { lazySchema } from '../lazy-schema.js';
 import { positiveInt } from './config-fields.js';
 
 /** `window` (closed after `openMs`) or `ramp` (probes, then a gradual return). */
@@ -12,30 +13,36 @@ export const RECOVERY_MODES = ['window', 'ramp'] as const;
 export type RecoveryMode = (typeof RECOVERY_MODES)[number];
 
 /** Percent steps of a ramp: each above the one before, each in (0, 100]. */
-const rampSteps = z
-  .array(z.number().gt(0).max(100))
-  .min(1)
-  .max(20)
-  .refine((steps) => steps.every((s, i) => i === 0 || s > (steps[i - 1] ?? 0)), {
-    error: 'must rise step by step, e.g. [10, 25, 50, 100]',
-  });
+const rampSteps = lazySchema(() =>
+  z
+    .array(z.number().gt(0).max(100))
+    .min(1)
+    .max(20)
+    .refine((steps) => steps.every((s, i) => i === 0 || s > (steps[i - 1] ?? 0)), {
+      error: 'must rise step by step, e.g. [10, 25, 50, 100]',
+    }),
+);
 
 /** One step of the probe schedule: probe every `everyMs` while the opening is younger than `untilMs`. */
-const probeStep = z.strictObject({
-  /** Age of the opening, in ms, up to which the step applies. */
-  untilMs: positiveInt,
-  /** Ms between a failed probe and the next probe slot. */
-  everyMs: positiveInt,
-});
+const probeStep = lazySchema(() =>
+  z.strictObject({
+    /** Age of the opening, in ms, up to which the step applies. */
+    untilMs: positiveInt,
+    /** Ms between a failed probe and the next probe slot. */
+    everyMs: positiveInt,
+  }),
+);
 
 /** Steps in order of `untilMs`, each ending later than the one before. */
-const probeSchedule = z
-  .array(probeStep)
-  .max(20)
-  .refine((steps) => steps.every((s, i) => i === 0 || s.untilMs > (steps[i - 1]?.untilMs ?? 0)), {
-    error:
-      'steps must end later one after the other, e.g. [{"untilMs":60000,"everyMs":5000},{"untilMs":300000,"everyMs":15000}]',
-  });
+const probeSchedule = lazySchema(() =>
+  z
+    .array(probeStep)
+    .max(20)
+    .refine((steps) => steps.every((s, i) => i === 0 || s.untilMs > (steps[i - 1]?.untilMs ?? 0)), {
+      error:
+        'steps must end later one after the other, e.g. [{"untilMs":60000,"everyMs":5000},{"untilMs":300000,"everyMs":15000}]',
+    }),
+);
 
 /** The recovery fields and what each accepts. */
 export const recoveryFields = {
