@@ -1,8 +1,8 @@
 /**
  * `npm run bench:cold-start:profile`: where a handler's module initialisation goes. The handler is
  * bundled as deployed but not minified (esbuild marks each module with a `// path` comment, which
- * is how samples are attributed to a package or a project folder), the embedded config is placed
- * beside it as `cdk synth` places it, and it is imported in fresh processes under `--cpu-prof`;
+ * is how samples are attributed to a package or a project folder), the embedded config and the
+ * record of its validation are placed beside it as `cdk synth` places them, and it is imported in fresh processes under `--cpu-prof`;
  * the samples are summed by origin, by function, and by the nearest project function on the
  * stack (who made zod work at import: a schema built at top level shows the bundle's top level).
  *
@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { embeddedConfig } from '../../lambda/config/config-file.js';
+import { validatedConfigRecord, validatedRecordPath } from '../../lambda/config/validated-config.js';
 import { bundleEntry, lambdaBuildOptions } from '../../lib/lambda-bundle.js';
 import { moduleLines, originOf } from '../profile-origins.js';
 
@@ -45,7 +46,13 @@ try {
     ...lambdaBuildOptions(join(ROOT, 'lambda', 'handlers', values.handler), asset, ROOT),
     minify: false,
   });
-  writeFileSync(join(asset, 'switchyard.config.json'), JSON.stringify(embeddedConfig()));
+  // As `cdk synth` ships it: the config and the record of its validation beside it.
+  const configText = JSON.stringify(embeddedConfig());
+  writeFileSync(join(asset, 'switchyard.config.json'), configText);
+  writeFileSync(
+    validatedRecordPath(join(asset, 'switchyard.config.json')),
+    validatedConfigRecord(configText, 'embedded'),
+  );
   const probe = join(dir, 'probe.mjs');
   writeFileSync(
     probe,

@@ -4,7 +4,7 @@
  * memory. Read at synth time only (docs/configuration.md#compute-and-memory).
  */
 import * as z from 'zod';
-import { lazySchema } from '../lazy-schema.js';
+import { lazySchema, once } from '../lazy-schema.js';
 
 /** Lambda's memory range, in MB. */
 const memory = lazySchema(() =>
@@ -101,7 +101,7 @@ export const managedInstancesSchema = lazySchema(() =>
 );
 
 /** The compute fields of `aws`; spread into the `aws` schema. */
-export const awsComputeFields = {
+export const awsComputeFields = once(() => ({
   /**
    * What the API function runs on. `"on-demand"` (default): Lambda as always, one request per
    * execution environment, billed per ms. `"managed-instances"`: a capacity provider
@@ -113,4 +113,4 @@ export const awsComputeFields = {
   managedInstances: managedInstancesSchema.prefault({}),
   /** Memory of each function: {@link awsMemorySchema}. */
   memoryMb: awsMemorySchema.prefault({}),
-};
+}));

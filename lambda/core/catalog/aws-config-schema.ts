@@ -99,8 +99,8 @@ export const ssmPrefixSchema = lazySchema(() =>
 /** AWS mode settings. */
 const awsFields = lazySchema(() =>
   z.strictObject({
-    ...awsDeployFields,
-    ...awsComputeFields,
+    ...awsDeployFields(),
+    ...awsComputeFields(),
     /**
      * Prefix of the SSM parameters: chains live at `<ssmPrefix>/chains/<pipeline>`. Default
      * `/switchyard`, or `/switchyard-<stage>` with a `stage`.
@@ -139,7 +139,7 @@ const awsFields = lazySchema(() =>
     streaming: awsStreamingSchema.prefault({}),
     tracing: awsTracingSchema.prefault({}),
     /** More than one region: `regions`, `domain`, `breakerState`, `regionalModels`. */
-    ...awsRegionFields,
+    ...awsRegionFields(),
   }),
 );
 

@@ -4,7 +4,7 @@
  * explicit permission to ship loopback or plain-http provider URLs. Read at synth time only.
  */
 import * as z from 'zod';
-import { lazySchema } from '../lazy-schema.js';
+import { lazySchema, once } from '../lazy-schema.js';
 
 /**
  * A stage name: lowercase letters, digits and single hyphens, starting with a letter, at most 20
@@ -35,7 +35,7 @@ export const awsDeploySchema = lazySchema(() =>
 );
 
 /** The deployment fields of `aws`; spread into the `aws` schema. */
-export const awsDeployFields = {
+export const awsDeployFields = once(() => ({
   /**
    * This deployment's stage. Default: none, and the names stay exactly as they always were (stack
    * `Switchyard`, SSM prefix `/switchyard`). With a stage the stack is `Switchyard-<stage>`, every
@@ -58,7 +58,7 @@ export const awsDeployFields = {
   apiGatewayLogs: z.boolean().default(false),
   /** Gradual deploys of the API function (CodeDeploy canary). Default: none (all traffic at once). */
   deploy: awsDeploySchema.optional(),
-};
+}));
 
 /** The SSM prefix of a stage when the config names none: `/switchyard`, or `/switchyard-<stage>`. */
 export function defaultSsmPrefix(stage: string | undefined): string {

@@ -5,7 +5,7 @@
  * Read at synth time, and by the Lambda for its own region's model ids.
  */
 import * as z from 'zod';
-import { lazySchema } from '../lazy-schema.js';
+import { lazySchema, once } from '../lazy-schema.js';
 import { chainName, name } from './config-fields.js';
 
 /** An AWS region name such as `us-east-1` or `us-gov-west-1`. */
@@ -54,7 +54,7 @@ export const awsDomainSchema = lazySchema(() =>
 export const BREAKER_STATE_SCOPES = ['regional', 'global'] as const;
 
 /** The region fields of `aws`; spread into the `aws` schema. `regionalModels` is applied by lambda/aws/regional-config.ts. */
-export const awsRegionFields = {
+export const awsRegionFields = once(() => ({
   /**
    * The regions to deploy to, one stack each; the first is the primary (it owns a global
    * table). Default: none, one stack in the CLI's region, exactly as before.
@@ -81,7 +81,7 @@ export const awsRegionFields = {
    * keeps its configured id. Default none.
    */
   regionalModels: z.record(awsRegionName, z.record(chainName, name)).default({}),
-};
+}));
 
 /** The cross-field rules of the region fields, with the path of the field at fault. */
 export function checkRegionFields(

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { capabilityOverridesSchema } from '../capabilities/capability.js';
-import { lazySchema } from '../lazy-schema.js';
+import { lazySchema, once } from '../lazy-schema.js';
 import { isLoopbackHost } from '../loopback.js';
 import { AD_HOC_PIPELINE } from './ad-hoc-chains.js';
 import { admissionSchema } from './admission-config-schema.js';
@@ -53,7 +53,7 @@ export const modelSchema = lazySchema(() =>
      */
     timeoutMs: positiveInt.default(10_000),
     /** Layered time limits (docs/configuration.md#timeouts). Default: each is `timeoutMs`. */
-    ...timeoutsField,
+    ...timeoutsField(),
     /** Default: none (the ledger carries no cost for this model). */
     price: priceSchema.optional(),
     /**
@@ -79,29 +79,29 @@ export const modelSchema = lazySchema(() =>
      * e.g. `{ "images": false }` for a text-only model. Default: the family's.
      */
     capabilities: capabilityOverridesSchema.optional(),
-    ...modelRoutesField,
+    ...modelRoutesField(),
   }),
 );
 
 /** The attempt and deadline fields and what each accepts. */
-const attemptFields = {
+const attemptFields = once(() => ({
   /** Upstream attempts per request. */
   maxAttempts: positiveInt.max(20),
   /** Time budget of a whole request in ms. */
   deadlineMs: positiveInt,
   /** Fall back when a model's context window is exceeded instead of stopping. */
   fallbackOnContextLength: z.boolean(),
-};
+}));
 
 /** The top-level `router` block: attempt settings of every pipeline and ad-hoc chain, defaulted. */
 export const routerSchema = lazySchema(() =>
   z.strictObject({
     /** Default 3. */
-    maxAttempts: attemptFields.maxAttempts.default(3),
+    maxAttempts: attemptFields().maxAttempts.default(3),
     /** Default 15000. */
-    deadlineMs: attemptFields.deadlineMs.default(15_000),
+    deadlineMs: attemptFields().deadlineMs.default(15_000),
     /** Default false. */
-    fallbackOnContextLength: attemptFields.fallbackOnContextLength.default(false),
+    fallbackOnContextLength: attemptFields().fallbackOnContextLength.default(false),
     /** Default `drain` (docs/configuration.md#retry-policy). */
     retry: retrySchema.prefault('drain'),
     /** Default `{ "strategy": "weighted" }` (docs/configuration.md#selection-strategies). */
@@ -115,7 +115,7 @@ export const pipelineSchema = lazySchema(() =>
     chain: z.string().min(1),
     description: z.string().optional(),
     /** Attempt settings of this pipeline; each field left out keeps the `router` value. */
-    ...z.strictObject(attemptFields).partial().shape,
+    ...z.strictObject(attemptFields()).partial().shape,
     /** This pipeline's retry policy (docs/configuration.md#retry-policy). Default: the `router` block's. */
     retry: retrySchema.optional(),
     /** How this pipeline chooses a route inside a tier (docs/configuration.md#selection-strategies). Default: the `router` block's. */
@@ -123,7 +123,7 @@ export const pipelineSchema = lazySchema(() =>
     /** Per-pipeline breaker overrides. */
     breaker: breakerOverridesSchema.optional(),
     /** Structured output repair, substitute post-processing, prompt suffix, last resort. */
-    ...pipelineOutputFields,
+    ...pipelineOutputFields(),
     /** How far this pipeline may degrade: `substitution` and `maxTier`. */
     ...substitutionLimitsSchema.shape,
     /** What a committed stream that breaks does (`afterOutput`). Default: `{ afterOutput: "error" }`. */

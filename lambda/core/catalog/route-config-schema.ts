@@ -4,7 +4,7 @@
  * each concern reads on its own.
  */
 import * as z from 'zod';
-import { lazySchema } from '../lazy-schema.js';
+import { lazySchema, once } from '../lazy-schema.js';
 import { chainName, name, positiveInt } from './config-fields.js';
 import { priceSchema } from './price-schema.js';
 import { timeoutsField } from './timeouts-config-schema.js';
@@ -24,17 +24,17 @@ export const modelRouteSchema = lazySchema(() =>
     /** Upper bound of one attempt on this route in ms. Default: the model's `timeoutMs`. */
     timeoutMs: positiveInt.optional(),
     /** Layered time limits on this route (docs/configuration.md#timeouts). Default: the model's. */
-    ...timeoutsField,
+    ...timeoutsField(),
     /** Price on this route. Default: the model's `price`. */
     price: priceSchema.optional(),
   }),
 );
 
 /** The routes field of a model: routes tried after the model's own provider, in order. */
-export const modelRoutesField = {
+export const modelRoutesField = once(() => ({
   /** Other routes to the same model, tried in order after its own `provider`. Default none. */
   routes: z.array(modelRouteSchema).default([]),
-};
+}));
 
 /**
  * How far a pipeline may degrade (docs/design.md#the-attempt-loop). `substitution: "forbid"`:

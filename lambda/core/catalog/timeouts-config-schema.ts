@@ -4,7 +4,7 @@
  * written for the single `timeoutMs` keeps its meaning.
  */
 import * as z from 'zod';
-import { lazySchema } from '../lazy-schema.js';
+import { lazySchema, once } from '../lazy-schema.js';
 import { positiveInt } from './config-fields.js';
 
 export const timeoutsSchema = lazySchema(() =>
@@ -28,8 +28,8 @@ export const timeoutsSchema = lazySchema(() =>
 );
 
 /** The `timeouts` field of a model or a route. Default: none (every limit is `timeoutMs`). */
-export const timeoutsField = {
+export const timeoutsField = once(() => ({
   timeouts: timeoutsSchema.optional(),
-};
+}));
 
 export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
