@@ -8,7 +8,7 @@
  */
 import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
 import { createBreakers } from '../../lambda/core/breaker/breakers.js';
-import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
+import { defaultRoutePolicy } from '../../lambda/core/catalog/catalog.js';
 import { deriveTimeouts } from '../../lambda/core/catalog/derive-timeouts.js';
 import { routeGenerate } from '../../lambda/core/router/route-chat.js';
 import type { RouteModel, RouterDeps } from '../../lambda/core/router/route-types.js';
@@ -106,7 +106,7 @@ async function simulate(variant: Variant, pipelines: number, seed: number): Prom
             requestId: `r-${at}-${p}`,
             pipeline: `pipeline-${p}`,
             tiers,
-            policy: DEFAULT_ROUTE_POLICY,
+            policy: defaultRoutePolicy(),
             stream: false,
           },
           deps,

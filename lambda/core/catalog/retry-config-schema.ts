@@ -4,7 +4,7 @@
  * concern reads on its own.
  */
 import * as z from 'zod';
-import { lazySchema } from '../lazy-schema.js';
+import { lazySchema, once } from '../lazy-schema.js';
 import { positiveInt } from './config-fields.js';
 
 /** The names of the retry policies: `drain` (SPEC §6.2, the default) and `contract`. */
@@ -46,5 +46,7 @@ export const retrySchema = lazySchema(() =>
 /** A parsed retry policy: the object form, every setting filled. */
 export type RetrySettings = z.infer<typeof retryObjectSchema>;
 
-/** The policy of a pipeline that sets none: `drain`, SPEC §6.2's behaviour. */
-export const DEFAULT_RETRY: Readonly<RetrySettings> = Object.freeze(retrySchema.parse('drain'));
+/** The policy of a pipeline that sets none: `drain`, SPEC §6.2's behaviour (built at the first call). */
+export const defaultRetry: () => Readonly<RetrySettings> = once(() =>
+  Object.freeze(retrySchema.parse('drain')),
+);
