@@ -9,7 +9,8 @@ export function moduleLines(file: string): string[] {
   const owners: string[] = [];
   let current = '(bundle glue)';
   for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const marker = /^\/\/ ((?:node_modules|lambda)\/\S+)$/.exec(line);
+    // A package seen through a linked node_modules is marked `// ../../elsewhere/node_modules/…`.
+    const marker = /^\/\/ (?:\S*\/)?((?:node_modules|lambda)\/\S+)$/.exec(line);
     if (marker?.[1]) current = marker[1];
     owners.push(current);
   }
