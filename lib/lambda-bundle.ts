@@ -7,7 +7,8 @@
  * half the time of the SDK's hundreds of modules (measured in bench/cold-start), and the clients
  * are the versions the tests ran against.
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 
 export const LAMBDA_BUNDLE = {
@@ -34,6 +35,13 @@ export const LAMBDA_BUNDLE = {
   /** ESM bundles still meet CommonJS dependencies that call require(). */
   banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
 } as const;
+
+/**
+ * `node:http` as its CommonJS module (`lib/lambda-shims/node-http.cjs`): importing it as ESM
+ * builds Node's ESM facade, which reads `http.WebSocket` and so loads undici at every cold start
+ * (about 10 ms of module init; test/integration/handlers/api-handler-init.test.ts).
+ */
+const NODE_HTTP_SHIM = join(dirname(fileURLToPath(import.meta.url)), 'lambda-shims', 'node-http.cjs');
 
 /** The choices a build may flip against {@link LAMBDA_BUNDLE} (the benches build both ways). */
 export interface LambdaBundleChoices {
@@ -74,6 +82,7 @@ export function lambdaBuildOptions(
     keepNames: LAMBDA_BUNDLE.keepNames,
     mainFields: [...LAMBDA_BUNDLE.mainFields],
     banner: { js: LAMBDA_BUNDLE.banner },
+    alias: { http: NODE_HTTP_SHIM, 'node:http': NODE_HTTP_SHIM },
     logLevel: 'warning',
   };
 }

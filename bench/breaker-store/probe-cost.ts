@@ -14,7 +14,7 @@ import { formatTable } from '../../lambda/cli/format-table.js';
 import { DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
 import { createBreakers } from '../../lambda/core/breaker/breakers.js';
 import { accountRouteId } from '../../lambda/core/breaker/route-cooling.js';
-import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
+import { defaultRoutePolicy } from '../../lambda/core/catalog/catalog.js';
 import { deriveTimeouts } from '../../lambda/core/catalog/derive-timeouts.js';
 import type { ChatModel } from '../../lambda/core/chat/chat-model.js';
 import { ProviderError } from '../../lambda/core/failures/provider-error.js';
@@ -129,7 +129,7 @@ async function run(shared: boolean, dynalite: DynaliteProcess) {
           requestId: `r-${t}-${p}`,
           pipeline: `pipeline-${p}`,
           tiers: TIERS,
-          policy: DEFAULT_ROUTE_POLICY,
+          policy: defaultRoutePolicy(),
           stream: false,
         },
         c.deps,

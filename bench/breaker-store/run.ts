@@ -16,7 +16,7 @@ import { DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy
 import type { BreakerStore } from '../../lambda/core/breaker/breaker-store.js';
 import { createBreakers } from '../../lambda/core/breaker/breakers.js';
 import { accountRouteId } from '../../lambda/core/breaker/route-cooling.js';
-import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
+import { defaultRoutePolicy } from '../../lambda/core/catalog/catalog.js';
 import { deriveTimeouts } from '../../lambda/core/catalog/derive-timeouts.js';
 import { rateLimitSchema } from '../../lambda/core/catalog/rate-limit-config-schema.js';
 import type { Tier } from '../../lambda/core/dsl/types.js';
@@ -158,7 +158,7 @@ async function run(scenario: Scenario, kind: StoreKind, dynalite: DynaliteProces
         requestId: `r${++n}`,
         pipeline,
         tiers: TIERS,
-        policy: DEFAULT_ROUTE_POLICY,
+        policy: defaultRoutePolicy(),
         stream: false,
       },
       deps,

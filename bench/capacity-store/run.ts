@@ -13,7 +13,7 @@ import { createBreakers } from '../../lambda/core/breaker/breakers.js';
 import { createRouteCapacity } from '../../lambda/core/capacity/create-route-capacity.js';
 import { createSharedInFlight } from '../../lambda/core/capacity/in-flight.js';
 import { capacitySchema } from '../../lambda/core/catalog/capacity-config-schema.js';
-import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
+import { defaultRoutePolicy } from '../../lambda/core/catalog/catalog.js';
 import { deriveTimeouts } from '../../lambda/core/catalog/derive-timeouts.js';
 import type { Tier } from '../../lambda/core/dsl/types.js';
 import { routeGenerate } from '../../lambda/core/router/route-chat.js';
@@ -92,7 +92,7 @@ async function run(endpoint: string, variant: (typeof VARIANTS)[number], cacheMs
   };
   const request = (i: number) =>
     routeGenerate(
-      { requestId: `r${i}`, pipeline: 'p', tiers: TIERS, policy: DEFAULT_ROUTE_POLICY, stream: false },
+      { requestId: `r${i}`, pipeline: 'p', tiers: TIERS, policy: defaultRoutePolicy(), stream: false },
       deps,
       { messages: [{ role: 'user', content: 'hi' }] },
     );

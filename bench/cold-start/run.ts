@@ -7,12 +7,18 @@
  * show what each choice is worth. Goal (issues 13, 30): the API code loaded at init (`index.mjs`
  * and the chunks it imports statically) ≤ 1.2 MB and ≤ 100 ms of module init.
  *
- *   npm run bench:cold-start
+ *   npm run bench:cold-start [-- --save DIR] [--against DIR] [--deployed-only]
+ *
+ * `--save DIR` only synthesises and keeps the deployed assets in DIR (run it on the tree before a
+ * change); `--against DIR` times those saved assets too, in turn with this tree's, as the row
+ * `before (saved)`, so that before and after meet the same load on a shared machine.
+ * `--deployed-only` leaves out the alternative builds.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { deflateRawSync } from 'node:zlib';
 import { embeddedConfig } from '../../lambda/config/config-file.js';
 import { LAMBDA_BUNDLE } from '../../lib/lambda-bundle.js';
@@ -21,6 +27,13 @@ import { type SynthesisedBundle, synthAlternativeBundles, synthStackBundles } fr
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = 15;
+const { values: options } = parseArgs({
+  options: {
+    save: { type: 'string' },
+    against: { type: 'string' },
+    'deployed-only': { type: 'boolean', default: false },
+  },
+});
 
 const out = mkdtempSync(join(ROOT, 'bench', 'cold-start', '.out-'));
 process.on('exit', () => rmSync(out, { recursive: true, force: true }));
@@ -107,23 +120,43 @@ function row(label: string, bundle: SynthesisedBundle, times: number[]): string[
 }
 
 const deployed = synthStackBundles(out, embeddedConfig());
+if (options.save) {
+  const saveDir = resolve(options.save);
+  const saved = deployed.map((bundle) => {
+    const dir = join(saveDir, bundle.handlerFile.replace(/\.ts$/, ''));
+    cpSync(bundle.dir, dir, { recursive: true });
+    return { ...bundle, dir };
+  });
+  writeFileSync(join(saveDir, 'bundles.json'), JSON.stringify(saved, null, 2));
+  console.log(`saved ${saved.length} deployed bundles in ${saveDir}`);
+  process.exit(0);
+}
+const before: SynthesisedBundle[] = options.against
+  ? (JSON.parse(readFileSync(join(resolve(options.against), 'bundles.json'), 'utf8')) as SynthesisedBundle[])
+  : [];
 // The same functions, environments and config; only one choice differs in each.
 const configFile = join(out, 'bench.config.json');
-const others: { label: string; bundles: SynthesisedBundle[] }[] = [
-  {
-    label: LAMBDA_BUNDLE.splitting ? 'alternative: one eager file' : 'alternative: chunks on first use',
-    bundles: synthAlternativeBundles(out, configFile, {
-      sourceMap: LAMBDA_BUNDLE.sourceMap,
-      splitting: !LAMBDA_BUNDLE.splitting,
-    }),
-  },
-  {
-    label: LAMBDA_BUNDLE.sourceMap ? 'alternative: no source map' : 'alternative: source map',
-    bundles: synthAlternativeBundles(out, configFile, {
-      sourceMap: !LAMBDA_BUNDLE.sourceMap,
-      splitting: LAMBDA_BUNDLE.splitting,
-    }),
-  },
+const alternatives: { label: string; bundles: SynthesisedBundle[] }[] = options['deployed-only']
+  ? []
+  : [
+      {
+        label: LAMBDA_BUNDLE.splitting ? 'alternative: one eager file' : 'alternative: chunks on first use',
+        bundles: synthAlternativeBundles(out, configFile, {
+          sourceMap: LAMBDA_BUNDLE.sourceMap,
+          splitting: !LAMBDA_BUNDLE.splitting,
+        }),
+      },
+      {
+        label: LAMBDA_BUNDLE.sourceMap ? 'alternative: no source map' : 'alternative: source map',
+        bundles: synthAlternativeBundles(out, configFile, {
+          sourceMap: !LAMBDA_BUNDLE.sourceMap,
+          splitting: LAMBDA_BUNDLE.splitting,
+        }),
+      },
+    ];
+const others = [
+  ...(before.length ? [{ label: `before (saved in ${options.against})`, bundles: before }] : []),
+  ...alternatives,
 ];
 const deployedLabel = `deployed (${LAMBDA_BUNDLE.splitting ? 'chunks' : 'one file'}, ${LAMBDA_BUNDLE.sourceMap ? 'source map' : 'no source map'})`;
 for (const bundle of deployed) {

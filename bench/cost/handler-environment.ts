@@ -1,12 +1,13 @@
 /**
  * What the bundled API handler needs around it in a bench, as deployed: the breaker table in
  * dynalite (its own process, so its CPU is not the handler's), the tests' fake SSM holding the
- * provider key and the hashed caller key, a config file and the environment the stack gives the
- * function. The upstreams are the caller's (an instant fake), named in the config it passes.
+ * provider key and the hashed caller key, a config file (and the record of its validation at
+ * synth) and the environment the stack gives the function. The upstreams are the caller's (an instant fake), named in the config it passes.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { validatedConfigRecord, validatedRecordPath } from '../../lambda/config/validated-config.js';
 import { sha256Hex } from '../../lambda/http/caller-auth.js';
 import { chatEvent } from '../../test/helpers/api-handler-harness.js';
 import { DYNALITE_ENV } from '../../test/helpers/dynalite.js';
@@ -39,7 +40,10 @@ export async function startHandlerEnvironment(config: Record<string, unknown>): 
     type: 'SecureString',
   });
   const configPath = join(dir, 'config.json');
-  writeFileSync(configPath, JSON.stringify({ ...config, aws: { ssmPrefix: '/switchyard' } }));
+  const configText = JSON.stringify({ ...config, aws: { ssmPrefix: '/switchyard' } });
+  writeFileSync(configPath, configText);
+  // As `cdk synth` ships it: the record of the config's validation beside it, trusted at start.
+  writeFileSync(validatedRecordPath(configPath), validatedConfigRecord(configText, configPath));
   return {
     dir,
     env: {

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { bundleEntry, lambdaBuildOptions } from '../../lib/lambda-bundle.js';
+import { moduleLines, originOf } from '../profile-origins.js';
 import { startConcurrencyRig } from './rig.js';
 
 const { values } = parseArgs({
@@ -34,25 +35,6 @@ interface CpuProfile {
   }[];
   samples: number[];
   timeDeltas: number[];
-}
-
-/** Per bundle file, the source module of each line: esbuild's `// path` comment above it. */
-function moduleLines(file: string): string[] {
-  const owners: string[] = [];
-  let current = '(bundle glue)';
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const marker = /^\/\/ ((?:node_modules|lambda)\/\S+)$/.exec(line);
-    if (marker?.[1]) current = marker[1];
-    owners.push(current);
-  }
-  return owners;
-}
-
-/** A package (`@smithy/core`), a project folder (`lambda/core/router`), or Node's own code. */
-function originOf(module: string): string {
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(module);
-  if (pkg?.[1]) return pkg[1];
-  return module.split('/').slice(0, 3).join('/');
 }
 
 const dir = mkdtempSync(join(ROOT, 'bench', 'handler-concurrency', '.profile-'));

@@ -11,7 +11,7 @@ import { type BreakerPolicy, DEFAULT_BREAKER_POLICY } from '../../lambda/core/br
 import { createBreakers } from '../../lambda/core/breaker/breakers.js';
 import { DEFAULT_PROBE_SCHEDULE } from '../../lambda/core/breaker/probe-schedule.js';
 import { accountRouteId } from '../../lambda/core/breaker/route-cooling.js';
-import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
+import { defaultRoutePolicy } from '../../lambda/core/catalog/catalog.js';
 import { deriveTimeouts } from '../../lambda/core/catalog/derive-timeouts.js';
 import { routeGenerate } from '../../lambda/core/router/route-chat.js';
 import type { RouteModel, RouterDeps } from '../../lambda/core/router/route-types.js';
@@ -151,7 +151,7 @@ export async function simulateRecovery(
             requestId: `r-${at}-${p}`,
             pipeline: `pipeline-${p}`,
             tiers,
-            policy: DEFAULT_ROUTE_POLICY,
+            policy: defaultRoutePolicy(),
             stream: false,
           },
           deps,

@@ -18,7 +18,7 @@ import { createRouteCapacity } from '../../lambda/core/capacity/create-route-cap
 import { createMemoryInFlight } from '../../lambda/core/capacity/in-flight.js';
 import type { RouteCapacity } from '../../lambda/core/capacity/route-capacity.js';
 import { capacitySchema } from '../../lambda/core/catalog/capacity-config-schema.js';
-import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
+import { defaultRoutePolicy } from '../../lambda/core/catalog/catalog.js';
 import { deriveTimeouts } from '../../lambda/core/catalog/derive-timeouts.js';
 import type { SelectionSettings } from '../../lambda/core/catalog/selection-config-schema.js';
 import type { CallOptions, ChatModel, ChatResult } from '../../lambda/core/chat/chat-model.js';
@@ -165,7 +165,7 @@ async function simulate(
     signals: createRouteSignals(() => time.now()),
     capacity: bulkhead === undefined ? undefined : bulkheads(bulkhead, time),
   };
-  const policy: RoutePolicy = { ...DEFAULT_ROUTE_POLICY, deadlineMs: TIMEOUT_MS, selection };
+  const policy: RoutePolicy = { ...defaultRoutePolicy(), deadlineMs: TIMEOUT_MS, selection };
   const tiers = tiersOf(CHAIN);
   const outcome: Outcome = {
     strategy: selection.strategy,

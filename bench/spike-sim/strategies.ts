@@ -9,7 +9,7 @@ import { createRouteCapacity } from '../../lambda/core/capacity/create-route-cap
 import { createMemoryInFlight } from '../../lambda/core/capacity/in-flight.js';
 import type { RouteCapacity } from '../../lambda/core/capacity/route-capacity.js';
 import { capacitySchema } from '../../lambda/core/catalog/capacity-config-schema.js';
-import { DEFAULT_ROUTE_POLICY } from '../../lambda/core/catalog/catalog.js';
+import { defaultRoutePolicy } from '../../lambda/core/catalog/catalog.js';
 import { deriveTimeouts } from '../../lambda/core/catalog/derive-timeouts.js';
 import { rateLimitSchema } from '../../lambda/core/catalog/rate-limit-config-schema.js';
 import type { ChatModel, ChatRequest } from '../../lambda/core/chat/chat-model.js';
@@ -83,7 +83,7 @@ function realLoop(
       ledger: () => {},
       capacity: capacity?.(context),
     };
-    const full: RoutePolicy = { ...DEFAULT_ROUTE_POLICY, ...policy };
+    const full: RoutePolicy = { ...defaultRoutePolicy(), ...policy };
     return async (pipeline, requestId) => {
       const result = await routeGenerate(
         { requestId, pipeline, tiers, policy: full, stream: false },

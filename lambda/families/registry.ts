@@ -7,6 +7,7 @@ import * as z from 'zod';
 import type { CatalogRoute } from '../core/catalog/catalog.js';
 import type { ProviderSettings } from '../core/catalog/config-schema.js';
 import type { ChatModel } from '../core/chat/chat-model.js';
+import { lazySchema } from '../core/lazy-schema.js';
 import { anthropicFamily } from './anthropic/anthropic-family.js';
 import { bedrockFamily } from './bedrock/bedrock-family.js';
 import { openAICompatibleFamily } from './openai-compatible/openai-compatible-family.js';
@@ -30,9 +31,11 @@ type SchemasOf<T extends readonly unknown[]> = {
 };
 
 /** A provider entry of the config: the union of the families' schemas, told apart by `type`. */
-export const providerSchema = z.discriminatedUnion(
-  'type',
-  PROVIDER_FAMILIES.map((family) => family.schema) as unknown as SchemasOf<Families>,
+export const providerSchema = lazySchema(() =>
+  z.discriminatedUnion(
+    'type',
+    PROVIDER_FAMILIES.map((family) => family.schema) as unknown as SchemasOf<Families>,
+  ),
 );
 
 /** A provider entry of a parsed config, of any registered family. */

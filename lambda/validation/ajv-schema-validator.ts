@@ -24,7 +24,7 @@ import { measureSchema, REF_STEP_KEYWORD, type SchemaPath, schemaRegexes } from 
 export const COMPILED_SCHEMA_LIMIT = 256;
 
 /** The defaults of `structuredOutput`'s schema bounds (docs/configuration.md#answers), from the config schema. */
-export const DEFAULT_SCHEMA_BOUNDS: SchemaBounds = z.strictObject(schemaBoundsFields).parse({});
+export const DEFAULT_SCHEMA_BOUNDS: SchemaBounds = z.strictObject(schemaBoundsFields()).parse({});
 
 type Re2Module = typeof import('re2js');
 

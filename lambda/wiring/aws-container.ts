@@ -19,13 +19,17 @@ import { configForRegion } from '../aws/regional-config.js';
 import { isSsmName, type RemoteKeyReaders, SSM_BATCH_SIZE } from '../aws/remote-keys.js';
 import { loadConfig } from '../config/config-file.js';
 import type { SwitchyardConfig } from '../config/switchyard-config.js';
+import { once } from '../core/lazy-schema.js';
 import { configMetricDimensions } from '../core/metrics/metric-dimensions.js';
 import type { JobsHttpOptions } from '../doors/shared/door.js';
 import { createDynamoDbJobStore } from '../jobs/aws/dynamodb-job-store.js';
 import { createSqsJobQueue } from '../jobs/aws/sqs-job-queue.js';
 import { systemClock, systemRandom, systemSleep } from './system-time.js';
 
-/** The clients and Powertools utilities a Switchyard Lambda builds once per container. */
+/**
+ * The clients and Powertools utilities a Switchyard Lambda builds once per container; the SSM and
+ * Secrets Manager clients and providers at their first use.
+ */
 export interface AwsContainer {
   env: NodeJS.ProcessEnv;
   config: SwitchyardConfig;
@@ -85,11 +89,16 @@ export function createAwsContainer(env: NodeJS.ProcessEnv = process.env): AwsCon
     maxAttempts: 1,
     requestHandler: new NodeHttpHandler({ connectionTimeout: 1_000, requestTimeout: 2_000 }),
   });
-  const ssm = new SSMClient(bounded());
-  const secretsManager = new SecretsManagerClient(bounded());
+  // Built on first use, not at init (about 15 ms of module init for the four): SSM is first read
+  // by the first request, Secrets Manager only when a key or webhook secret lives there.
+  const ssm = once(() => new SSMClient(bounded()));
+  const secretsManager = once(() => new SecretsManagerClient(bounded()));
+  const ssmProvider = once(() => new SSMProvider({ awsSdkV3Client: ssm() }));
+  const secrets = once(() => new SecretsProvider({ awsSdkV3Client: secretsManager() }));
   // One region of a multi-region deployment: its own Bedrock region and inference profiles.
   const config = configForRegion(
-    loadConfig({ env, cwd: env.LAMBDA_TASK_ROOT ?? process.cwd() }).config,
+    // Validated at synth: trusted when the record beside it matches its text, else validated here.
+    loadConfig({ env, cwd: env.LAMBDA_TASK_ROOT ?? process.cwd(), trustValidatedAtSynth: true }).config,
     env.AWS_REGION,
   );
   return {
@@ -102,10 +111,18 @@ export function createAwsContainer(env: NodeJS.ProcessEnv = process.env): AwsCon
       service: 'switchyard',
       dimensions: configMetricDimensions(config),
     }),
-    ssm,
-    secretsManager,
-    ssmProvider: new SSMProvider({ awsSdkV3Client: ssm }),
-    secrets: new SecretsProvider({ awsSdkV3Client: secretsManager }),
+    get ssm() {
+      return ssm();
+    },
+    get secretsManager() {
+      return secretsManager();
+    },
+    get ssmProvider() {
+      return ssmProvider();
+    },
+    get secrets() {
+      return secrets();
+    },
   };
 }
 

@@ -1,11 +1,15 @@
-import { copyFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AssetHashType, type ILocalBundling } from 'aws-cdk-lib';
 import { Code, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { buildSync } from 'esbuild';
+import { validatedConfigRecord, validatedRecordPath } from '../../lambda/config/validated-config.js';
 import { type LambdaBundleChoices, lambdaBuildOptions } from '../lambda-bundle.js';
 
-/** What one function's asset holds: its handler's bundle and the config beside it. */
+/**
+ * What one function's asset holds: its handler's bundle, the config beside it and the record of
+ * that config's validation at synth (`switchyard.config.validated.json`).
+ */
 export interface LambdaBundleCodeProps extends LambdaBundleChoices {
   /** The project root: package resolution and the handler's folder are under it. */
   root: string;
@@ -25,8 +29,14 @@ class LocalEsbuild implements ILocalBundling {
 
   tryBundle(outputDir: string): boolean {
     const { root, handlerFile, configFile } = this.props;
+    // Validated once here, before bundling (a broken config fails the synth with its ConfigError);
+    // the function trusts this record at start while the text matches it.
+    const text = readFileSync(configFile, 'utf8');
+    const record = validatedConfigRecord(text, configFile);
     buildSync(lambdaBuildOptions(join(root, 'lambda', 'handlers', handlerFile), outputDir, root, this.props));
-    copyFileSync(configFile, join(outputDir, 'switchyard.config.json'));
+    const target = join(outputDir, 'switchyard.config.json');
+    writeFileSync(target, text);
+    writeFileSync(validatedRecordPath(target), record);
     return true;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * What `cdk synth` uploads for a function, with bundling on: the handler module `index.mjs`
- * (handler `index.handler`), the chunks it loads on first use, and the config beside them; each
+ * (handler `index.handler`), the chunks it loads on first use, the config beside them and the
+ * record of its validation at synth (which a starting function trusts while the text matches); each
  * function its own asset (the CDK caches staged assets by their bundling options, so two handlers
  * must never share one), and one file without chunks when splitting is off.
  */
@@ -9,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfigText } from '../../lambda/config/switchyard-config.js';
+import { trustedConfig } from '../../lambda/config/validated-config.js';
 import { BundledFunction } from '../../lib/constructs/bundled-function.js';
 
 const out = mkdtempSync(join(tmpdir(), 'bundled-function-asset-'));
@@ -19,7 +22,10 @@ interface Deployed {
   dir: string;
 }
 let deployed: Map<string, Deployed>;
-const CONFIG = JSON.stringify({ marker: 'bundled-function-asset-test' });
+const CONFIG = JSON.stringify({
+  providers: { marker: { type: 'openai', baseURL: 'https://bundled-function-asset.test/v1' } },
+  models: { m: { provider: 'marker', model: 'raw' } },
+});
 
 beforeAll(() => {
   const configFile = join(out, 'config.json');
@@ -58,9 +64,37 @@ describe('bundled function asset', () => {
   it('holds index.mjs with its chunks and the config, and runs index.handler', () => {
     const api = fn('Api');
     expect(api.handler).toBe('index.handler');
-    expect(readdirSync(api.dir).sort()).toEqual(['chunks', 'index.mjs', 'switchyard.config.json']);
+    expect(readdirSync(api.dir).sort()).toEqual([
+      'chunks',
+      'index.mjs',
+      'switchyard.config.json',
+      'switchyard.config.validated.json',
+    ]);
     expect(readdirSync(join(api.dir, 'chunks')).filter((f) => f.endsWith('.mjs')).length).toBeGreaterThan(5);
     expect(readFileSync(join(api.dir, 'switchyard.config.json'), 'utf8')).toBe(CONFIG);
+  });
+
+  it('holds the record of the config validated at synth, written for exactly the text it ships', () => {
+    const record = readFileSync(join(fn('Api').dir, 'switchyard.config.validated.json'), 'utf8');
+    expect(trustedConfig(CONFIG, record)).toEqual(parseConfigText(CONFIG, 'config.json'));
+    expect(trustedConfig(`${CONFIG} `, record)).toBeUndefined();
+  });
+
+  it('refuses to synthesise a function with a broken config, naming the field', () => {
+    const broken = join(out, 'broken.json');
+    writeFileSync(broken, CONFIG.replace('"raw"', '42'));
+    const stack = new Stack(new App({ outdir: join(out, 'broken.out') }), 'Broken');
+    const build = () =>
+      new BundledFunction(stack, 'Scheduler', {
+        configFile: broken,
+        timeoutSeconds: 30,
+        environment: {},
+        handlerFile: 'scheduler.ts',
+        splitting: false,
+      });
+    expect(build).toThrow(
+      /ConfigError: models\.m\.model: invalid config: models\.m\.model: .*expected string/,
+    );
   });
 
   it('builds each handler into its own asset', () => {
@@ -74,6 +108,10 @@ describe('bundled function asset', () => {
     const eager = fn('EagerScheduler');
     expect(eager.dir).not.toBe(fn('Scheduler').dir);
     expect(existsSync(join(eager.dir, 'chunks'))).toBe(false);
-    expect(readdirSync(eager.dir).sort()).toEqual(['index.mjs', 'switchyard.config.json']);
+    expect(readdirSync(eager.dir).sort()).toEqual([
+      'index.mjs',
+      'switchyard.config.json',
+      'switchyard.config.validated.json',
+    ]);
   });
 });

@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { validatedConfigRecord, validatedRecordPath } from '../../lambda/config/validated-config.js';
+import { ConfigError } from '../../lambda/core/errors.js';
 import type { FakeUpstream } from '../../lambda/dev/fakes/fake-upstream.js';
 import { startFakeOpenAI } from '../../lambda/dev/fakes/openai-fake.js';
 import { sha256Hex } from '../../lambda/http/caller-auth.js';
@@ -168,6 +170,7 @@ export async function startApiHandler(
       type: 'SecureString',
     });
   const configPath = writeTempConfig(deployment.config);
+  writeValidatedRecord(configPath);
   const loaded = await loadApiHandler(
     {
       ...DYNALITE_ENV,
@@ -203,4 +206,21 @@ export async function startApiHandler(
       ]);
     },
   };
+}
+
+/**
+ * Beside a config the handler will read, the record of its validation that `cdk synth` writes, so
+ * the handler starts as deployed (trusting it); a config synth would refuse gets none, and the
+ * handler validates it at start.
+ */
+function writeValidatedRecord(configPath: string): void {
+  const text = readFileSync(configPath, 'utf8');
+  let record: string;
+  try {
+    record = validatedConfigRecord(text, configPath);
+  } catch (error) {
+    if (error instanceof ConfigError) return;
+    throw error;
+  }
+  writeFileSync(validatedRecordPath(configPath), record);
 }

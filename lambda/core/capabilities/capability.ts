@@ -4,6 +4,7 @@
  * request needs instead of calling it with the part stripped.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * Every capability, in the order labels and messages list them:
@@ -38,11 +39,13 @@ export type Capability = (typeof CAPABILITIES)[number];
 export type Capabilities = Readonly<Record<Capability, boolean>>;
 
 /** A model's `capabilities` in the config: any subset, each overriding its routes' family value. */
-export const capabilityOverridesSchema = z.strictObject(
-  Object.fromEntries(CAPABILITIES.map((name) => [name, z.boolean().optional()])) as Record<
-    Capability,
-    z.ZodOptional<z.ZodBoolean>
-  >,
+export const capabilityOverridesSchema = lazySchema(() =>
+  z.strictObject(
+    Object.fromEntries(CAPABILITIES.map((name) => [name, z.boolean().optional()])) as Record<
+      Capability,
+      z.ZodOptional<z.ZodBoolean>
+    >,
+  ),
 );
 
 /** A parsed `models.<key>.capabilities`. */

@@ -5,51 +5,56 @@
  * Read at synth time, and by the Lambda for its own region's model ids.
  */
 import * as z from 'zod';
+import { lazySchema, once } from '../lazy-schema.js';
 import { chainName, name } from './config-fields.js';
 
 /** An AWS region name such as `us-east-1` or `us-gov-west-1`. */
-export const awsRegionName = z
-  .string()
-  .regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d{1,2}$/, 'must be an AWS region such as us-east-1');
+export const awsRegionName = lazySchema(() =>
+  z.string().regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d{1,2}$/, 'must be an AWS region such as us-east-1'),
+);
 
-const hostName = z
-  .string()
-  .max(253)
-  .regex(
-    /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
-    'must be a DNS name such as llm.example.com',
-  );
+const hostName = lazySchema(() =>
+  z
+    .string()
+    .max(253)
+    .regex(
+      /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+      'must be a DNS name such as llm.example.com',
+    ),
+);
 
 /** The custom domain callers use in front of every region. */
-export const awsDomainSchema = z.strictObject({
-  /** The Route 53 public hosted zone's id, e.g. `Z0123456789ABCDEFGHIJ`. */
-  hostedZoneId: z
-    .string()
-    .regex(/^Z[A-Z0-9]{1,32}$/, 'must be a Route 53 hosted zone id such as Z0123456789ABC'),
-  /** The hosted zone's name, e.g. `example.com`. */
-  zoneName: hostName,
-  /** The name callers use, inside the zone, e.g. `llm.example.com`. */
-  name: hostName,
-  /**
-   * Per region, the ARN of an ACM certificate for `name` in that region (a regional API's custom
-   * domain needs its certificate in its own region). Every deployed region needs one.
-   */
-  certificates: z.record(
-    awsRegionName,
-    z
+export const awsDomainSchema = lazySchema(() =>
+  z.strictObject({
+    /** The Route 53 public hosted zone's id, e.g. `Z0123456789ABCDEFGHIJ`. */
+    hostedZoneId: z
       .string()
-      .regex(
-        /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/,
-        'must be an ACM certificate ARN',
-      ),
-  ),
-});
+      .regex(/^Z[A-Z0-9]{1,32}$/, 'must be a Route 53 hosted zone id such as Z0123456789ABC'),
+    /** The hosted zone's name, e.g. `example.com`. */
+    zoneName: hostName,
+    /** The name callers use, inside the zone, e.g. `llm.example.com`. */
+    name: hostName,
+    /**
+     * Per region, the ARN of an ACM certificate for `name` in that region (a regional API's custom
+     * domain needs its certificate in its own region). Every deployed region needs one.
+     */
+    certificates: z.record(
+      awsRegionName,
+      z
+        .string()
+        .regex(
+          /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/,
+          'must be an ACM certificate ARN',
+        ),
+    ),
+  }),
+);
 
 /** Where breaker, cooling and admission state lives when there are several regions. */
 export const BREAKER_STATE_SCOPES = ['regional', 'global'] as const;
 
 /** The region fields of `aws`; spread into the `aws` schema. `regionalModels` is applied by lambda/aws/regional-config.ts. */
-export const awsRegionFields = {
+export const awsRegionFields = once(() => ({
   /**
    * The regions to deploy to, one stack each; the first is the primary (it owns a global
    * table). Default: none, one stack in the CLI's region, exactly as before.
@@ -76,7 +81,7 @@ export const awsRegionFields = {
    * keeps its configured id. Default none.
    */
   regionalModels: z.record(awsRegionName, z.record(chainName, name)).default({}),
-};
+}));
 
 /** The cross-field rules of the region fields, with the path of the field at fault. */
 export function checkRegionFields(

@@ -4,50 +4,57 @@
  * route, and what an account route (provider + upstream model) may spend per minute.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { name, positiveInt } from './config-fields.js';
 
-const bulkhead = z.strictObject({
-  /** Most attempts in flight at once. */
-  maxInFlight: positiveInt.max(1_000_000),
-});
+const bulkhead = lazySchema(() =>
+  z.strictObject({
+    /** Most attempts in flight at once. */
+    maxInFlight: positiveInt.max(1_000_000),
+  }),
+);
 
 /** A quota the account has with the provider, per sliding minute; at least one field. */
-const quota = z
-  .strictObject({
-    /** Requests (attempts) per sliding minute. */
-    requestsPerMinute: positiveInt.max(1_000_000).optional(),
-    /** Tokens (input estimate + output allowance) per sliding minute. */
-    tokensPerMinute: positiveInt.max(1_000_000_000).optional(),
-  })
-  .refine((q) => q.requestsPerMinute !== undefined || q.tokensPerMinute !== undefined, {
-    error: 'declare requestsPerMinute, tokensPerMinute or both',
-  });
+const quota = lazySchema(() =>
+  z
+    .strictObject({
+      /** Requests (attempts) per sliding minute. */
+      requestsPerMinute: positiveInt.max(1_000_000).optional(),
+      /** Tokens (input estimate + output allowance) per sliding minute. */
+      tokensPerMinute: positiveInt.max(1_000_000_000).optional(),
+    })
+    .refine((q) => q.requestsPerMinute !== undefined || q.tokensPerMinute !== undefined, {
+      error: 'declare requestsPerMinute, tokensPerMinute or both',
+    }),
+);
 
 /** The `capacity` block. Default: no bulkhead, no quota. */
-export const capacitySchema = z.strictObject({
-  /**
-   * Count in-flight attempts and quota use in the breaker table, shared by every container and
-   * gateway on it (one conditional write to take, one to give back, a read per window slice).
-   * Default false: each process counts for itself (in memory). Only with a DynamoDB breaker store.
-   */
-  shared: z.boolean().default(false),
-  /**
-   * How long a shared in-flight lease counts at most, in ms, so that a container that died with
-   * attempts in flight frees its leases: longer than any attempt. Default 120000 (2 min).
-   */
-  leaseMs: positiveInt.min(1_000).max(3_600_000).default(120_000),
-  /**
-   * Length of a quota minute, in ms: 60000, but for a clock that runs faster than the wall clock
-   * (the demo runs at 150×: 400). The minute is counted in thirty slices. Default 60000.
-   */
-  quotaMinuteMs: positiveInt.min(60).max(60_000).default(60_000),
-  /** Provider name → its bulkhead: every route on that provider counts. */
-  providers: z.record(name, bulkhead).default({}),
-  /** Route key (a model key, or `<model>~<provider>` for a further route) → its bulkhead. */
-  routes: z.record(z.string().min(1).max(401), bulkhead).default({}),
-  /** Provider name → upstream model id → the account route's declared quota. */
-  quotas: z.record(name, z.record(z.string().min(1).max(200), quota)).default({}),
-});
+export const capacitySchema = lazySchema(() =>
+  z.strictObject({
+    /**
+     * Count in-flight attempts and quota use in the breaker table, shared by every container and
+     * gateway on it (one conditional write to take, one to give back, a read per window slice).
+     * Default false: each process counts for itself (in memory). Only with a DynamoDB breaker store.
+     */
+    shared: z.boolean().default(false),
+    /**
+     * How long a shared in-flight lease counts at most, in ms, so that a container that died with
+     * attempts in flight frees its leases: longer than any attempt. Default 120000 (2 min).
+     */
+    leaseMs: positiveInt.min(1_000).max(3_600_000).default(120_000),
+    /**
+     * Length of a quota minute, in ms: 60000, but for a clock that runs faster than the wall clock
+     * (the demo runs at 150×: 400). The minute is counted in thirty slices. Default 60000.
+     */
+    quotaMinuteMs: positiveInt.min(60).max(60_000).default(60_000),
+    /** Provider name → its bulkhead: every route on that provider counts. */
+    providers: z.record(name, bulkhead).default({}),
+    /** Route key (a model key, or `<model>~<provider>` for a further route) → its bulkhead. */
+    routes: z.record(z.string().min(1).max(401), bulkhead).default({}),
+    /** Provider name → upstream model id → the account route's declared quota. */
+    quotas: z.record(name, z.record(z.string().min(1).max(200), quota)).default({}),
+  }),
+);
 
 export type CapacitySettings = z.infer<typeof capacitySchema>;
 

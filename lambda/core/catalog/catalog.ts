@@ -4,6 +4,7 @@ import { parseChain } from '../dsl/parse-chain.js';
 import type { NameResolution, NameResolver, ParsedChain } from '../dsl/types.js';
 import { chainUse } from '../embeddings/embedding-space.js';
 import { ConfigError } from '../errors.js';
+import { once } from '../lazy-schema.js';
 import type { AttemptTimeouts, RoutePolicy } from '../router/route-types.js';
 import { adHocId, unresolvedAllowListEntry } from './ad-hoc-chains.js';
 import {
@@ -22,11 +23,16 @@ import { DEFAULT_SUBSTITUTION_LIMITS } from './route-config-schema.js';
  */
 export const PARSE_CACHE_SIZE = 256;
 
-/** The attempt settings of a config that sets no `router` field: the config schema's defaults. */
-export const DEFAULT_ROUTE_POLICY: Readonly<RoutePolicy> = Object.freeze({
-  ...routerSchema.parse({}),
-  ...DEFAULT_SUBSTITUTION_LIMITS,
-});
+/**
+ * The attempt settings of a config that sets no `router` field: the config schema's defaults
+ * (built at the first call, not at import: it builds the router schema).
+ */
+export const defaultRoutePolicy: () => Readonly<RoutePolicy> = once(() =>
+  Object.freeze({
+    ...routerSchema.parse({}),
+    ...DEFAULT_SUBSTITUTION_LIMITS,
+  }),
+);
 
 /**
  * One way to call a model: a provider, the raw id there, a timeout and a price. Its `key` is the

@@ -1,40 +1,47 @@
 import * as z from 'zod';
 import { setBounded } from '../bounded-map.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * An operator override's value (docs/design.md#timed-overrides-and-canaries). A plain chain string
  * is the override as it always was; a value starting with `{` is this JSON document, so the same
  * SSM parameter (or `MODEL_<P>`) can also hold a timed override and a canary.
  */
-const timedSchema = z.strictObject({
-  /** The chain in force until `until`. */
-  chain: z.string().trim().min(1, 'must name a chain'),
-  /** ISO 8601 with a time zone; from this instant on the override no longer applies. */
-  until: z.iso.datetime({ offset: true }),
-  /** Breaker openings of this chain's routes are ignored while it is in force. Default false. */
-  pin: z.boolean().default(false),
-});
+const timedSchema = lazySchema(() =>
+  z.strictObject({
+    /** The chain in force until `until`. */
+    chain: z.string().trim().min(1, 'must name a chain'),
+    /** ISO 8601 with a time zone; from this instant on the override no longer applies. */
+    until: z.iso.datetime({ offset: true }),
+    /** Breaker openings of this chain's routes are ignored while it is in force. Default false. */
+    pin: z.boolean().default(false),
+  }),
+);
 
-const canarySchema = z.strictObject({
-  /** The new chain, which gets `percent` of the pipeline's requests. */
-  chain: z.string().trim().min(1, 'must name a chain'),
-  /** Share of requests in %, more than 0 and less than 100. */
-  percent: z.number().gt(0).lt(100),
-  /** When the canary started (ISO 8601): `chain status` counts requests from here. */
-  since: z.iso.datetime({ offset: true }),
-  /**
-   * Each container stops sending requests to the canary once its failure rate reaches the
-   * pipeline's breaker thresholds (`failureRate` over at least `minSamples` in `windowMs`). Default false.
-   */
-  autoAbort: z.boolean().default(false),
-});
+const canarySchema = lazySchema(() =>
+  z.strictObject({
+    /** The new chain, which gets `percent` of the pipeline's requests. */
+    chain: z.string().trim().min(1, 'must name a chain'),
+    /** Share of requests in %, more than 0 and less than 100. */
+    percent: z.number().gt(0).lt(100),
+    /** When the canary started (ISO 8601): `chain status` counts requests from here. */
+    since: z.iso.datetime({ offset: true }),
+    /**
+     * Each container stops sending requests to the canary once its failure rate reaches the
+     * pipeline's breaker thresholds (`failureRate` over at least `minSamples` in `windowMs`). Default false.
+     */
+    autoAbort: z.boolean().default(false),
+  }),
+);
 
-export const overrideDocumentSchema = z.strictObject({
-  /** The override's steady chain; absent: the next source (the config) supplies it. */
-  chain: z.string().trim().min(1, 'must name a chain').optional(),
-  timed: timedSchema.optional(),
-  canary: canarySchema.optional(),
-});
+export const overrideDocumentSchema = lazySchema(() =>
+  z.strictObject({
+    /** The override's steady chain; absent: the next source (the config) supplies it. */
+    chain: z.string().trim().min(1, 'must name a chain').optional(),
+    timed: timedSchema.optional(),
+    canary: canarySchema.optional(),
+  }),
+);
 
 export type OverrideDocument = z.infer<typeof overrideDocumentSchema>;
 export type TimedOverride = OverrideDocument['timed'] & {};

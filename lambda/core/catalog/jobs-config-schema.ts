@@ -1,26 +1,31 @@
 /** The config sections of durable jobs: `schedules`, `jobs` and `webhooks`. Every default is filled here. */
 import * as z from 'zod';
 import type { StoredJobRequest } from '../jobs/job.js';
+import { lazySchema } from '../lazy-schema.js';
 import { envVarName, keyName, positiveInt } from './config-fields.js';
 import { scheduleExpressionSchema } from './schedule-expression.js';
 import { timeZoneSchema } from './time-zone.js';
 
 /** Webhook delivery settings shared by every schedule. */
-export const webhooksSchema = z.strictObject({
-  /** Accept `http://` URLs beyond loopback (e.g. a receiver inside a private network). Default false. */
-  allowHttp: z.boolean().default(false),
-  /** Most bytes read from a receiver's response body; the rest is discarded. Default 4096. */
-  maxResponseBytes: positiveInt.max(1_048_576).default(4_096),
-});
+export const webhooksSchema = lazySchema(() =>
+  z.strictObject({
+    /** Accept `http://` URLs beyond loopback (e.g. a receiver inside a private network). Default false. */
+    allowHttp: z.boolean().default(false),
+    /** Most bytes read from a receiver's response body; the rest is discarded. Default 4096. */
+    maxResponseBytes: positiveInt.max(1_048_576).default(4_096),
+  }),
+);
 
 /** Where a scheduled job's answer is delivered: a webhook signed with HMAC-SHA256 over the body. */
-export const deliverSchema = z.strictObject({
-  url: z.url({ protocol: /^https?$/ }),
-  /** Secret for the signature: an SSM SecureString (`/…`) or Secrets Manager name (AWS mode). */
-  secretName: z.string().min(1).optional(),
-  /** Environment variable with the secret (local mode). */
-  secretEnv: envVarName.optional(),
-});
+export const deliverSchema = lazySchema(() =>
+  z.strictObject({
+    url: z.url({ protocol: /^https?$/ }),
+    /** Secret for the signature: an SSM SecureString (`/…`) or Secrets Manager name (AWS mode). */
+    secretName: z.string().min(1).optional(),
+    /** Environment variable with the secret (local mode). */
+    secretEnv: envVarName.optional(),
+  }),
+);
 
 /**
  * The schema of a job's request: the jobs door's (`lambda/doors/jobs/job-request-schema.ts`),
@@ -86,19 +91,21 @@ export function createSchedulesSchema(request: JobRequestSchema) {
 }
 
 /** Durable job settings. */
-export const jobsSchema = z.strictObject({
-  /** Receives before a job's message moves to the dead-letter queue. Default 3. */
-  maxReceiveCount: z.number().int().min(1).max(100).default(3),
-  /** Days a job record is kept (TTL), and the queues' retention. Default 14. */
-  retentionDays: z.number().int().min(1).max(14).default(14),
-  /**
-   * Unfinished jobs (queued, running or retrying) one caller key may have at once, unless
-   * `admission.keys.<key>.maxQueuedJobs` (or `admission.defaultKey.maxQueuedJobs`) says otherwise;
-   * over it `POST /v1/jobs` answers 429 `job_quota_exceeded`. Without authentication no key quota
-   * applies. Default 100.
-   */
-  maxQueuedPerKey: z.number().int().min(1).max(100_000).default(100),
-});
+export const jobsSchema = lazySchema(() =>
+  z.strictObject({
+    /** Receives before a job's message moves to the dead-letter queue. Default 3. */
+    maxReceiveCount: z.number().int().min(1).max(100).default(3),
+    /** Days a job record is kept (TTL), and the queues' retention. Default 14. */
+    retentionDays: z.number().int().min(1).max(14).default(14),
+    /**
+     * Unfinished jobs (queued, running or retrying) one caller key may have at once, unless
+     * `admission.keys.<key>.maxQueuedJobs` (or `admission.defaultKey.maxQueuedJobs`) says otherwise;
+     * over it `POST /v1/jobs` answers 429 `job_quota_exceeded`. Without authentication no key quota
+     * applies. Default 100.
+     */
+    maxQueuedPerKey: z.number().int().min(1).max(100_000).default(100),
+  }),
+);
 
 export type ScheduleConfig = z.output<ReturnType<typeof createScheduleSchema>>;
 export type DeliverConfig = z.infer<typeof deliverSchema>;

@@ -3,27 +3,32 @@
  * chosen inside a tier. Kept apart from config-schema.ts so the concern reads on its own.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 
 /** `weighted`: at random by the chain's weights, SPEC §6.2 (the default). */
-const weightedSchema = z.strictObject({ strategy: z.literal('weighted') });
+const weightedSchema = lazySchema(() => z.strictObject({ strategy: z.literal('weighted') }));
 
 /** `adaptive`: power of two choices scored by latency, success rate and load, weights as the prior. */
-const adaptiveSchema = z.strictObject({ strategy: z.literal('adaptive') });
+const adaptiveSchema = lazySchema(() => z.strictObject({ strategy: z.literal('adaptive') }));
 
 /** `cost`: the cheapest route whose recent success rate is at least `minSuccessRate`. */
-const costSchema = z.strictObject({
-  strategy: z.literal('cost'),
-  /** Lowest recent success rate (0–1) a route may have to be chosen for its price. Default 0.9. */
-  minSuccessRate: z.number().min(0).max(1).default(0.9),
-});
+const costSchema = lazySchema(() =>
+  z.strictObject({
+    strategy: z.literal('cost'),
+    /** Lowest recent success rate (0–1) a route may have to be chosen for its price. Default 0.9. */
+    minSuccessRate: z.number().min(0).max(1).default(0.9),
+  }),
+);
 
 /**
  * `selection`: `{ "strategy": "weighted" | "adaptive" | "cost", ... }`, or the strategy's name
  * alone. Parsed to the object form.
  */
-export const selectionSchema = z.preprocess(
-  (value) => (typeof value === 'string' ? { strategy: value } : value),
-  z.discriminatedUnion('strategy', [weightedSchema, adaptiveSchema, costSchema]),
+export const selectionSchema = lazySchema(() =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? { strategy: value } : value),
+    z.discriminatedUnion('strategy', [weightedSchema, adaptiveSchema, costSchema]),
+  ),
 );
 
 /** A parsed selection setting. */

@@ -12,6 +12,7 @@ import {
   isHttpUrl,
   mediaTypeProblem,
 } from '../../core/chat/media-types.js';
+import { lazySchema, once } from '../../core/lazy-schema.js';
 
 /** A `base64` or `url` source, checked against `mediaTypes`. */
 const source = (mediaTypes: readonly string[]) =>
@@ -38,17 +39,23 @@ const source = (mediaTypes: readonly string[]) =>
     });
 
 /** An `image` block (PNG, JPEG, GIF, WebP; inline or by URL). */
-export const imageBlock = z
-  .object({ type: z.literal('image'), source: source(IMAGE_MEDIA_TYPES) })
-  .transform((b): ContentPart => ({ type: 'image', source: b.source }));
+export const imageBlock = lazySchema(() => imageBlockOnce());
+const imageBlockOnce = once(() =>
+  z
+    .object({ type: z.literal('image'), source: source(IMAGE_MEDIA_TYPES) })
+    .transform((b): ContentPart => ({ type: 'image', source: b.source })),
+);
 
 /** A `document` block (a PDF, inline or by URL); its `title` is the document's name. */
-export const documentBlock = z
-  .object({
-    type: z.literal('document'),
-    source: source(DOCUMENT_MEDIA_TYPES),
-    title: z.string().max(500).nullish(),
-  })
-  .transform(
-    (b): ContentPart => ({ type: 'document', source: b.source, ...(b.title ? { name: b.title } : {}) }),
-  );
+export const documentBlock = lazySchema(() => documentBlockOnce());
+const documentBlockOnce = once(() =>
+  z
+    .object({
+      type: z.literal('document'),
+      source: source(DOCUMENT_MEDIA_TYPES),
+      title: z.string().max(500).nullish(),
+    })
+    .transform(
+      (b): ContentPart => ({ type: 'document', source: b.source, ...(b.title ? { name: b.title } : {}) }),
+    ),
+);

@@ -11,32 +11,42 @@ import type {
   ReasoningRequest,
 } from '../../core/chat/chat-model.js';
 import { MIN_BUDGET_TOKENS } from '../../core/chat/reasoning-budget.js';
+import { lazySchema, once } from '../../core/lazy-schema.js';
 import { cacheControlSchema } from '../shared/cache-breakpoint.js';
 
 /** Fields of a block or tool that may carry a breakpoint. */
 export const cacheable = { cache_control: cacheControlSchema.nullish() };
 
 /** `thinking`: reasoning on with a token budget, or off. */
-export const thinkingSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('enabled'),
-    budget_tokens: z.number().int().min(MIN_BUDGET_TOKENS, `must be at least ${MIN_BUDGET_TOKENS}`),
-  }),
-  z.object({ type: z.literal('disabled') }),
-]);
+export const thinkingSchema = lazySchema(() => thinkingSchemaOnce());
+const thinkingSchemaOnce = once(() =>
+  z.discriminatedUnion('type', [
+    z.object({
+      type: z.literal('enabled'),
+      budget_tokens: z.number().int().min(MIN_BUDGET_TOKENS, `must be at least ${MIN_BUDGET_TOKENS}`),
+    }),
+    z.object({ type: z.literal('disabled') }),
+  ]),
+);
 
 /** A thinking block handed back: its text and signature exactly as the answer gave them. */
-export const thinkingBlockSchema = z.object({
-  type: z.literal('thinking'),
-  thinking: z.string(),
-  signature: z.string(),
-});
+export const thinkingBlockSchema = lazySchema(() => thinkingBlockSchemaOnce());
+const thinkingBlockSchemaOnce = once(() =>
+  z.object({
+    type: z.literal('thinking'),
+    thinking: z.string(),
+    signature: z.string(),
+  }),
+);
 
 /** A redacted thinking block handed back: its opaque `data`. */
-export const redactedThinkingBlockSchema = z.object({
-  type: z.literal('redacted_thinking'),
-  data: z.string(),
-});
+export const redactedThinkingBlockSchema = lazySchema(() => redactedThinkingBlockSchemaOnce());
+const redactedThinkingBlockSchemaOnce = once(() =>
+  z.object({
+    type: z.literal('redacted_thinking'),
+    data: z.string(),
+  }),
+);
 
 /** `message` with `cache` when it is set. */
 export function withCache<M extends ChatMessage>(message: M, cache: CacheBreakpoint | undefined): M {
@@ -47,11 +57,11 @@ export function withCache<M extends ChatMessage>(message: M, cache: CacheBreakpo
 export function reasoningBlocks(content: readonly { type: string }[] | string): ReasoningBlock[] {
   if (typeof content === 'string') return [];
   return content.flatMap((block): ReasoningBlock[] => {
-    const thinking = thinkingBlockSchema.safeParse(block);
+    const thinking = thinkingBlockSchemaOnce().safeParse(block);
     if (thinking.success) {
       return [{ type: 'thinking', text: thinking.data.thinking, signature: thinking.data.signature }];
     }
-    const redacted = redactedThinkingBlockSchema.safeParse(block);
+    const redacted = redactedThinkingBlockSchemaOnce().safeParse(block);
     return redacted.success ? [{ type: 'redacted', data: redacted.data.data }] : [];
   });
 }

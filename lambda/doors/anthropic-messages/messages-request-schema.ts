@@ -13,6 +13,7 @@ import type {
 } from '../../core/chat/chat-model.js';
 import { simplestContent } from '../../core/chat/content-parts.js';
 import { imageCharsAdjustment } from '../../core/chat/media-demand.js';
+import { lazySchema, once } from '../../core/lazy-schema.js';
 import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
 import { breakpointOf } from '../shared/cache-breakpoint.js';
 import { documentBlock, imageBlock } from './messages-content-schema.js';
@@ -26,94 +27,107 @@ import {
   withCache,
 } from './messages-extras-schema.js';
 
-const textBlock = z.object({ type: z.literal('text'), text: z.string(), ...cacheable });
+const textBlockOnce = once(() => z.object({ type: z.literal('text'), text: z.string(), ...cacheable }));
 
-const toolResultBlock = z.object({
-  type: z.literal('tool_result'),
-  tool_use_id: z.string().min(1),
-  content: z
-    .union([
-      z.string(),
-      z.array(
-        z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock], {
-          error: 'tool_result content blocks must be text, image or document',
-        }),
-      ),
-    ])
-    .optional(),
-  is_error: z.boolean().optional(),
-  ...cacheable,
-});
+const toolResultBlockOnce = once(() =>
+  z.object({
+    type: z.literal('tool_result'),
+    tool_use_id: z.string().min(1),
+    content: z
+      .union([
+        z.string(),
+        z.array(
+          z.discriminatedUnion('type', [textBlockOnce(), imageBlock, documentBlock], {
+            error: 'tool_result content blocks must be text, image or document',
+          }),
+        ),
+      ])
+      .optional(),
+    is_error: z.boolean().optional(),
+    ...cacheable,
+  }),
+);
 
-const toolUseBlock = z.object({
-  type: z.literal('tool_use'),
-  id: z.string().min(1),
-  name: z.string().min(1),
-  input: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
-  ...cacheable,
-});
+const toolUseBlockOnce = once(() =>
+  z.object({
+    type: z.literal('tool_use'),
+    id: z.string().min(1),
+    name: z.string().min(1),
+    input: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
+    ...cacheable,
+  }),
+);
 
 const blocks = <T extends z.ZodType>(block: T) =>
   z.union([z.string(), z.array(block)], {
     error: 'must be a string or an array of supported content blocks',
   });
 
-const message = z.discriminatedUnion('role', [
-  z.object({
-    role: z.literal('user'),
-    content: blocks(
-      z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock, toolResultBlock], {
-        error: 'user content blocks must be text, image, document or tool_result',
-      }),
-    ),
-  }),
-  z.object({
-    role: z.literal('assistant'),
-    content: blocks(
-      z.discriminatedUnion(
-        'type',
-        [textBlock, toolUseBlock, thinkingBlockSchema, redactedThinkingBlockSchema],
-        {
-          error: 'assistant content blocks must be text, tool_use or thinking',
-        },
+const messageOnce = once(() =>
+  z.discriminatedUnion('role', [
+    z.object({
+      role: z.literal('user'),
+      content: blocks(
+        z.discriminatedUnion('type', [textBlockOnce(), imageBlock, documentBlock, toolResultBlockOnce()], {
+          error: 'user content blocks must be text, image, document or tool_result',
+        }),
       ),
-    ),
+    }),
+    z.object({
+      role: z.literal('assistant'),
+      content: blocks(
+        z.discriminatedUnion(
+          'type',
+          [textBlockOnce(), toolUseBlockOnce(), thinkingBlockSchema, redactedThinkingBlockSchema],
+          {
+            error: 'assistant content blocks must be text, tool_use or thinking',
+          },
+        ),
+      ),
+    }),
+  ]),
+);
+
+const toolOnce = once(() =>
+  z.object({
+    type: z.literal('custom', 'only custom tools (name, input_schema) are supported').optional(),
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
+    description: z.string().optional(),
+    input_schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }),
+    ...cacheable,
   }),
-]);
+);
 
-const tool = z.object({
-  type: z.literal('custom', 'only custom tools (name, input_schema) are supported').optional(),
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
-  description: z.string().optional(),
-  input_schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }),
-  ...cacheable,
-});
-
-const toolChoice = z.discriminatedUnion('type', [
-  z.object({ type: z.enum(['auto', 'any', 'none']) }),
-  z.object({ type: z.literal('tool'), name: z.string().min(1) }),
-]);
+const toolChoiceOnce = once(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.enum(['auto', 'any', 'none']) }),
+    z.object({ type: z.literal('tool'), name: z.string().min(1) }),
+  ]),
+);
 
 /**
  * The Messages request. `max_tokens` is required, as Anthropic requires it. `thinking` and
  * `cache_control` are carried (messages-extras-schema.ts); fields that no other provider family
  * shares (`metadata`, `top_k`...) are accepted and ignored, so existing clients work unchanged.
  */
-export const messagesBodySchema = z.object({
-  /** A pipeline name, or a chain over the catalog. Optional when `x-switchyard-pipeline` names it. */
-  model: z.string().max(2_000).optional(),
-  max_tokens: z.number().int().positive(),
-  messages: z.array(message).min(1, 'must hold at least one message'),
-  system: z.union([z.string(), z.array(textBlock)]).optional(),
-  stop_sequences: z.array(z.string()).max(16).optional(),
-  stream: z.boolean().optional(),
-  temperature: z.number().min(0).max(1).optional(),
-  top_p: z.number().min(0).max(1).optional(),
-  top_k: z.number().int().nonnegative().optional(),
-  tools: z.array(tool).max(128).optional(),
-  tool_choice: toolChoice.optional(),
-  thinking: thinkingSchema.optional(),
-});
+export const messagesBodySchema = lazySchema(() => messagesBodySchemaOnce());
+const messagesBodySchemaOnce = once(() =>
+  z.object({
+    /** A pipeline name, or a chain over the catalog. Optional when `x-switchyard-pipeline` names it. */
+    model: z.string().max(2_000).optional(),
+    max_tokens: z.number().int().positive(),
+    messages: z.array(messageOnce()).min(1, 'must hold at least one message'),
+    system: z.union([z.string(), z.array(textBlockOnce())]).optional(),
+    stop_sequences: z.array(z.string()).max(16).optional(),
+    stream: z.boolean().optional(),
+    temperature: z.number().min(0).max(1).optional(),
+    top_p: z.number().min(0).max(1).optional(),
+    top_k: z.number().int().nonnegative().optional(),
+    tools: z.array(toolOnce()).max(128).optional(),
+    tool_choice: toolChoiceOnce().optional(),
+    thinking: thinkingSchema.optional(),
+  }),
+);
 
 export type MessagesBody = z.infer<typeof messagesBodySchema>;
 
@@ -121,9 +135,12 @@ export type MessagesBody = z.infer<typeof messagesBodySchema>;
  * The body of `POST /v1/messages/count_tokens`: a Messages request whose `max_tokens` (and other
  * output settings) may be left out, as Anthropic's count endpoint takes them.
  */
-export const countTokensBodySchema = messagesBodySchema.extend({
-  max_tokens: z.number().int().positive().optional(),
-});
+export const countTokensBodySchema = lazySchema(() => countTokensBodySchemaOnce());
+const countTokensBodySchemaOnce = once(() =>
+  messagesBodySchemaOnce().extend({
+    max_tokens: z.number().int().positive().optional(),
+  }),
+);
 
 /** A Messages body or a count_tokens body: everything but `max_tokens` is the same. */
 export type CountedMessagesBody = z.infer<typeof countTokensBodySchema>;

@@ -11,6 +11,7 @@ import { toStoredTicket } from '../../core/admission/stored-ticket.js';
 import type { Target } from '../../core/gateway/target.js';
 import { type JobRecord, publicJobId } from '../../core/jobs/job.js';
 import type { JobStore } from '../../core/jobs/job-ports.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 import type { LifecycleCall } from '../../core/lifecycle/request-lifecycle.js';
 import type { AccessPolicy } from '../../http/access-policy.js';
 import type { HttpEnv } from '../../http/http-env.js';
@@ -39,10 +40,12 @@ import { jobView } from './job-view.js';
  * URL chosen by a caller and signed with the operator's secret would let any caller send signed
  * requests anywhere; API jobs are read back with `GET /v1/jobs/{id}`.
  */
-const jobBodySchema = chatCompletionBodySchema.refine((body) => body.stream !== true, {
-  message: 'a job is not streamed; leave stream unset or false',
-  path: ['stream'],
-});
+const jobBodySchema = lazySchema(() =>
+  chatCompletionBodySchema.refine((body) => body.stream !== true, {
+    message: 'a job is not streamed; leave stream unset or false',
+    path: ['stream'],
+  }),
+);
 
 /** Printable ASCII, as Stripe and the IETF draft allow; long enough for a UUID or a hash. */
 const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);

@@ -6,20 +6,25 @@
  */
 import * as z from 'zod';
 import type { CacheBreakpoint, ReasoningBlock } from '../../core/chat/chat-model.js';
+import { lazySchema, once } from '../../core/lazy-schema.js';
 import { breakpointOf } from '../shared/cache-breakpoint.js';
 
 /** OpenAI's `reasoning_effort`. */
-export const reasoningEffortSchema = z.enum(['minimal', 'low', 'medium', 'high']);
+export const reasoningEffortSchema = lazySchema(() => reasoningEffortSchemaOnce());
+const reasoningEffortSchemaOnce = once(() => z.enum(['minimal', 'low', 'medium', 'high']));
 
 /** One entry of `reasoning_details`: reasoning text (signed or not) or encrypted reasoning. */
-const reasoningDetail = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('reasoning.text'), text: z.string(), signature: z.string().nullish() }),
-  z.object({ type: z.literal('reasoning.encrypted'), data: z.string() }),
-  z.object({ type: z.literal('reasoning.summary'), summary: z.string() }),
-]);
+const reasoningDetailOnce = once(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('reasoning.text'), text: z.string(), signature: z.string().nullish() }),
+    z.object({ type: z.literal('reasoning.encrypted'), data: z.string() }),
+    z.object({ type: z.literal('reasoning.summary'), summary: z.string() }),
+  ]),
+);
 
 /** `reasoning_details` of an assistant message: the answer's reasoning, handed back as it came. */
-export const reasoningDetailsSchema = z.array(reasoningDetail);
+export const reasoningDetailsSchema = lazySchema(() => reasoningDetailsSchemaOnce());
+const reasoningDetailsSchemaOnce = once(() => z.array(reasoningDetailOnce()));
 
 /**
  * The message's cache breakpoint: its own `cache_control`, else that of its last content part that

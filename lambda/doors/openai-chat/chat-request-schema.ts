@@ -7,6 +7,7 @@ import type {
   ToolChoice,
 } from '../../core/chat/chat-model.js';
 import { imageCharsAdjustment } from '../../core/chat/media-demand.js';
+import { lazySchema, once } from '../../core/lazy-schema.js';
 import { chatDemand, type RequestDemand } from '../../core/lifecycle/request-demand.js';
 import { cacheControlSchema } from '../shared/cache-breakpoint.js';
 import { textContent, toUserContent, userContent } from './chat-content-schema.js';
@@ -30,86 +31,99 @@ import {
 /** Text, or an array of text parts (system, developer, assistant and tool messages). */
 const content = textContent;
 
-const toolCall = z.object({
-  id: z.string().min(1),
-  type: z.literal('function').optional(),
-  function: z.object({ name: z.string().min(1), arguments: z.string() }),
-});
+const toolCallOnce = once(() =>
+  z.object({
+    id: z.string().min(1),
+    type: z.literal('function').optional(),
+    function: z.object({ name: z.string().min(1), arguments: z.string() }),
+  }),
+);
 
 /** Fields every message may carry: a cache breakpoint at its end (OpenRouter style). */
 const cached = { cache_control: cacheControlSchema.optional() };
 
-const message = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('system'), content, ...cached }),
-  z.object({ role: z.literal('developer'), content, ...cached }),
-  z.object({ role: z.literal('user'), content: userContent, ...cached }),
+const messageOnce = once(() =>
+  z.discriminatedUnion('role', [
+    z.object({ role: z.literal('system'), content, ...cached }),
+    z.object({ role: z.literal('developer'), content, ...cached }),
+    z.object({ role: z.literal('user'), content: userContent, ...cached }),
+    z.object({
+      role: z.literal('assistant'),
+      content: content.nullish(),
+      tool_calls: z.array(toolCallOnce()).optional(),
+      reasoning_details: reasoningDetailsSchema.optional(),
+      /** A legacy call (`functions`), read as a tool call. */
+      function_call: z.object({ name: z.string().min(1), arguments: z.string() }).nullish(),
+      ...cached,
+    }),
+    z.object({ role: z.literal('tool'), content, tool_call_id: z.string().min(1), ...cached }),
+    functionMessage,
+  ]),
+);
+
+const toolOnce = once(() =>
   z.object({
-    role: z.literal('assistant'),
-    content: content.nullish(),
-    tool_calls: z.array(toolCall).optional(),
-    reasoning_details: reasoningDetailsSchema.optional(),
-    /** A legacy call (`functions`), read as a tool call. */
-    function_call: z.object({ name: z.string().min(1), arguments: z.string() }).nullish(),
-    ...cached,
-  }),
-  z.object({ role: z.literal('tool'), content, tool_call_id: z.string().min(1), ...cached }),
-  functionMessage,
-]);
-
-const tool = z.object({
-  type: z.literal('function'),
-  function: z.object({
-    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
-    description: z.string().optional(),
-    parameters: z.record(z.string(), z.unknown()).optional(),
-  }),
-});
-
-const toolChoice = z.union([
-  z.enum(['auto', 'none', 'required']),
-  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
-]);
-
-/** OpenAI's `response_format`: text, any JSON object, or JSON matching a schema. */
-const responseFormat = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text') }),
-  z.object({ type: z.literal('json_object') }),
-  z.object({
-    type: z.literal('json_schema'),
-    json_schema: z.object({
+    type: z.literal('function'),
+    function: z.object({
       name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
       description: z.string().optional(),
-      schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }),
-      strict: z.boolean().nullish(),
+      parameters: z.record(z.string(), z.unknown()).optional(),
     }),
   }),
-]);
+);
+
+const toolChoiceOnce = once(() =>
+  z.union([
+    z.enum(['auto', 'none', 'required']),
+    z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
+  ]),
+);
+
+/** OpenAI's `response_format`: text, any JSON object, or JSON matching a schema. */
+const responseFormatOnce = once(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('text') }),
+    z.object({ type: z.literal('json_object') }),
+    z.object({
+      type: z.literal('json_schema'),
+      json_schema: z.object({
+        name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
+        description: z.string().optional(),
+        schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }),
+        strict: z.boolean().nullish(),
+      }),
+    }),
+  ]),
+);
 
 /** The fields of a chat completion body, before the checks across fields ({@link checkChatFields}). */
-export const chatCompletionObjectSchema = z.object({
-  /** A pipeline name, or a chain over the catalog. Optional when `x-switchyard-pipeline` names it. */
-  model: z.string().max(2_000).optional(),
-  messages: z.array(message).min(1, 'must hold at least one message'),
-  stream: z.boolean().nullish(),
-  stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
-  max_tokens: z.number().int().positive().nullish(),
-  max_completion_tokens: z.number().int().positive().nullish(),
-  temperature: z.number().min(0).max(2).nullish(),
-  top_p: z.number().min(0).max(1).nullish(),
-  stop: z.union([z.string(), z.array(z.string()).max(4)]).nullish(),
-  n: z.literal(1, 'only n = 1 is supported').nullish(),
-  tools: z.array(tool).max(128).optional(),
-  tool_choice: toolChoice.optional(),
-  /** Legacy tools (docs/http-api.md#legacy-functions); not together with `tools`. */
-  functions: z.array(legacyFunction).min(1).max(128).optional(),
-  function_call: legacyFunctionCall.optional(),
-  response_format: responseFormat.nullish(),
-  reasoning_effort: reasoningEffortSchema.nullish(),
-  /** Token log probabilities in the answer; only routes that return them are tried. */
-  logprobs: z.boolean().nullish(),
-  /** Alternatives per token, 0–20; needs `logprobs: true`. */
-  top_logprobs: z.number().int().min(0).max(20).nullish(),
-});
+export const chatCompletionObjectSchema = lazySchema(() => chatCompletionObjectSchemaOnce());
+const chatCompletionObjectSchemaOnce = once(() =>
+  z.object({
+    /** A pipeline name, or a chain over the catalog. Optional when `x-switchyard-pipeline` names it. */
+    model: z.string().max(2_000).optional(),
+    messages: z.array(messageOnce()).min(1, 'must hold at least one message'),
+    stream: z.boolean().nullish(),
+    stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
+    max_tokens: z.number().int().positive().nullish(),
+    max_completion_tokens: z.number().int().positive().nullish(),
+    temperature: z.number().min(0).max(2).nullish(),
+    top_p: z.number().min(0).max(1).nullish(),
+    stop: z.union([z.string(), z.array(z.string()).max(4)]).nullish(),
+    n: z.literal(1, 'only n = 1 is supported').nullish(),
+    tools: z.array(toolOnce()).max(128).optional(),
+    tool_choice: toolChoiceOnce().optional(),
+    /** Legacy tools (docs/http-api.md#legacy-functions); not together with `tools`. */
+    functions: z.array(legacyFunction).min(1).max(128).optional(),
+    function_call: legacyFunctionCall.optional(),
+    response_format: responseFormatOnce().nullish(),
+    reasoning_effort: reasoningEffortSchema.nullish(),
+    /** Token log probabilities in the answer; only routes that return them are tried. */
+    logprobs: z.boolean().nullish(),
+    /** Alternatives per token, 0–20; needs `logprobs: true`. */
+    top_logprobs: z.number().int().min(0).max(20).nullish(),
+  }),
+);
 
 /**
  * The checks across fields of a chat completion body: `tools` or `functions`, not both;
@@ -137,7 +151,10 @@ type ChatCompletionObject = z.infer<typeof chatCompletionObjectSchema>;
  * The body of `POST /v1/chat/completions`: the OpenAI Chat Completions request. Fields that no
  * provider family shares are accepted and ignored, so existing clients work unchanged.
  */
-export const chatCompletionBodySchema = chatCompletionObjectSchema.superRefine(checkChatFields);
+export const chatCompletionBodySchema = lazySchema(() => chatCompletionBodySchemaOnce());
+const chatCompletionBodySchemaOnce = once(() =>
+  chatCompletionObjectSchemaOnce().superRefine(checkChatFields),
+);
 
 export type ChatCompletionBody = z.infer<typeof chatCompletionBodySchema>;
 

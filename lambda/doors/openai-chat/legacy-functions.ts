@@ -5,23 +5,33 @@
  */
 import * as z from 'zod';
 import type { ChatMessage, ToolChoice, ToolDefinition } from '../../core/chat/chat-model.js';
+import { lazySchema, once } from '../../core/lazy-schema.js';
 
 /** One entry of `functions`: what `tools[].function` holds. */
-export const legacyFunction = z.object({
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
-  description: z.string().optional(),
-  parameters: z.record(z.string(), z.unknown()).optional(),
-});
+export const legacyFunction = lazySchema(() => legacyFunctionOnce());
+const legacyFunctionOnce = once(() =>
+  z.object({
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
+    description: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
 /** `function_call`: `none`, `auto`, or `{name}` (call that function). */
-export const legacyFunctionCall = z.union([z.enum(['none', 'auto']), z.object({ name: z.string().min(1) })]);
+export const legacyFunctionCall = lazySchema(() => legacyFunctionCallOnce());
+const legacyFunctionCallOnce = once(() =>
+  z.union([z.enum(['none', 'auto']), z.object({ name: z.string().min(1) })]),
+);
 
 /** A legacy `function` message: a function's result, matched to the latest unanswered call. */
-export const functionMessage = z.object({
-  role: z.literal('function'),
-  name: z.string().min(1),
-  content: z.string().nullable(),
-});
+export const functionMessage = lazySchema(() => functionMessageOnce());
+const functionMessageOnce = once(() =>
+  z.object({
+    role: z.literal('function'),
+    name: z.string().min(1),
+    content: z.string().nullable(),
+  }),
+);
 
 /** The tools of `functions`. */
 export function toolsOfFunctions(functions: z.output<typeof legacyFunction>[]): ToolDefinition[] {

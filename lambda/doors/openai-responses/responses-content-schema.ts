@@ -9,65 +9,74 @@ import * as z from 'zod';
 import type { ContentPart, MessageContent } from '../../core/chat/chat-model.js';
 import { simplestContent } from '../../core/chat/content-parts.js';
 import { isHttpUrl } from '../../core/chat/media-types.js';
+import { lazySchema, once } from '../../core/lazy-schema.js';
 import { checked, fileSource, imageSource } from '../shared/media-sources.js';
 import { IMAGE_FILE_ID, PDF_FILE_ID, PDF_FILE_URL } from './stateful-refusals.js';
 
 /** The part types a user message may hold. */
 export const USER_PART_TYPES = ['input_text', 'input_image', 'input_file'] as const;
 
-const textPart = z.object({ type: z.literal('input_text'), text: z.string() });
+const textPartOnce = once(() => z.object({ type: z.literal('input_text'), text: z.string() }));
 
-const imagePart = z
-  .object({
-    type: z.literal('input_image'),
-    image_url: z.string().min(1).nullish(),
-    file_id: z.string().nullish(),
-    /** Accepted and not carried, as chat's `image_url.detail`. */
-    detail: z.enum(['auto', 'low', 'high']).nullish(),
-  })
-  .superRefine((part, ctx) => {
-    if (part.image_url == null) {
+const imagePartOnce = once(() =>
+  z
+    .object({
+      type: z.literal('input_image'),
+      image_url: z.string().min(1).nullish(),
+      file_id: z.string().nullish(),
+      /** Accepted and not carried, as chat's `image_url.detail`. */
+      detail: z.enum(['auto', 'low', 'high']).nullish(),
+    })
+    .superRefine((part, ctx) => {
+      if (part.image_url == null) {
+        const byId = part.file_id != null;
+        ctx.addIssue({
+          code: 'custom',
+          path: [byId ? 'file_id' : 'image_url'],
+          message: byId ? IMAGE_FILE_ID : 'needs image_url (an http(s) URL or a base64 data URL)',
+        });
+        return;
+      }
+      const source = imageSource(part.image_url);
+      if (typeof source === 'string') ctx.addIssue({ code: 'custom', path: ['image_url'], message: source });
+    }),
+);
+
+const filePartOnce = once(() =>
+  z
+    .object({
+      type: z.literal('input_file'),
+      file_data: z.string().nullish(),
+      file_url: z.string().nullish(),
+      file_id: z.string().nullish(),
+      filename: z.string().max(255).nullish(),
+    })
+    .superRefine((part, ctx) => {
+      if (part.file_data != null) {
+        const source = fileSource(part.file_data);
+        if (typeof source === 'string')
+          ctx.addIssue({ code: 'custom', path: ['file_data'], message: source });
+        return;
+      }
+      if (part.file_url != null) {
+        if (!isHttpUrl(part.file_url))
+          ctx.addIssue({ code: 'custom', path: ['file_url'], message: PDF_FILE_URL });
+        return;
+      }
       const byId = part.file_id != null;
       ctx.addIssue({
         code: 'custom',
-        path: [byId ? 'file_id' : 'image_url'],
-        message: byId ? IMAGE_FILE_ID : 'needs image_url (an http(s) URL or a base64 data URL)',
+        path: [byId ? 'file_id' : 'file_data'],
+        message: byId ? PDF_FILE_ID : 'needs file_data (a base64 PDF data URL) or an http(s) file_url',
       });
-      return;
-    }
-    const source = imageSource(part.image_url);
-    if (typeof source === 'string') ctx.addIssue({ code: 'custom', path: ['image_url'], message: source });
-  });
-
-const filePart = z
-  .object({
-    type: z.literal('input_file'),
-    file_data: z.string().nullish(),
-    file_url: z.string().nullish(),
-    file_id: z.string().nullish(),
-    filename: z.string().max(255).nullish(),
-  })
-  .superRefine((part, ctx) => {
-    if (part.file_data != null) {
-      const source = fileSource(part.file_data);
-      if (typeof source === 'string') ctx.addIssue({ code: 'custom', path: ['file_data'], message: source });
-      return;
-    }
-    if (part.file_url != null) {
-      if (!isHttpUrl(part.file_url))
-        ctx.addIssue({ code: 'custom', path: ['file_url'], message: PDF_FILE_URL });
-      return;
-    }
-    const byId = part.file_id != null;
-    ctx.addIssue({
-      code: 'custom',
-      path: [byId ? 'file_id' : 'file_data'],
-      message: byId ? PDF_FILE_ID : 'needs file_data (a base64 PDF data URL) or an http(s) file_url',
-    });
-  });
+    }),
+);
 
 /** One user part, discriminated by `type` (the caller's other types are refused before this). */
-export const userPart = z.discriminatedUnion('type', [textPart, imagePart, filePart]);
+export const userPart = lazySchema(() => userPartOnce());
+const userPartOnce = once(() =>
+  z.discriminatedUnion('type', [textPartOnce(), imagePartOnce(), filePartOnce()]),
+);
 
 /** A user part as the caller wrote it, checked. */
 export type UserPart = z.output<typeof userPart>;

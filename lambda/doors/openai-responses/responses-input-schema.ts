@@ -6,6 +6,7 @@
  * (stateful-refusals.ts).
  */
 import * as z from 'zod';
+import { lazySchema, once } from '../../core/lazy-schema.js';
 import { USER_PART_TYPES, userPart } from './responses-content-schema.js';
 import { ITEM_REFERENCE, unsupportedItem, unsupportedPart } from './stateful-refusals.js';
 
@@ -66,29 +67,35 @@ const userContent = stringOr(
   `must be a string or an array of ${USER_PART_TYPES.join(', ')} parts`,
 );
 
-const messageItem = z.discriminatedUnion(
-  'role',
-  [
-    z.object({ type: z.literal('message'), role: z.literal('user'), content: userContent }),
-    z.object({ type: z.literal('message'), role: z.literal('system'), content: content('input_text') }),
-    z.object({ type: z.literal('message'), role: z.literal('developer'), content: content('input_text') }),
-    z.object({ type: z.literal('message'), role: z.literal('assistant'), content: content('output_text') }),
-  ],
-  { error: 'role must be user, system, developer or assistant' },
+const messageItemOnce = once(() =>
+  z.discriminatedUnion(
+    'role',
+    [
+      z.object({ type: z.literal('message'), role: z.literal('user'), content: userContent }),
+      z.object({ type: z.literal('message'), role: z.literal('system'), content: content('input_text') }),
+      z.object({ type: z.literal('message'), role: z.literal('developer'), content: content('input_text') }),
+      z.object({ type: z.literal('message'), role: z.literal('assistant'), content: content('output_text') }),
+    ],
+    { error: 'role must be user, system, developer or assistant' },
+  ),
 );
 
-const functionCallItem = z.object({
-  type: z.literal('function_call'),
-  call_id: z.string().min(1),
-  name: z.string().min(1),
-  arguments: z.string(),
-});
+const functionCallItemOnce = once(() =>
+  z.object({
+    type: z.literal('function_call'),
+    call_id: z.string().min(1),
+    name: z.string().min(1),
+    arguments: z.string(),
+  }),
+);
 
-const functionCallOutputItem = z.object({
-  type: z.literal('function_call_output'),
-  call_id: z.string().min(1),
-  output: content('input_text'),
-});
+const functionCallOutputItemOnce = once(() =>
+  z.object({
+    type: z.literal('function_call_output'),
+    call_id: z.string().min(1),
+    output: content('input_text'),
+  }),
+);
 
 const ITEM_TYPES = ['message', 'function_call', 'function_call_output'] as const;
 
@@ -98,12 +105,15 @@ const withMessageType = (value: unknown): unknown =>
     ? { ...value, type: 'message' }
     : value;
 
-const inputItem = z.preprocess(
-  withMessageType,
-  typed(
-    ITEM_TYPES,
-    (type) => (type === 'item_reference' ? ITEM_REFERENCE : unsupportedItem(type)),
-    z.discriminatedUnion('type', [messageItem, functionCallItem, functionCallOutputItem]),
+const inputItem = lazySchema(() => inputItemOnce());
+const inputItemOnce = once(() =>
+  z.preprocess(
+    withMessageType,
+    typed(
+      ITEM_TYPES,
+      (type) => (type === 'item_reference' ? ITEM_REFERENCE : unsupportedItem(type)),
+      z.discriminatedUnion('type', [messageItemOnce(), functionCallItemOnce(), functionCallOutputItemOnce()]),
+    ),
   ),
 );
 
@@ -117,7 +127,7 @@ export type InputItem = z.output<typeof inputItem>;
 export function inputSchema(maxItems: number) {
   return stringOr(
     z
-      .array(inputItem)
+      .array(inputItemOnce())
       .min(1, 'must hold at least one item')
       .max(maxItems, `at most ${maxItems} items per request (limits.maxMessages)`),
     'must be a string or an array of input items',

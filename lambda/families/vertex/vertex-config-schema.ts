@@ -5,44 +5,49 @@
  */
 import * as z from 'zod';
 import { envVarName, positiveInt } from '../../core/catalog/config-fields.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 /** A secret's name in AWS: an SSM SecureString path (`/…`) or a Secrets Manager name. */
-export const secretName = z
-  .string()
-  .regex(
-    /^(\/[A-Za-z0-9_.\-/]+|[A-Za-z0-9/_+=.@-]+)$/,
-    'must be an SSM parameter path or a Secrets Manager name',
-  );
+export const secretName = lazySchema(() =>
+  z
+    .string()
+    .regex(
+      /^(\/[A-Za-z0-9_.\-/]+|[A-Za-z0-9/_+=.@-]+)$/,
+      'must be an SSM parameter path or a Secrets Manager name',
+    ),
+);
 
-export const vertexProviderSchema = z
-  .strictObject({
-    type: z.literal('vertex'),
-    /** The Google Cloud project id, e.g. `my-project`. */
-    project: z.string().regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, 'must be a Google Cloud project id'),
-    /** The Vertex AI location, e.g. `us-central1`, or `global`. */
-    location: z
-      .string()
-      .regex(/^(global|[a-z]+-[a-z]+\d+)$/, 'must be a Vertex AI location such as us-central1'),
-    /**
-     * Endpoint override (a local fake). Default: `vertexBaseURL(project, location)`, the
-     * location's OpenAI-compatible endpoint.
-     */
-    baseURL: z.url({ protocol: /^https?$/ }).optional(),
-    /** Environment variable holding the service-account key JSON itself (local mode). Default: none. */
-    apiKeyEnv: envVarName.optional(),
-    /** Path of the service-account key JSON file (local mode). Default: none. */
-    credentialsFile: z.string().min(1).optional(),
-    /** Where the service-account key JSON lives in AWS mode (SSM SecureString `/…` or Secrets Manager). Default: none. */
-    apiKeySecret: secretName.optional(),
-    /** A cached access token is refreshed this many ms before it expires, in the background. Default 300000 (5 min). */
-    refreshBeforeExpiryMs: positiveInt.default(300_000),
-    /** Longest wait for the token endpoint, in ms; also the pause after a failed background refresh. Default 10000. */
-    tokenTimeoutMs: positiveInt.default(10_000),
-  })
-  .refine((p) => p.apiKeyEnv ?? p.credentialsFile ?? p.apiKeySecret, {
-    message: 'needs the service-account key: apiKeyEnv or credentialsFile (local), apiKeySecret (AWS)',
-    path: ['apiKeySecret'],
-  });
+export const vertexProviderSchema = lazySchema(() =>
+  z
+    .strictObject({
+      type: z.literal('vertex'),
+      /** The Google Cloud project id, e.g. `my-project`. */
+      project: z.string().regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, 'must be a Google Cloud project id'),
+      /** The Vertex AI location, e.g. `us-central1`, or `global`. */
+      location: z
+        .string()
+        .regex(/^(global|[a-z]+-[a-z]+\d+)$/, 'must be a Vertex AI location such as us-central1'),
+      /**
+       * Endpoint override (a local fake). Default: `vertexBaseURL(project, location)`, the
+       * location's OpenAI-compatible endpoint.
+       */
+      baseURL: z.url({ protocol: /^https?$/ }).optional(),
+      /** Environment variable holding the service-account key JSON itself (local mode). Default: none. */
+      apiKeyEnv: envVarName.optional(),
+      /** Path of the service-account key JSON file (local mode). Default: none. */
+      credentialsFile: z.string().min(1).optional(),
+      /** Where the service-account key JSON lives in AWS mode (SSM SecureString `/…` or Secrets Manager). Default: none. */
+      apiKeySecret: secretName.optional(),
+      /** A cached access token is refreshed this many ms before it expires, in the background. Default 300000 (5 min). */
+      refreshBeforeExpiryMs: positiveInt.default(300_000),
+      /** Longest wait for the token endpoint, in ms; also the pause after a failed background refresh. Default 10000. */
+      tokenTimeoutMs: positiveInt.default(10_000),
+    })
+    .refine((p) => p.apiKeyEnv ?? p.credentialsFile ?? p.apiKeySecret, {
+      message: 'needs the service-account key: apiKeyEnv or credentialsFile (local), apiKeySecret (AWS)',
+      path: ['apiKeySecret'],
+    }),
+);
 
 export type VertexProviderConfig = z.infer<typeof vertexProviderSchema>;
 
