@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { AttemptTimeout } from '../../../lambda/core/failures/attempt-timeout.js';
 import { abortable, startAttemptDeadline } from '../../../lambda/core/router/attempt-control.js';
-import type { Sleep } from '../../../lambda/core/time.js';
+import { type Sleep, timerOfSleep } from '../../../lambda/core/time.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -20,7 +20,12 @@ function clockWithTimers() {
 
 function start(limits: { firstByteMs: number; totalMs: number; allowanceMs?: number }) {
   const t = clockWithTimers();
-  const deadline = startAttemptDeadline(t.sleep, t.clock.now, { allowanceMs: 0, ...limits }, undefined);
+  const deadline = startAttemptDeadline(
+    timerOfSleep(t.sleep),
+    t.clock.now,
+    { allowanceMs: 0, ...limits },
+    undefined,
+  );
   return { ...t, deadline };
 }
 
