@@ -5,7 +5,9 @@
  * functions with the most self time, grouped by package or source file.
  *
  *   tsx bench/overhead/profile.ts [--stream] [--target switchyard|bare] [--seconds 5] [--connections 32]
- *                                 [--dir DIR] [--top 30]
+ *                                 [--dir DIR] [--top 30] [--root DIR]
+ *
+ * `--root DIR` profiles the Switchyard of another source tree (as `bench:overhead --baseline`).
  */
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     dir: { type: 'string', default: 'bench/overhead/.profiles' },
     top: { type: 'string', default: '30' },
     target: { type: 'string', default: 'switchyard' },
+    root: { type: 'string' },
   },
 });
 
@@ -94,11 +97,12 @@ async function main(): Promise<void> {
   const upstream = await startChild(['upstream']);
   children.push(upstream);
   const kind = values.target === 'bare' ? 'bare' : 'switchyard';
-  const server = await startChild([kind, String(upstream.port)], 30_000, [
-    '--cpu-prof',
-    '--cpu-prof-dir',
-    dir,
-  ]);
+  const serverArgs = [
+    kind,
+    String(upstream.port),
+    ...(kind === 'switchyard' && values.root ? [resolve(values.root)] : []),
+  ];
+  const server = await startChild(serverArgs, 30_000, ['--cpu-prof', '--cpu-prof-dir', dir]);
   children.push(server);
   const body = JSON.stringify({
     model: kind === 'bare' ? 'instant-model' : BENCH_PIPELINE,
