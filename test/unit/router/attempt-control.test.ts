@@ -107,6 +107,37 @@ describe('the timer of one attempt', () => {
     await tick();
     expect(deadline.signal.aborted).toBe(false);
   });
+
+  it('ignores a timer that fires after the attempt was stopped (a timer its cancel cannot reach)', () => {
+    const fires: (() => void)[] = [];
+    const deadline = startAttemptDeadline(
+      (_ms, fire) => {
+        fires.push(fire);
+        return () => {};
+      },
+      () => 0,
+      { firstByteMs: 1_000, totalMs: 5_000, allowanceMs: 0 },
+      undefined,
+    );
+    deadline.stopTimer();
+    for (const fire of fires) fire();
+    expect(deadline.signal.aborted).toBe(false);
+  });
+
+  it('ends the attempt alone with the reason it is given, leaving the caller as it is', () => {
+    const caller = new AbortController();
+    const t = clockWithTimers();
+    const deadline = startAttemptDeadline(
+      timerOfSleep(t.sleep),
+      t.clock.now,
+      { firstByteMs: 1_000, totalMs: 5_000, allowanceMs: 0 },
+      caller.signal,
+    );
+    const idle = new Error('idle');
+    deadline.abort(idle);
+    expect(deadline.signal.reason).toBe(idle);
+    expect(caller.signal.aborted).toBe(false);
+  });
 });
 
 describe('abortable', () => {
