@@ -85,9 +85,9 @@ export function createHttpApp(options: HttpAppOptions): Hono<HttpEnv> {
   if (corsMiddleware) app.use('*', corsMiddleware);
   // Outermost on its path, so every refusal below (keys, size, body, routing, admission) reads in the door's envelope.
   // Outside the envelopes, so the advice reads the final status of every door's answer.
-  // `/*` too: a door's sub-routes (`/v1/jobs/{id}`) answer under its path.
-  for (const door of doors)
-    app.use(door.path, retryAdviceMiddleware).use(`${door.path}/*`, retryAdviceMiddleware);
+  // `path/*` matches the path itself and its sub-routes (`/v1/jobs/{id}`): once each (on `path`
+  // as well, it ran twice on every door request).
+  for (const door of doors) app.use(`${door.path}/*`, retryAdviceMiddleware);
   // `path/*` matches the path itself and its sub-routes (`/v1/messages/count_tokens`, its 404s): once each.
   for (const door of doors) if (door.errors) app.use(`${door.path}/*`, door.errors);
   if (options.tracing) {

@@ -14,7 +14,7 @@ export function traceRequests(
   operation: GenAiOperation,
 ): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
-    const span = tracing.open(c.var.requestId, c.req.header('traceparent'), operation);
+    const span = tracing.open(c.get('requestId'), c.req.header('traceparent'), operation);
     try {
       await next();
     } finally {

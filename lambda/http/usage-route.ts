@@ -29,7 +29,7 @@ export function addUsageRoute(app: Hono<HttpEnv>, admission: Admission, log: Log
       const message = `day: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
       return errorResponse(400, errorBody(message, 'invalid_request_error', 'invalid_value', 'day'));
     }
-    const key = c.var.callerKeyName;
+    const key = c.get('callerKeyName');
     try {
       const data = key === undefined ? [] : await admission.usage(key, undefined, parsed?.data);
       return c.json({ object: 'usage', key: key ?? null, data });

@@ -34,7 +34,7 @@ import { jobRunAdmission } from './job-run-admission.js';
 import { createObservers } from './observe-gateway.js';
 import { routeCapacityFor } from './route-capacity-wiring.js';
 import { sha256Digest } from './sha256-digest.js';
-import { systemClock, systemRandom, systemSleep } from './system-time.js';
+import { systemClock, systemRandom, systemSleep, systemTimer } from './system-time.js';
 import { traceLedger } from './trace-ledger.js';
 
 /** Everything that differs between the local gateway and the API Lambda; the rest is assembled once, here. */
@@ -137,6 +137,8 @@ export function assembleGateway(options: GatewayAssembly): AssembledGateway {
     clock,
     random: options.random ?? systemRandom,
     sleep: options.sleep ?? systemSleep,
+    // An injected sleep is a test's clock: its timers must follow it.
+    timer: options.sleep ? undefined : systemTimer,
     ledger: meter.sink,
     log,
     envOverrides: options.envOverrides,

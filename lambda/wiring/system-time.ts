@@ -1,4 +1,4 @@
-import type { Clock, Random, Sleep } from '../core/time.js';
+import type { Clock, Random, SetTimer, Sleep } from '../core/time.js';
 
 /** The real clock, for the edges that wire the core (local gateway, Lambda handlers). */
 export const systemClock: Clock = { now: () => Date.now() };
@@ -22,3 +22,9 @@ export const systemSleep: Sleep = (ms, signal) =>
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+
+/** `setTimeout` as a {@link SetTimer}: the cancel clears it. */
+export const systemTimer: SetTimer = (ms, fire) => {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
+};

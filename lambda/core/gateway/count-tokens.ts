@@ -8,7 +8,7 @@
 import type { ChatRequest } from '../chat/chat-model.js';
 import { abortable, startAttemptDeadline } from '../router/attempt-control.js';
 import type { RouteModel } from '../router/route-types.js';
-import type { Clock, Sleep } from '../time.js';
+import { type Clock, type SetTimer, type Sleep, timerOfSleep } from '../time.js';
 import type { Target } from './target.js';
 
 /** A count, and where it came from. */
@@ -26,6 +26,8 @@ export interface CountDeps {
   routesOf(modelKey: string): RouteModel[];
   clock: Clock;
   sleep: Sleep;
+  /** The count's timer. Default: made of `sleep`. */
+  timer?: SetTimer | undefined;
 }
 
 /** The request's size for the estimate: characters of its input (as the door measured them) and the rate. */
@@ -60,7 +62,7 @@ export async function countTokens(
   if (!route?.model.countTokens) return estimate;
   const { totalMs, firstByteMs } = route.timeouts;
   const deadline = startAttemptDeadline(
-    deps.sleep,
+    deps.timer ?? timerOfSleep(deps.sleep),
     deps.clock.now,
     { firstByteMs, totalMs, allowanceMs: 0 },
     input.signal,

@@ -18,7 +18,7 @@ import type { CommittedStream } from '../router/route-chat.js';
 import { routeEmbed } from '../router/route-embed.js';
 import { createRouteSignals, type RouteSignals } from '../router/route-signals.js';
 import type { RouteModel, RouteResult, RouterDeps } from '../router/route-types.js';
-import type { Clock, Random, Sleep } from '../time.js';
+import type { Clock, Random, SetTimer, Sleep } from '../time.js';
 import { type AnswerContext, generateAnswer, type OutputDeps, streamAnswer } from './answer-flow.js';
 import { createCanaryGuard, watchCanary } from './canary-guard.js';
 import { type CountInput, countTokens, type TokenCount } from './count-tokens.js';
@@ -37,6 +37,8 @@ export interface GatewayDeps {
   clock: Clock;
   random: Random;
   sleep: Sleep;
+  /** Timers of attempts (`setTimeout`'s in production). Default: made of `sleep`. */
+  timer?: SetTimer | undefined;
   ledger: LedgerSink;
   log: Logger;
   /** Bulkheads and declared quotas of the routes (docs/concepts.md#bulkheads). Absent: none. */
@@ -135,6 +137,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     clock,
     random: deps.random,
     sleep: deps.sleep,
+    timer: deps.timer,
     breakers: deps.breakers,
     models: (key) => deps.models.get(key),
     routesOf: routeKeysOf,
@@ -199,7 +202,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     stream: (target, chat, context) => streamAnswer(answering(target, context, true, chat), chat),
     countTokens: (target, chat, input) => {
       const routesOf = (key: string) => routeKeysOf(key).flatMap((r) => deps.models.get(r) ?? []);
-      return countTokens({ routesOf, clock, sleep: deps.sleep }, target, chat, input);
+      return countTokens({ routesOf, clock, sleep: deps.sleep, timer: deps.timer }, target, chat, input);
     },
     embed: (target, embedding, context) => {
       const { request, router } = answering(target, context, false);

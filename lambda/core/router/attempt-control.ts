@@ -1,7 +1,7 @@
 import { AttemptTimeout } from '../failures/attempt-timeout.js';
 import { explainedByOutput } from '../failures/output-allowance.js';
 import { linkSignals } from '../linked-signal.js';
-import type { Sleep } from '../time.js';
+import type { SetTimer } from '../time.js';
 
 /** The time of one attempt: its single timer and the single signal every layer below honours. */
 export interface AttemptDeadline {
@@ -37,57 +37,50 @@ export interface AttemptLimits {
   allowanceMs: number;
 }
 
-const TIMER_STOPPED = Object.freeze({ reason: 'attempt finished' });
-
 /**
- * Starts the one timer of one attempt through the injected `sleep` (so tests drive it with a fake
- * clock), linked with the caller's signal. It runs in two phases: until the first byte it fires
- * at `min(firstByteMs, totalMs)`; once {@link AttemptDeadline.firstByte} is called it fires at
- * `totalMs` from the start. A timer that already ends at `totalMs` keeps running: the phase only
+ * Starts the one timer of one attempt through the injected `setTimer` (so tests drive it with a
+ * fake clock), linked with the caller's signal. It runs in two phases: until the first byte it
+ * fires at `min(firstByteMs, totalMs)`; once {@link AttemptDeadline.firstByte} is called it fires
+ * at `totalMs` from the start. A timer that already ends at `totalMs` keeps running: the phase only
  * changes the timeout's name. A total-phase timeout says whether the caller's output explains it
- * (`explainedByOutput`, from when the first byte came and `allowanceMs`).
+ * (`explainedByOutput`, from when the first byte came and `allowanceMs`). Per attempt: one
+ * `AbortController` (the deadline), one linked signal and one timer; stopping it clears the timer.
  */
 export function startAttemptDeadline(
-  sleep: Sleep,
+  setTimer: SetTimer,
   now: () => number,
   limits: AttemptLimits,
   caller: AbortSignal | undefined,
 ): AttemptDeadline {
   const deadline = new AbortController();
   const startedAt = now();
-  let timer = new AbortController();
   let firstByteAt: number | undefined;
-  const totalTimeout = (firstByteAtMs: number) => {
-    const facts = { totalMs: limits.totalMs, firstByteAtMs, allowanceMs: limits.allowanceMs };
-    return new AttemptTimeout(limits.totalMs, 'total', explainedByOutput(facts));
+  let stopped = false;
+  const fire = () => {
+    if (stopped || deadline.signal.aborted) return;
+    stopped = true;
+    if (firstByteAt === undefined) {
+      deadline.abort(new AttemptTimeout(Math.min(limits.firstByteMs, limits.totalMs), 'first_byte'));
+      return;
+    }
+    const facts = { totalMs: limits.totalMs, firstByteAtMs: firstByteAt, allowanceMs: limits.allowanceMs };
+    deadline.abort(new AttemptTimeout(limits.totalMs, 'total', explainedByOutput(facts)));
   };
-  const arm = (ms: number) => {
-    const own = timer;
-    sleep(Math.max(0, ms), own.signal).then(
-      () => {
-        if (own.signal.aborted || deadline.signal.aborted) return;
-        deadline.abort(
-          firstByteAt !== undefined
-            ? totalTimeout(firstByteAt)
-            : new AttemptTimeout(Math.min(limits.firstByteMs, limits.totalMs), 'first_byte'),
-        );
-      },
-      () => {},
-    );
-  };
-  arm(Math.min(limits.firstByteMs, limits.totalMs));
+  let cancel = setTimer(Math.max(0, Math.min(limits.firstByteMs, limits.totalMs)), fire);
   return {
-    signal: linkSignals(caller, deadline.signal),
+    signal: caller === undefined ? deadline.signal : linkSignals(caller, deadline.signal),
     firstByte() {
-      if (firstByteAt !== undefined || timer.signal.aborted) return;
+      if (firstByteAt !== undefined || stopped) return;
       firstByteAt = now() - startedAt;
       if (limits.totalMs <= limits.firstByteMs) return;
-      timer.abort(TIMER_STOPPED);
-      timer = new AbortController();
-      arm(limits.totalMs - firstByteAt);
+      cancel();
+      cancel = setTimer(Math.max(0, limits.totalMs - firstByteAt), fire);
     },
-    // A constant reason: aborting without one builds a DOMException (a stack trace) per attempt.
-    stopTimer: () => timer.abort(TIMER_STOPPED),
+    stopTimer() {
+      if (stopped) return;
+      stopped = true;
+      cancel();
+    },
     abort: (reason) => deadline.abort(reason),
   };
 }

@@ -5,6 +5,7 @@ import {
 } from '../failures/output-allowance.js';
 import { ProviderError } from '../failures/provider-error.js';
 import { toProviderError } from '../failures/to-provider-error.js';
+import { timerOfSleep } from '../time.js';
 import { type AttemptLimits, abortable, startAttemptDeadline } from './attempt-control.js';
 import type { AttemptCall, RouteModel, RouterDeps } from './route-types.js';
 
@@ -45,7 +46,12 @@ export async function attempt<T>(
   deps: RouterDeps,
   caller: AbortSignal | undefined,
 ): Promise<AttemptOutcome<T>> {
-  const time = startAttemptDeadline(deps.sleep, () => deps.clock.now(), limits, caller);
+  const time = startAttemptDeadline(
+    deps.timer ?? timerOfSleep(deps.sleep),
+    () => deps.clock.now(),
+    limits,
+    caller,
+  );
   const options = { signal: time.signal, timeoutMs: limits.totalMs, onFirstByte: time.firstByte };
   try {
     const value = await abortable(call(route.model, options), time.signal);

@@ -15,7 +15,7 @@ import type {
   TerminalReason,
   UnsupportedSkip,
 } from '../ledger/ledger-entry.js';
-import type { Clock, Random, Sleep } from '../time.js';
+import type { Clock, Random, SetTimer, Sleep } from '../time.js';
 import type { RouteSignals } from './route-signals.js';
 import type { AfterOutputPolicy, ContinuedLabel } from './stream-continuation.js';
 
@@ -85,6 +85,11 @@ export interface RouterDeps {
   clock: Clock;
   random: Random;
   sleep: Sleep;
+  /**
+   * The attempts' timers. Default: made of `sleep` (`timerOfSleep`); the wiring passes
+   * `setTimeout`'s, which costs no `AbortController` per attempt.
+   */
+  timer?: SetTimer | undefined;
   breakers: Breakers;
   /** The callable model for a route key (docs/concepts.md#routes-and-substitution); undefined when it is not configured. */
   models(key: string): RouteModel | undefined;

@@ -52,7 +52,7 @@ export const anthropicErrors: MiddlewareHandler<HttpEnv> = async (c, next) => {
   const body: AnthropicErrorBody = {
     type: 'error',
     error: { type: anthropicErrorType(c.res.status), message },
-    request_id: c.var.requestId,
+    request_id: c.get('requestId'),
   };
   c.res = new Response(JSON.stringify(body), {
     status: c.res.status,

@@ -253,8 +253,8 @@ export function createJobsApp(deps: DoorDeps): Hono<HttpEnv> | undefined {
     (c) => {
       const job = {
         body: c.req.valid('json'),
-        target: c.var.target,
-        owner: c.var.callerKeyName,
+        target: c.get('target'),
+        owner: c.get('callerKeyName'),
         idempotencyKey: c.req.valid('header').idempotencyKey,
         call: lifecycleCall(c, 'chat'),
       };
@@ -264,7 +264,7 @@ export function createJobsApp(deps: DoorDeps): Hono<HttpEnv> | undefined {
 
   jobs.get('/:id', async (c) => {
     const id = c.req.param('id');
-    const record = await findVisible(store, id, c.var.callerKeyName, deps.access);
+    const record = await findVisible(store, id, c.get('callerKeyName'), deps.access);
     return record ? c.json(jobView(record)) : jobNotFound(id);
   });
   return jobs;

@@ -31,20 +31,20 @@ export const BUDGET_REMAINING_HEADER = 'x-switchyard-budget-remaining';
 export function admissionGate(deps: AdmissionGateDeps, use: RequestUse): MiddlewareHandler<DoorEnv> {
   const { lifecycle, admission, meter, now } = deps;
   return async (c, next) => {
-    const admitted = await lifecycle.admit(lifecycleCall(c, use), c.var.target);
+    const admitted = await lifecycle.admit(lifecycleCall(c, use), c.get('target'));
     if (!admitted.ok) return lifecycleRefusalResponse(admitted.refusal, now());
     const ticket = admitted.value;
     if (!ticket || ticket.holds.length === 0) return next();
-    const settlement = await meteredNext(meter, admission, ticket, c.var.requestId, next);
+    const settlement = await meteredNext(meter, admission, ticket, c.get('requestId'), next);
     if (ticket.budgetRemainingUsd !== undefined)
       c.res.headers.set(BUDGET_REMAINING_HEADER, ticket.budgetRemainingUsd.toFixed(6));
     // A stream settles on its request line, when its last event is out: its end waits for the write.
-    if (c.var.neutral.streamed && c.res.status === 200 && c.res.body) {
+    if (c.get('neutral').streamed && c.res.status === 200 && c.res.body) {
       c.res = new Response(endingAfter(c.res.body, settlement.done), c.res);
       return;
     }
     // Anything else has ended by now.
-    meter.close(c.var.requestId);
+    meter.close(c.get('requestId'));
     await settlement.done();
   };
 }

@@ -36,14 +36,18 @@ export interface DoorEnv<R = unknown> extends HttpEnv {
 
 /** The lifecycle's view of the request in context `c`. */
 export function lifecycleCall(
-  c: { var: DoorEnv['Variables']; req: { header(name: string): string | undefined } },
+  c: {
+    get<K extends keyof DoorEnv['Variables']>(key: K): DoorEnv['Variables'][K];
+    req: { header(name: string): string | undefined };
+  },
   use: RequestUse,
 ): LifecycleCall {
-  const { neutral } = c.var;
+  // `c.get`, not `c.var`: Hono's `c.var` copies every variable into a new object on each read.
+  const neutral = c.get('neutral');
   return {
     model: neutral.model,
     headerPipeline: c.req.header('x-switchyard-pipeline'),
-    keyName: c.var.callerKeyName,
+    keyName: c.get('callerKeyName'),
     use,
     demand: neutral.demand,
   };

@@ -55,10 +55,10 @@ export function routedDoorApp<S extends z.ZodType<object>, R>(
     (c) =>
       spec.answer({
         body: c.req.valid('json'),
-        neutral: c.var.neutral,
-        target: c.var.target,
-        requestId: c.var.requestId,
-        clientRequestId: c.var.clientRequestId,
+        neutral: c.get('neutral'),
+        target: c.get('target'),
+        requestId: c.get('requestId'),
+        clientRequestId: c.get('clientRequestId'),
         signal: c.req.raw.signal,
       }),
   );

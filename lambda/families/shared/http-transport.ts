@@ -68,6 +68,38 @@ function connectionError(error: Error): Error {
   return new APIConnectionError({ message: undefined, cause: failed });
 }
 
+/** Where a request goes, as `http.request` options: what Node's `urlToHttpOptions` makes of a URL. */
+interface Endpoint {
+  protocol: string;
+  hostname: string;
+  port: number | undefined;
+  path: string;
+  auth: string | undefined;
+}
+
+/**
+ * Each target URL read into request options once: a `URL` handed to `http.request` is read
+ * through its getters (each a call into the URL parser) on every request.
+ */
+const endpoints = new WeakMap<URL, Endpoint>();
+function endpointOf(url: URL): Endpoint {
+  let endpoint = endpoints.get(url);
+  if (endpoint === undefined) {
+    const { hostname, port, username, password } = url;
+    endpoint = {
+      protocol: url.protocol,
+      // `[::1]` names the host `::1`, as Node's own conversion does.
+      hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
+      port: port === '' ? undefined : Number(port),
+      path: `${url.pathname}${url.search}`,
+      auth:
+        username || password ? `${decodeURIComponent(username)}:${decodeURIComponent(password)}` : undefined,
+    };
+    endpoints.set(url, endpoint);
+  }
+  return endpoint;
+}
+
 /** One endpoint: a URL's origin and path, its agent, and how to post to it. */
 export interface PostTarget {
   url: URL;
@@ -112,7 +144,8 @@ export function post(
       return reject(connectionError(new Error(`unsupported protocol ${url.protocol}`)));
     }
     headers['content-length'] = String(Buffer.byteLength(body));
-    const req = (secure ? httpsRequest : httpRequest)(url, {
+    const req = (secure ? httpsRequest : httpRequest)({
+      ...endpointOf(url),
       method: 'POST',
       headers,
       agent: secure ? agents.https : agents.http,

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import type { CallOptions, ChatStreamEvent } from '../../../lambda/core/chat/chat-model.js';
 import { ProviderError } from '../../../lambda/core/failures/provider-error.js';
 import { startAttemptDeadline } from '../../../lambda/core/router/attempt-control.js';
-import { systemSleep } from '../../../lambda/wiring/system-time.js';
+import { systemTimer } from '../../../lambda/wiring/system-time.js';
 
 /**
  * Call options as the router hands them out: the signal carries the attempt deadline of
@@ -14,7 +14,7 @@ import { systemSleep } from '../../../lambda/wiring/system-time.js';
  */
 export function attemptOptions(timeoutMs: number): CallOptions {
   const limits = { firstByteMs: timeoutMs, totalMs: timeoutMs, allowanceMs: 0 };
-  return { signal: startAttemptDeadline(systemSleep, Date.now, limits, undefined).signal, timeoutMs };
+  return { signal: startAttemptDeadline(systemTimer, Date.now, limits, undefined).signal, timeoutMs };
 }
 
 /** Call options with a live signal and a generous timeout unless overridden. */

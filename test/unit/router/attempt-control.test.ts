@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { AttemptTimeout } from '../../../lambda/core/failures/attempt-timeout.js';
 import { abortable, startAttemptDeadline } from '../../../lambda/core/router/attempt-control.js';
-import type { Sleep } from '../../../lambda/core/time.js';
+import { type Sleep, timerOfSleep } from '../../../lambda/core/time.js';
 import { createFakeClock } from '../../helpers/fake-clock.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -20,7 +20,12 @@ function clockWithTimers() {
 
 function start(limits: { firstByteMs: number; totalMs: number; allowanceMs?: number }) {
   const t = clockWithTimers();
-  const deadline = startAttemptDeadline(t.sleep, t.clock.now, { allowanceMs: 0, ...limits }, undefined);
+  const deadline = startAttemptDeadline(
+    timerOfSleep(t.sleep),
+    t.clock.now,
+    { allowanceMs: 0, ...limits },
+    undefined,
+  );
   return { ...t, deadline };
 }
 
@@ -101,6 +106,37 @@ describe('the timer of one attempt', () => {
     deadline.stopTimer();
     await tick();
     expect(deadline.signal.aborted).toBe(false);
+  });
+
+  it('ignores a timer that fires after the attempt was stopped (a timer its cancel cannot reach)', () => {
+    const fires: (() => void)[] = [];
+    const deadline = startAttemptDeadline(
+      (_ms, fire) => {
+        fires.push(fire);
+        return () => {};
+      },
+      () => 0,
+      { firstByteMs: 1_000, totalMs: 5_000, allowanceMs: 0 },
+      undefined,
+    );
+    deadline.stopTimer();
+    for (const fire of fires) fire();
+    expect(deadline.signal.aborted).toBe(false);
+  });
+
+  it('ends the attempt alone with the reason it is given, leaving the caller as it is', () => {
+    const caller = new AbortController();
+    const t = clockWithTimers();
+    const deadline = startAttemptDeadline(
+      timerOfSleep(t.sleep),
+      t.clock.now,
+      { firstByteMs: 1_000, totalMs: 5_000, allowanceMs: 0 },
+      caller.signal,
+    );
+    const idle = new Error('idle');
+    deadline.abort(idle);
+    expect(deadline.signal.reason).toBe(idle);
+    expect(caller.signal.aborted).toBe(false);
   });
 });
 
