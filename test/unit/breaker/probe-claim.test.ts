@@ -14,7 +14,7 @@ const EVERY = 10_000;
  * A container's breakers (model `a`, no account route) over a shared memory store whose reads and
  * probe claims can be made to fail.
  */
-function container(inner = createMemoryBreakerStore(), clock = createFakeClock(T0)) {
+function container(inner: BreakerStore = createMemoryBreakerStore(), clock = createFakeClock(T0)) {
   const fail = { reads: false, claims: false };
   const store: BreakerStore = Object.assign(Object.create(inner), {
     readPipeline: (...args: Parameters<BreakerStore['readPipeline']>) => {
