@@ -281,4 +281,133 @@ describe('probes shared per account route', () => {
     t.clock.advance(EVERY);
     expect(await t.claim('p')).toBe(true);
   });
+
+  it('a probe whose outcome comes after its lease does not cost the pipeline that took the gate since: its success still clears it', async () => {
+    const t = setup();
+    await t.open('p');
+    await t.open('q');
+    await t.open('r');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p')).toBe(true);
+    t.clock.advance(RAMP.probeLeaseMs);
+    expect(await t.claim('q')).toBe(true);
+    // p's probe ends late; its failure shuts nothing before q's lease ends.
+    await t.probe('p', 'unavailable');
+    expect(await t.claim('r')).toBe(false);
+    await t.probe('q', 'ok');
+    expect(await t.claim('r')).toBe(true);
+  });
+
+  it('a late outcome the store refuses leaves this container’s view of the newer claim as it was: the next claim is held without asking the store', async () => {
+    const { store, calls } = recording();
+    const t = setup(store, { readCacheMs: 60_000 });
+    await t.open('p');
+    await t.open('q');
+    await t.open('r');
+    t.clock.advance(EVERY);
+    await t.claim('p');
+    t.clock.advance(RAMP.probeLeaseMs);
+    await t.claim('q');
+    await t.probe('p', 'unavailable');
+    expect(await t.claim('r')).toBe(false);
+    expect(calls).toEqual(['claimRouteProbe p', 'claimRouteProbe q', 'settleRouteProbe p failed']);
+  });
+
+  it('after a success, the same pipeline’s next success through the clear gate writes nothing', async () => {
+    const { store, calls } = recording();
+    const t = setup(store);
+    await t.open('p');
+    t.clock.advance(EVERY);
+    await t.claim('p');
+    await t.probe('p', 'ok');
+    expect(await t.claim('p')).toBe(true);
+    await t.probe('p', 'ok');
+    expect(calls).toEqual(['claimRouteProbe p', 'settleRouteProbe p ok', 'claimProbe p']);
+  });
+
+  it('a pipeline that found the gate held, probing later through the clear gate, writes nothing on success', async () => {
+    const { store, calls } = recording();
+    const t = setup(store);
+    await t.open('p');
+    await t.open('q');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p')).toBe(true);
+    expect(await t.claim('q')).toBe(false);
+    await t.probe('p', 'ok');
+    expect(await t.claim('q')).toBe(true);
+    await t.probe('q', 'ok');
+    expect(calls).toEqual(['claimRouteProbe p', 'settleRouteProbe p ok', 'claimProbe q']);
+  });
+
+  it('a gate is given back once: the same pipeline’s later caller error through the clear gate writes nothing', async () => {
+    const { store, calls } = recording();
+    const t = setup(store);
+    await t.open('p');
+    await t.open('q');
+    t.clock.advance(EVERY);
+    await t.claim('p');
+    const callerError = () =>
+      t.breakers.record('p', 'a', { at: t.clock.now(), outcome: 'invalid_request', probe: true });
+    await callerError();
+    expect(await t.claim('q')).toBe(true);
+    await t.probe('q', 'ok');
+    await t.claim('p');
+    await callerError();
+    expect(calls.filter((c) => c.startsWith('settleRouteProbe'))).toEqual([
+      'settleRouteProbe p failed',
+      'settleRouteProbe q ok',
+    ]);
+  });
+
+  it('a route without an account route writes no gate: not for its probe’s failure, nor for its caller’s own error', async () => {
+    const { store, calls } = recording();
+    const t = setup(store);
+    await t.open('p', 'solo');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p', 'solo')).toBe(true);
+    await t.probe('p', 'unavailable', 'solo');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p', 'solo')).toBe(true);
+    await t.breakers.record('p', 'solo', { at: t.clock.now(), outcome: 'invalid_request', probe: true });
+    expect(calls).toEqual(['claimProbe p', 'claimProbe p']);
+  });
+
+  it('a store error giving the gate back, with no event listener, does not fail the recording of the sample', async () => {
+    const inner = createMemoryBreakerStore();
+    const failing: BreakerStore = Object.assign(Object.create(inner), {
+      settleRouteProbe: async () => {
+        throw new Error('socket hang up');
+      },
+    });
+    const t = setup(failing, { events: false });
+    await t.open('p');
+    t.clock.advance(EVERY);
+    expect(await t.claim('p')).toBe(true);
+    await expect(
+      t.breakers.record('p', 'a', { at: t.clock.now(), outcome: 'invalid_request', probe: true }),
+    ).resolves.toBeUndefined();
+  });
+
+  it('a container that lost the gate to another, probing later through the clear gate, writes nothing on success', async () => {
+    const { store, calls } = recording();
+    const clock = createFakeClock(T0);
+    const one = setup(store, { clock, readCacheMs: 1_000 });
+    const two = setup(store, { clock, readCacheMs: 1_000 });
+    await one.open('p');
+    await two.open('q');
+    clock.advance(EVERY);
+    await two.breakers.routeCooling(['a']);
+    expect(await one.claim('p')).toBe(true);
+    expect(await two.claim('q')).toBe(false);
+    await one.probe('p', 'ok');
+    clock.advance(1_000);
+    expect(await two.claim('q')).toBe(true);
+    await two.probe('q', 'ok');
+    expect(calls).toEqual([
+      'claimRouteProbe p',
+      'claimRouteProbe q',
+      'settleRouteProbe p ok',
+      'claimProbe q',
+    ]);
+  });
 });
