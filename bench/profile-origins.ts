@@ -1,8 +1,23 @@
 /**
- * Attribution of CPU-profile samples in an unminified bundle: esbuild marks each module's code
- * with a `// path` comment, so a line of the bundle belongs to the module named above it.
+ * Attribution of CPU-profile samples: the parts of a `.cpuprofile` the profile benches read, and,
+ * in an unminified bundle, the module of each line (esbuild marks each module's code with a
+ * `// path` comment, so a line of the bundle belongs to the module named above it).
  */
 import { readFileSync } from 'node:fs';
+
+/** The parts of a `.cpuprofile` (`node --cpu-prof`, the inspector) that the profile benches read. */
+export interface CpuProfile {
+  /** Start of the profile, in µs of the monotonic clock (`process.hrtime`). */
+  startTime: number;
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }[];
+  samples: number[];
+  /** µs from the previous sample (the first: from `startTime`). */
+  timeDeltas: number[];
+}
 
 /** Per bundle file, the source module of each line: esbuild's `// path` comment above it. */
 export function moduleLines(file: string): string[] {

@@ -19,6 +19,7 @@ import { createDynamoDbAdmissionStore } from '../../lambda/stores/dynamodb-admis
 import { createMemoryAdmissionStore } from '../../lambda/stores/memory-admission-store.js';
 import { systemClock } from '../../lambda/wiring/system-time.js';
 import { startDynaliteProcess } from '../breaker-store/dynalite-process.js';
+import { countDynamoDbCommands } from '../dynamodb-command-count.js';
 
 const SEQUENTIAL = 500;
 const CONCURRENT = 50;
@@ -48,14 +49,7 @@ async function storeFor(kind: 'memory' | 'dynamodb', endpoint: string, table: st
     credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
   });
   await ensureBreakerTable(client, table);
-  client.middlewareStack.add(
-    (next, context) => (args) => {
-      const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
-      counts.set(name, (counts.get(name) ?? 0) + 1);
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchCountCommands' },
-  );
+  countDynamoDbCommands(client, counts);
   const store: AdmissionStore = createDynamoDbAdmissionStore({
     client: createDocumentClient(client),
     tableName: table,

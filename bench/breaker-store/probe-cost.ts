@@ -8,7 +8,6 @@
  *
  *   npm run bench:breaker-store -- --probes
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createBreakerDynamoDbClient, createDocumentClient } from '../../lambda/aws/dynamodb-client.js';
 import { formatTable } from '../../lambda/cli/format-table.js';
 import { DEFAULT_BREAKER_POLICY } from '../../lambda/core/breaker/breaker-policy.js';
@@ -25,6 +24,7 @@ import { ensureBreakerTable } from '../../lambda/stores/create-breaker-table.js'
 import { createDynamoDbBreakerStore } from '../../lambda/stores/dynamodb-breaker-store.js';
 import { seededRandom } from '../../lambda/wiring/seeded-random.js';
 import { systemSleep } from '../../lambda/wiring/system-time.js';
+import { countDynamoDbCommands } from '../dynamodb-command-count.js';
 import type { DynaliteProcess } from './dynalite-process.js';
 import { instantModel } from './instant-model.js';
 
@@ -46,19 +46,6 @@ function outageModel(now: () => number, recoveredAt: number): ChatModel {
     });
   };
   return { ...healthy, generate: (...args) => (now() < recoveredAt ? down() : healthy.generate(...args)) };
-}
-
-function countCommands(client: DynamoDBClient): Map<string, number> {
-  const commands = new Map<string, number>();
-  client.middlewareStack.add(
-    (next, context) => (args) => {
-      const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
-      commands.set(name, (commands.get(name) ?? 0) + 1);
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchCountCommands' },
-  );
-  return commands;
 }
 
 interface Tally {
@@ -97,7 +84,7 @@ async function run(shared: boolean, dynalite: DynaliteProcess) {
       credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
     });
     if (p === 0) await ensureBreakerTable(client, table);
-    const commands = countCommands(client);
+    const commands = countDynamoDbCommands(client);
     const ledger: LedgerEntry[] = [];
     const deps: RouterDeps = {
       clock: { now: () => now },

@@ -28,6 +28,7 @@ import { ensureBreakerTable } from '../../lambda/stores/create-breaker-table.js'
 import { createDynamoDbBreakerStore } from '../../lambda/stores/dynamodb-breaker-store.js';
 import { createMemoryBreakerStore } from '../../lambda/stores/memory-breaker-store.js';
 import { systemClock, systemRandom, systemSleep } from '../../lambda/wiring/system-time.js';
+import { countDynamoDbCommands } from '../dynamodb-command-count.js';
 import { type DynaliteProcess, startDynaliteProcess } from './dynalite-process.js';
 import { instantModel } from './instant-model.js';
 import { PROBE_COST_NOTE, probeCostTable } from './probe-cost.js';
@@ -79,14 +80,7 @@ async function storeFor(kind: StoreKind, dynalite: DynaliteProcess, table: strin
       credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
     });
     await ensureBreakerTable(client, table);
-    client.middlewareStack.add(
-      (next, context) => (args) => {
-        const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
-        commands.set(name, (commands.get(name) ?? 0) + 1);
-        return next(args);
-      },
-      { step: 'initialize', name: 'benchCountCommands' },
-    );
+    countDynamoDbCommands(client, commands);
     const dynamo = createDynamoDbBreakerStore({ client: createDocumentClient(client), tableName: table });
     store = kind === 'dynamodb+cache' ? withReadCache(dynamo, CACHE_MS) : dynamo;
     close = () => client.destroy();

@@ -25,6 +25,7 @@ import { createDynamoDbBreakerStore } from '../../lambda/stores/dynamodb-breaker
 import { systemClock, systemRandom, systemSleep } from '../../lambda/wiring/system-time.js';
 import { startDynaliteProcess } from '../breaker-store/dynalite-process.js';
 import { instantModel } from '../breaker-store/instant-model.js';
+import { countDynamoDbCommands } from '../dynamodb-command-count.js';
 
 const REQUESTS = 200;
 const TIERS: Tier[] = [{ members: [{ key: 'a', weight: 1 }] }, { members: [{ key: 'b', weight: 1 }] }];
@@ -54,15 +55,7 @@ async function run(endpoint: string, variant: (typeof VARIANTS)[number], cacheMs
     credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
   });
   await ensureBreakerTable(client, table);
-  const commands = new Map<string, number>();
-  client.middlewareStack.add(
-    (next, context) => (args) => {
-      const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
-      commands.set(name, (commands.get(name) ?? 0) + 1);
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchCountCommands' },
-  );
+  const commands = countDynamoDbCommands(client);
   const documents = createDocumentClient(client);
   const store = withReadCache(createDynamoDbBreakerStore({ client: documents, tableName: table }), cacheMs);
   const settings = capacitySchema.parse(variant.capacity ?? {});

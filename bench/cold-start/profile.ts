@@ -17,7 +17,7 @@ import { build } from 'esbuild';
 import { embeddedConfig } from '../../lambda/config/config-file.js';
 import { validatedConfigRecord, validatedRecordPath } from '../../lambda/config/validated-config.js';
 import { bundleEntry, lambdaBuildOptions } from '../../lib/lambda-bundle.js';
-import { moduleLines, originOf } from '../profile-origins.js';
+import { type CpuProfile, moduleLines, originOf } from '../profile-origins.js';
 
 const { values } = parseArgs({
   options: {
@@ -28,16 +28,6 @@ const { values } = parseArgs({
 });
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const runs = Number(values.runs);
-
-interface CpuProfile {
-  nodes: {
-    id: number;
-    callFrame: { functionName: string; url: string; lineNumber: number };
-    children?: number[];
-  }[];
-  samples: number[];
-  timeDeltas: number[];
-}
 
 const dir = mkdtempSync(join(ROOT, 'bench', 'cold-start', '.profile-'));
 try {

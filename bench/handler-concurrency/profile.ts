@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { bundleEntry, lambdaBuildOptions } from '../../lib/lambda-bundle.js';
-import { moduleLines, originOf } from '../profile-origins.js';
+import { type CpuProfile, moduleLines, originOf } from '../profile-origins.js';
 import { startConcurrencyRig } from './rig.js';
 
 const { values } = parseArgs({
@@ -25,17 +25,6 @@ const { values } = parseArgs({
   },
 });
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-interface CpuProfile {
-  startTime: number;
-  nodes: {
-    id: number;
-    callFrame: { functionName: string; url: string; lineNumber: number };
-    children?: number[];
-  }[];
-  samples: number[];
-  timeDeltas: number[];
-}
 
 const dir = mkdtempSync(join(ROOT, 'bench', 'handler-concurrency', '.profile-'));
 const rig = await startConcurrencyRig();

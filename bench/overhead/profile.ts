@@ -12,6 +12,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { CpuProfile } from '../profile-origins.js';
 import { underLoad } from './measure.js';
 import { layerOf } from './profile-layers.js';
 import { table } from './report.js';
@@ -29,19 +30,6 @@ const { values } = parseArgs({
     root: { type: 'string' },
   },
 });
-
-/** The parts of a `.cpuprofile` the summary reads. */
-interface CpuProfile {
-  /** Start of the profile, in µs of the monotonic clock (`process.hrtime`). */
-  startTime: number;
-  nodes: {
-    id: number;
-    callFrame: { functionName: string; url: string; lineNumber: number };
-    children?: number[];
-  }[];
-  samples: number[];
-  timeDeltas: number[];
-}
 
 /** Where a function lives: a package, a project file, or Node's own code. */
 function origin(url: string): string {

@@ -6,6 +6,7 @@ import {
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { SwitchyardError } from '../core/errors.js';
+import { isConditionFailure } from '../stores/dynamodb-condition.js';
 import { hashItemId, META_ITEM_ID, nameItemId, nameItemSchema, SHA256_HEX } from './caller-key-table.js';
 
 /** A key as the table lists it: its name and SHA-256 (never the key). */
@@ -22,9 +23,6 @@ export class CallerKeyConflictError extends SwitchyardError {
     this.name = 'CallerKeyConflictError';
   }
 }
-
-const isConditionFailure = (error: unknown) =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 /** The key stored under `name`, or undefined. Strongly consistent (the CLI reads what it just wrote). */
 export async function getCallerKey(

@@ -1,4 +1,3 @@
-import { createWriteStream, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createCachedChainParameters } from '../aws/cached-chain-parameters.js';
 import { createSsmChainStore, resolveSsmPrefix } from '../aws/ssm-chains.js';
@@ -22,12 +21,11 @@ import { startServer } from '../wiring/start-server.js';
 import { systemClock } from '../wiring/system-time.js';
 import { cliStoreSettings } from './breakers-command.js';
 import { type CliIo, CliUsageError, EXIT_OK, processStopSignal, type StopSignal } from './cli-io.js';
+import { openLedgerFile } from './ledger-file.js';
 import { keySummaryLines, providerKeyStates } from './provider-key-summary.js';
 import { checkServeExposure } from './serve-exposure.js';
 import { DEFAULT_OVERRIDES_DB, parseServeFlags } from './serve-flags.js';
 import { createCliSsmClient } from './ssm-cli-support.js';
-
-/** `serve`'s usage line (`serve-flags.ts`), kept here for `run-cli.ts` and `start-command.ts`. */
 
 /**
  * `--ssm`: the operators' overrides `<prefix>/chains/<pipeline>` between `MODEL_<P>` and the
@@ -249,40 +247,6 @@ function reloadAuth(
       reason: outcome.reason,
     });
   }
-}
-
-/**
- * The `--ledger` file, opened (append) before the server starts so a bad path is a one-line
- * error at once, then written through a stream: a disk problem later is logged, never thrown
- * into a request.
- */
-function openLedgerFile(
-  path: string,
-  cwd: string,
-  log: Logger,
-): { write: LineWriter; close(): Promise<void> } {
-  const full = resolve(cwd, path);
-  let fd: number;
-  try {
-    fd = openSync(full, 'a');
-  } catch (error) {
-    throw new CliUsageError(
-      `cannot open --ledger ${full}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
-  }
-  const stream = createWriteStream('', { fd });
-  let failed = false;
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (!failed)
-      log.error('ledger file write failed; ledger lines are being lost', { file: full, code: error.code });
-    failed = true;
-  });
-  return {
-    write: (line) => {
-      if (!failed) stream.write(`${line}\n`);
-    },
-    close: () => new Promise<void>((done) => stream.end(done)),
-  };
 }
 
 /** The admission table went missing while `serve` ran and was created again (or could not be). */

@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AdmissionStore, CounterSlot } from '../core/admission/admission-store.js';
 import { BREAKER_TABLE_KEYS } from './dynamodb-breaker-keys.js';
+import { isConditionFailure } from './dynamodb-condition.js';
 
 /**
  * Partition-key prefix of admission counters in the breaker table. `#` is outside every pipeline
@@ -69,7 +70,7 @@ export function createDynamoDbAdmissionStore(options: {
         );
         return Number(out.Attributes?.n ?? amount);
       } catch (error) {
-        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return undefined;
+        if (isConditionFailure(error)) return undefined;
         throw error;
       }
     },

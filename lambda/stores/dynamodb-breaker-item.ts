@@ -170,3 +170,30 @@ export function snapshotToItem(snapshot: BreakerSnapshot, meta: ItemMeta): Break
   );
   return item;
 }
+
+/** The condition of a put that succeeds only on the item version it read (the read-modify-write path). */
+export interface PutCondition {
+  ConditionExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+}
+
+export function unchangedSince(item: BreakerItem | undefined, rev: number | undefined): PutCondition {
+  if (!item) {
+    return {
+      ConditionExpression: 'attribute_not_exists(#pk)',
+      ExpressionAttributeNames: { '#pk': BREAKER_TABLE_KEYS.partitionKey },
+    };
+  }
+  if (rev === undefined) {
+    return {
+      ConditionExpression: 'attribute_not_exists(#rev)',
+      ExpressionAttributeNames: { '#rev': BREAKER_ATTRIBUTES.rev },
+    };
+  }
+  return {
+    ConditionExpression: '#rev = :rev',
+    ExpressionAttributeNames: { '#rev': BREAKER_ATTRIBUTES.rev },
+    ExpressionAttributeValues: { ':rev': rev },
+  };
+}

@@ -24,9 +24,11 @@ import {
   itemRev,
   itemToSnapshot,
   snapshotToItem,
+  unchangedSince,
 } from './dynamodb-breaker-item.js';
 import { BREAKER_TABLE_KEYS } from './dynamodb-breaker-keys.js';
 import { openUpdate, recordUpdate, type UpdateParts } from './dynamodb-breaker-update.js';
+import { isConditionFailure } from './dynamodb-condition.js';
 import { claimProbeUpdate, startRampUpdate } from './dynamodb-recovery-update.js';
 import { coolRouteItem, readRouteItems } from './dynamodb-route-cooling.js';
 import { claimRouteProbeItem, settleRouteProbeItem } from './dynamodb-route-probe.js';
@@ -64,37 +66,6 @@ export class BreakerStoreContentionError extends SwitchyardError {
     super(`breaker item ${pipeline}/${model} kept changing under ${MAX_RECORD_ROUNDS} write rounds`);
     this.name = 'BreakerStoreContentionError';
   }
-}
-
-// By name, not `instanceof`: a second copy of the SDK in a bundle would have its own class.
-const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
-
-/** The put of the read-modify-write path succeeds only on the item version it read. */
-interface PutCondition {
-  ConditionExpression: string;
-  ExpressionAttributeNames: Record<string, string>;
-  ExpressionAttributeValues?: Record<string, unknown>;
-}
-
-function unchangedSince(item: BreakerItem | undefined, rev: number | undefined): PutCondition {
-  if (!item) {
-    return {
-      ConditionExpression: 'attribute_not_exists(#pk)',
-      ExpressionAttributeNames: { '#pk': BREAKER_TABLE_KEYS.partitionKey },
-    };
-  }
-  if (rev === undefined) {
-    return {
-      ConditionExpression: 'attribute_not_exists(#rev)',
-      ExpressionAttributeNames: { '#rev': BREAKER_ATTRIBUTES.rev },
-    };
-  }
-  return {
-    ConditionExpression: '#rev = :rev',
-    ExpressionAttributeNames: { '#rev': BREAKER_ATTRIBUTES.rev },
-    ExpressionAttributeValues: { ':rev': rev },
-  };
 }
 
 const itemId = (pipeline: string, model: string) => `${pipeline}\u0000${model}`;

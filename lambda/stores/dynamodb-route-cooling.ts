@@ -9,6 +9,7 @@ import {
 } from '../core/breaker/route-cooling.js';
 import { TTL_MARGIN_SECONDS } from './dynamodb-breaker-item.js';
 import { BREAKER_TABLE_KEYS } from './dynamodb-breaker-keys.js';
+import { isConditionFailure } from './dynamodb-condition.js';
 import { probeFromItem, probeKeyOf } from './dynamodb-route-probe.js';
 
 /**
@@ -107,10 +108,6 @@ export async function readRouteItems(
   }
   return found;
 }
-
-// By name, not `instanceof`: a second copy of the SDK in a bundle would have its own class.
-const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 /**
  * One conditional `UpdateItem` per 429: it sets the cooling end only when it is later than the

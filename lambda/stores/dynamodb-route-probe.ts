@@ -9,6 +9,7 @@ import {
 import { parseAccountRouteId } from '../core/breaker/route-cooling.js';
 import { TTL_MARGIN_SECONDS } from './dynamodb-breaker-item.js';
 import { BREAKER_TABLE_KEYS } from './dynamodb-breaker-keys.js';
+import { isConditionFailure } from './dynamodb-condition.js';
 
 /**
  * The probe gate of an account route (docs/design-notes.md#account-route-items) is its own item in
@@ -52,10 +53,6 @@ export function probeFromItem(raw: unknown): AccountProbe | undefined {
 }
 
 const expiresAt = (endMs: number, keepMs: number) => Math.ceil((endMs + keepMs) / 1000) + TTL_MARGIN_SECONDS;
-
-// By name, not `instanceof`: a second copy of the SDK in a bundle would have its own class.
-const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 /**
  * Takes the gate in one conditional `UpdateItem`: only while no probe holds it and no failed

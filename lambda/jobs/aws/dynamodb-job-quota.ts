@@ -7,6 +7,7 @@ import {
 import type { JobStatus } from '../../core/jobs/job.js';
 import { type JobQuota, JobQuotaExceededError } from '../../core/jobs/job-quota.js';
 import { isFinished } from '../../core/jobs/job-transitions.js';
+import { isConditionFailure } from '../../stores/dynamodb-condition.js';
 import { JOB_TABLE_KEYS } from './dynamodb-job-keys.js';
 
 /**
@@ -24,9 +25,6 @@ const quotaKey = (owner: string) => ({ [JOB_TABLE_KEYS.partitionKey]: `quota#${o
 
 /** BatchGetItem reads at most 100 keys a call. */
 const BATCH = 100;
-
-const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 /** Where the quota items live. */
 export interface QuotaTable {

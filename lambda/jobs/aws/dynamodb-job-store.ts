@@ -5,6 +5,7 @@ import type { ClaimResult, JobStore } from '../../core/jobs/job-ports.js';
 import type { JobQuota } from '../../core/jobs/job-quota.js';
 import { isFinished } from '../../core/jobs/job-transitions.js';
 import type { Clock } from '../../core/time.js';
+import { isConditionFailure } from '../../stores/dynamodb-condition.js';
 import { MalformedJobError } from '../malformed-job-error.js';
 import { putJobAlias, readJobAlias } from './dynamodb-job-aliases.js';
 import { JOB_TABLE_KEYS } from './dynamodb-job-keys.js';
@@ -30,10 +31,6 @@ const itemShape = z.looseObject({
   runs: z.array(z.unknown()),
   [JOB_TABLE_KEYS.ttlAttribute]: z.number(),
 });
-
-// By name, not `instanceof`: a second copy of the SDK in a bundle would have its own class.
-const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 /** Epoch seconds of `now` (ms), as the TTL attribute counts. */
 const epochSeconds = (now: number) => Math.floor(now / 1000);
